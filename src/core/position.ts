@@ -1,0 +1,942 @@
+// The position: board, side to move, make/unmake with incremental Zobrist keys,
+// check detection, legality, static exchange evaluation and the history of the
+// game (needed by repetition rules and the 60-move rule).
+//
+// Representation: a 90-square mailbox (`board`), per-rank and per-file
+// occupancy bit masks (for table-driven rook and cannon lines), piece lists per
+// colour, and a state stack of typed arrays indexed by ply (`sp`). Nothing here
+// allocates after construction except when the state stack must grow, which
+// happens only while a game history is being set up (`reserve`).
+
+import {
+  ADVISOR_TO, BISHOP_EYE, BISHOP_TO, FILE_CANNON_CAP, FILE_ROOK_CAP, KING_TO, KNIGHT_FROM,
+  KNIGHT_FROM_LEG, KNIGHT_LEG, KNIGHT_TO, PAWN_TO, RANK_CANNON_CAP, RANK_ROOK_CAP, lsb,
+} from './attacks.js';
+import { START_FEN, parseFen, type ParsedFen } from './fen.js';
+import {
+  ADVISOR, BISHOP, BLACK, CANNON, FILE_OF, KING, KNIGHT, MOVE_NULL, PAWN, PIECE_CHARS,
+  PIECE_VALUE, RANK_OF, RED, ROOK, SQUARE_NB, colorOf, moveFrom, moveTo, squareName, typeOf,
+  type Color, type Move,
+} from './types.js';
+import { PSQ_HI, PSQ_LO, SIDE_HI, SIDE_LO, keyToHex } from './zobrist.js';
+
+const INITIAL_CAPACITY = 1024;
+
+export class Position {
+  /** Piece code per square, 0 when empty. */
+  readonly board = new Uint8Array(SQUARE_NB);
+  /** Bit f set when (file f, rank r) is occupied; indexed by rank. */
+  readonly rankOcc = new Int32Array(10);
+  /** Bit r set when (file f, rank r) is occupied; indexed by file. */
+  readonly fileOcc = new Int32Array(9);
+  /** Piece list: squares of colour c's pieces at [c * 16 + i], i < listCount[c]. */
+  readonly listSq = new Int8Array(32);
+  readonly listCount = new Int32Array(2);
+  /** Index of the piece on a square inside its colour's list. */
+  readonly listIndex = new Int8Array(SQUARE_NB);
+  /** Number of pieces per piece code. */
+  readonly pieceCount = new Int32Array(16);
+  readonly kingSq = new Int32Array(2);
+  /** Material of rooks, knights and cannons per colour (Pikafish's "major material"). */
+  readonly majorMaterial = new Int32Array(2);
+  /**
+   * Counting filter of the keys of all earlier states in the history (indexed by
+   * the low 16 bits of the key), as Pikafish's bloom filter: a zero entry proves
+   * that the current key has not occurred before, so repetition scans can be skipped.
+   */
+  readonly keyFilter = new Uint16Array(1 << 16);
+  side: Color = RED;
+  /** Plies since the start of the game (0 = red's first move). */
+  gamePly = 0;
+
+  // ---- State stack, one entry per ply of the game so far -------------------
+  /** Index of the current state. States 0..sp form the game history. */
+  sp = 0;
+  private capacity = 0;
+  keyLo!: Int32Array;
+  keyHi!: Int32Array;
+  pawnKey!: Int32Array;
+  minorKey!: Int32Array;
+  nonPawnKeyRed!: Int32Array;
+  nonPawnKeyBlack!: Int32Array;
+  /** Piece captured by the move that led to this state (0 if none). */
+  captured!: Uint8Array;
+  /** Move that led to this state (0 at the root of the history). */
+  moveAt!: Int32Array;
+  /** 1 when the side to move is in check in this state. */
+  checked!: Uint8Array;
+  rule60!: Int16Array;
+  check10Red!: Int16Array;
+  check10Black!: Int16Array;
+  pliesFromNull!: Int16Array;
+
+  /** A position set from `fen` (the start position by default); `null` leaves the board empty. */
+  constructor(fen: string | null = START_FEN) {
+    this.allocate(INITIAL_CAPACITY);
+    if (fen === null) return;
+    const err = this.setFen(fen);
+    if (err !== null) throw new Error(err);
+  }
+
+  private allocate(capacity: number): void {
+    const grow = <T extends Int32Array | Int16Array | Uint8Array>(old: T | undefined, make: (n: number) => T): T => {
+      const a = make(capacity);
+      if (old) a.set(old.subarray(0, Math.min(old.length, capacity)));
+      return a;
+    };
+    this.keyLo = grow(this.keyLo, (n) => new Int32Array(n));
+    this.keyHi = grow(this.keyHi, (n) => new Int32Array(n));
+    this.pawnKey = grow(this.pawnKey, (n) => new Int32Array(n));
+    this.minorKey = grow(this.minorKey, (n) => new Int32Array(n));
+    this.nonPawnKeyRed = grow(this.nonPawnKeyRed, (n) => new Int32Array(n));
+    this.nonPawnKeyBlack = grow(this.nonPawnKeyBlack, (n) => new Int32Array(n));
+    this.captured = grow(this.captured, (n) => new Uint8Array(n));
+    this.moveAt = grow(this.moveAt, (n) => new Int32Array(n));
+    this.checked = grow(this.checked, (n) => new Uint8Array(n));
+    this.rule60 = grow(this.rule60, (n) => new Int16Array(n));
+    this.check10Red = grow(this.check10Red, (n) => new Int16Array(n));
+    this.check10Black = grow(this.check10Black, (n) => new Int16Array(n));
+    this.pliesFromNull = grow(this.pliesFromNull, (n) => new Int16Array(n));
+    this.capacity = capacity;
+  }
+
+  /** Makes sure `extra` more plies can be played without growing the stack (call before a search). */
+  reserve(extra: number): void {
+    if (this.sp + extra + 1 > this.capacity) this.allocate(Math.max(this.capacity * 2, this.sp + extra + 1));
+  }
+
+  // ---- Set-up ----------------------------------------------------------------
+
+  /** Sets the position from a FEN. Returns null, or an error message (the position is then unchanged). */
+  setFen(fen: string): string | null {
+    const parsed = parseFen(fen);
+    if (!parsed.ok) return parsed.error;
+    return this.setParsed(parsed.value, fen);
+  }
+
+  private setParsed(p: ParsedFen, fen: string): string | null {
+    // Validate on a scratch copy first so a rejected FEN leaves us untouched.
+    const scratch = Position.scratch ?? (Position.scratch = new Position(null));
+    if (scratch !== this) {
+      scratch.load(p);
+      const attacker = scratch.side ^ 1;
+      if (scratch.kingAttacked(attacker as Color)) {
+        return `invalid FEN "${fen}": the side not to move (${attacker === RED ? 'red' : 'black'}) is in check, so its king could be captured`;
+      }
+    }
+    this.load(p);
+    return null;
+  }
+  private static scratch: Position | undefined;
+
+  private load(p: ParsedFen): void {
+    this.board.fill(0);
+    this.rankOcc.fill(0);
+    this.fileOcc.fill(0);
+    this.listCount.fill(0);
+    this.listIndex.fill(-1);
+    this.pieceCount.fill(0);
+    this.majorMaterial.fill(0);
+    this.side = p.side;
+    this.sp = 0;
+    this.keyFilter.fill(0);
+    this.gamePly = Math.max(2 * (p.fullmove - 1), 0) + (p.side === BLACK ? 1 : 0);
+    let lo = 0, hi = 0, pawn = 0, minor = 0, npR = 0, npB = 0;
+    for (let s = 0; s < SQUARE_NB; s++) {
+      const pc = p.board[s];
+      if (!pc) continue;
+      const c = colorOf(pc);
+      this.board[s] = pc;
+      this.rankOcc[RANK_OF[s]] |= 1 << FILE_OF[s];
+      this.fileOcc[FILE_OF[s]] |= 1 << RANK_OF[s];
+      this.listIndex[s] = this.listCount[c];
+      this.listSq[c * 16 + this.listCount[c]++] = s;
+      this.pieceCount[pc]++;
+      const t = typeOf(pc);
+      if (t === KING) this.kingSq[c] = s;
+      if (t & 1 && t !== KING) this.majorMaterial[c] += PIECE_VALUE[pc];
+      const zl = PSQ_LO[pc * 90 + s];
+      lo ^= zl;
+      hi ^= PSQ_HI[pc * 90 + s];
+      if (t === PAWN) pawn ^= zl;
+      else {
+        if (c === RED) npR ^= zl;
+        else npB ^= zl;
+        if (t === KNIGHT || t === CANNON) minor ^= zl;
+      }
+    }
+    if (p.side === BLACK) {
+      lo ^= SIDE_LO;
+      hi ^= SIDE_HI;
+    }
+    this.keyLo[0] = lo;
+    this.keyHi[0] = hi;
+    this.pawnKey[0] = pawn;
+    this.minorKey[0] = minor;
+    this.nonPawnKeyRed[0] = npR;
+    this.nonPawnKeyBlack[0] = npB;
+    this.captured[0] = 0;
+    this.moveAt[0] = 0;
+    this.rule60[0] = p.rule60;
+    this.check10Red[0] = 0;
+    this.check10Black[0] = 0;
+    this.pliesFromNull[0] = 0;
+    this.checked[0] = this.kingAttacked(this.side) ? 1 : 0;
+  }
+
+  /** Copies another position, including its whole history. */
+  copyFrom(o: Position): void {
+    if (this.capacity < o.capacity) this.allocate(o.capacity);
+    this.board.set(o.board);
+    this.rankOcc.set(o.rankOcc);
+    this.fileOcc.set(o.fileOcc);
+    this.listSq.set(o.listSq);
+    this.listCount.set(o.listCount);
+    this.listIndex.set(o.listIndex);
+    this.pieceCount.set(o.pieceCount);
+    this.keyFilter.set(o.keyFilter);
+    this.kingSq.set(o.kingSq);
+    this.majorMaterial.set(o.majorMaterial);
+    this.side = o.side;
+    this.gamePly = o.gamePly;
+    this.sp = o.sp;
+    const n = o.sp + 1;
+    this.keyLo.set(o.keyLo.subarray(0, n));
+    this.keyHi.set(o.keyHi.subarray(0, n));
+    this.pawnKey.set(o.pawnKey.subarray(0, n));
+    this.minorKey.set(o.minorKey.subarray(0, n));
+    this.nonPawnKeyRed.set(o.nonPawnKeyRed.subarray(0, n));
+    this.nonPawnKeyBlack.set(o.nonPawnKeyBlack.subarray(0, n));
+    this.captured.set(o.captured.subarray(0, n));
+    this.moveAt.set(o.moveAt.subarray(0, n));
+    this.checked.set(o.checked.subarray(0, n));
+    this.rule60.set(o.rule60.subarray(0, n));
+    this.check10Red.set(o.check10Red.subarray(0, n));
+    this.check10Black.set(o.check10Black.subarray(0, n));
+    this.pliesFromNull.set(o.pliesFromNull.subarray(0, n));
+  }
+
+  clone(): Position {
+    const p = new Position(null);
+    p.copyFrom(this);
+    return p;
+  }
+
+  // ---- Output ----------------------------------------------------------------
+
+  fen(): string {
+    let out = '';
+    for (let r = 9; r >= 0; r--) {
+      let empty = 0;
+      for (let f = 0; f < 9; f++) {
+        const pc = this.board[r * 9 + f];
+        if (!pc) {
+          empty++;
+          continue;
+        }
+        if (empty) out += empty;
+        empty = 0;
+        out += PIECE_CHARS[pc];
+      }
+      if (empty) out += empty;
+      if (r > 0) out += '/';
+    }
+    const fullmove = 1 + ((this.gamePly - (this.side === BLACK ? 1 : 0)) >> 1);
+    return `${out} ${this.side === RED ? 'w' : 'b'} - - ${this.rule60[this.sp]} ${fullmove}`;
+  }
+
+  /** ASCII diagram of the board, rank 9 at the top, as Pikafish's `d` prints it. */
+  diagram(): string {
+    let s = ' +---+---+---+---+---+---+---+---+---+\n';
+    for (let r = 9; r >= 0; r--) {
+      for (let f = 0; f < 9; f++) s += ' | ' + PIECE_CHARS[this.board[r * 9 + f]];
+      s += ` | ${r}\n +---+---+---+---+---+---+---+---+---+\n`;
+    }
+    s += '   a   b   c   d   e   f   g   h   i\n';
+    return s;
+  }
+
+  keyHex(): string {
+    return keyToHex(this.keyLo[this.sp], this.keyHi[this.sp]);
+  }
+
+  // ---- Simple queries ----------------------------------------------------------
+
+  inCheck(): boolean {
+    return this.checked[this.sp] === 1;
+  }
+  key(): number {
+    return this.keyLo[this.sp];
+  }
+  rule60Count(): number {
+    return this.rule60[this.sp];
+  }
+  capturedPiece(): number {
+    return this.captured[this.sp];
+  }
+  lastMove(): Move {
+    return this.moveAt[this.sp];
+  }
+  isCapture(m: Move): boolean {
+    return this.board[m & 127] !== 0;
+  }
+  movedPiece(m: Move): number {
+    return this.board[m >> 7];
+  }
+
+  // ---- Attacks -----------------------------------------------------------------
+
+  /** True when the king of colour `c` is attacked by the other side (including flying general). */
+  kingAttacked(c: Color): boolean {
+    const b = this.board;
+    const ksq = this.kingSq[c];
+    const themBit = (c ^ 1) << 3;
+    const f = FILE_OF[ksq], r = RANK_OF[ksq];
+    const rook = themBit | ROOK, cannon = themBit | CANNON, knight = themBit | KNIGHT;
+    const pawn = themBit | PAWN, king = themBit | KING;
+    const rbase = r * 9;
+    let m = RANK_ROOK_CAP[(f << 9) | this.rankOcc[r]];
+    while (m) {
+      const x = 31 - Math.clz32(m & -m);
+      m &= m - 1;
+      if (b[rbase + x] === rook) return true;
+    }
+    m = RANK_CANNON_CAP[(f << 9) | this.rankOcc[r]];
+    while (m) {
+      const x = 31 - Math.clz32(m & -m);
+      m &= m - 1;
+      if (b[rbase + x] === cannon) return true;
+    }
+    m = FILE_ROOK_CAP[(r << 10) | this.fileOcc[f]];
+    while (m) {
+      const y = 31 - Math.clz32(m & -m);
+      m &= m - 1;
+      const p = b[y * 9 + f];
+      if (p === rook || p === king) return true;
+    }
+    m = FILE_CANNON_CAP[(r << 10) | this.fileOcc[f]];
+    while (m) {
+      const y = 31 - Math.clz32(m & -m);
+      m &= m - 1;
+      if (b[y * 9 + f] === cannon) return true;
+    }
+    if (this.pieceCount[knight]) {
+      const base = ksq * 8;
+      for (let i = 0; i < 8; i++) {
+        const from = KNIGHT_FROM[base + i];
+        if (from < 0) break;
+        if (b[from] === knight && b[KNIGHT_FROM_LEG[base + i]] === 0) return true;
+      }
+    }
+    if (this.pieceCount[pawn]) {
+      // The king is always in its palace, so the attacking pawn has crossed the river.
+      if (b[ksq - 1] === pawn || b[ksq + 1] === pawn) return true;
+      if (c === RED ? b[ksq + 9] === pawn : b[ksq - 9] === pawn) return true;
+    }
+    return false;
+  }
+
+  /**
+   * Square of the least valuable piece of colour `c` attacking `sq` on the current
+   * board, or -1. Kings count only for adjacent squares (flying general is handled
+   * by the callers that need it).
+   */
+  leastAttacker(sq: number, c: number): number {
+    const b = this.board;
+    const cb = c << 3;
+    const f = FILE_OF[sq], r = RANK_OF[sq];
+    // Pawns
+    const pawn = cb | PAWN;
+    if (this.pieceCount[pawn]) {
+      if (c === RED) {
+        if (r > 0 && b[sq - 9] === pawn) return sq - 9;
+        if (r >= 5) {
+          if (f > 0 && b[sq - 1] === pawn) return sq - 1;
+          if (f < 8 && b[sq + 1] === pawn) return sq + 1;
+        }
+      } else {
+        if (r < 9 && b[sq + 9] === pawn) return sq + 9;
+        if (r <= 4) {
+          if (f > 0 && b[sq - 1] === pawn) return sq - 1;
+          if (f < 8 && b[sq + 1] === pawn) return sq + 1;
+        }
+      }
+    }
+    const bishop = cb | BISHOP;
+    if (this.pieceCount[bishop]) {
+      for (let i = 0; i < 4; i++) {
+        const s = BISHOP_TO[sq * 4 + i];
+        if (s < 0) break;
+        if (b[s] === bishop && b[BISHOP_EYE[sq * 4 + i]] === 0) return s;
+      }
+    }
+    const advisor = cb | ADVISOR;
+    if (this.pieceCount[advisor]) {
+      for (let i = 0; i < 4; i++) {
+        const s = ADVISOR_TO[sq * 4 + i];
+        if (s < 0) break;
+        if (b[s] === advisor) return s;
+      }
+    }
+    const knight = cb | KNIGHT;
+    if (this.pieceCount[knight]) {
+      for (let i = 0; i < 8; i++) {
+        const s = KNIGHT_FROM[sq * 8 + i];
+        if (s < 0) break;
+        if (b[s] === knight && b[KNIGHT_FROM_LEG[sq * 8 + i]] === 0) return s;
+      }
+    }
+    const cannon = cb | CANNON;
+    if (this.pieceCount[cannon]) {
+      let m = RANK_CANNON_CAP[(f << 9) | this.rankOcc[r]];
+      while (m) {
+        const s = r * 9 + lsb(m);
+        m &= m - 1;
+        if (b[s] === cannon) return s;
+      }
+      m = FILE_CANNON_CAP[(r << 10) | this.fileOcc[f]];
+      while (m) {
+        const s = lsb(m) * 9 + f;
+        m &= m - 1;
+        if (b[s] === cannon) return s;
+      }
+    }
+    const rook = cb | ROOK;
+    if (this.pieceCount[rook]) {
+      let m = RANK_ROOK_CAP[(f << 9) | this.rankOcc[r]];
+      while (m) {
+        const s = r * 9 + lsb(m);
+        m &= m - 1;
+        if (b[s] === rook) return s;
+      }
+      m = FILE_ROOK_CAP[(r << 10) | this.fileOcc[f]];
+      while (m) {
+        const s = lsb(m) * 9 + f;
+        m &= m - 1;
+        if (b[s] === rook) return s;
+      }
+    }
+    const king = cb | KING;
+    for (let i = 0; i < 4; i++) {
+      const s = KING_TO[sq * 4 + i];
+      if (s < 0) break;
+      if (b[s] === king) return s;
+    }
+    return -1;
+  }
+
+  /** True when the king of colour `c` would see the square `sq` along a clear file (flying general). */
+  private kingSeesOnFile(c: number, sq: number): boolean {
+    const ksq = this.kingSq[c];
+    const f = FILE_OF[sq];
+    if (FILE_OF[ksq] !== f) return false;
+    const caps = FILE_ROOK_CAP[(RANK_OF[sq] << 10) | this.fileOcc[f]];
+    return (caps & (1 << RANK_OF[ksq])) !== 0;
+  }
+
+  /** True when `sq` is attacked by any piece of colour `c` (kings by adjacency only). */
+  isAttackedBy(sq: number, c: number): boolean {
+    return this.leastAttacker(sq, c) >= 0;
+  }
+
+  /** Squares of the pieces giving check to the side to move (for diagnostics). */
+  checkerSquares(): number[] {
+    const ksq = this.kingSq[this.side];
+    const them = this.side ^ 1;
+    const out: number[] = [];
+    for (let i = 0; i < this.listCount[them]; i++) {
+      const s = this.listSq[them * 16 + i];
+      if (this.attacksFrom(s, ksq)) out.push(s);
+    }
+    return out.sort((a, b) => a - b);
+  }
+
+  /** True when the piece on `from` attacks `to` on the current board. */
+  attacksFrom(from: number, to: number): boolean {
+    const pc = this.board[from];
+    if (!pc) return false;
+    const t = typeOf(pc);
+    const ff = FILE_OF[from], fr = RANK_OF[from], tf = FILE_OF[to], tr = RANK_OF[to];
+    switch (t) {
+      case ROOK:
+      case CANNON:
+      case KING: {
+        if (t === KING && (ff !== tf || this.board[to] !== (((colorOf(pc) ^ 1) << 3) | KING))) {
+          for (let i = 0; i < 4; i++) if (KING_TO[from * 4 + i] === to) return true;
+          return false;
+        }
+        let between: number;
+        if (fr === tr) between = this.rankOcc[fr] & (((1 << Math.max(ff, tf)) - 1) & ~((1 << (Math.min(ff, tf) + 1)) - 1));
+        else if (ff === tf) between = this.fileOcc[ff] & (((1 << Math.max(fr, tr)) - 1) & ~((1 << (Math.min(fr, tr) + 1)) - 1));
+        else return false;
+        const n = popcount(between);
+        return t === CANNON ? n === 1 : n === 0;
+      }
+      case KNIGHT:
+        for (let i = 0; i < 8; i++) {
+          if (KNIGHT_TO[from * 8 + i] === to) return this.board[KNIGHT_LEG[from * 8 + i]] === 0;
+        }
+        return false;
+      case BISHOP:
+        for (let i = 0; i < 4; i++) {
+          if (BISHOP_TO[from * 4 + i] === to) return this.board[BISHOP_EYE[from * 4 + i]] === 0;
+        }
+        return false;
+      case ADVISOR:
+        for (let i = 0; i < 4; i++) if (ADVISOR_TO[from * 4 + i] === to) return true;
+        return false;
+      case PAWN: {
+        const base = colorOf(pc) * 270 + from * 3;
+        for (let i = 0; i < 3; i++) if (PAWN_TO[base + i] === to) return true;
+        return false;
+      }
+    }
+    return false;
+  }
+
+  // ---- Move properties -----------------------------------------------------------
+
+  /**
+   * True when `m` is a pseudo-legal move in this position (right colour, right
+   * geometry, nothing in the way); used to validate moves from the transposition
+   * table, killers and the protocol.
+   */
+  pseudoLegal(m: Move): boolean {
+    if (m <= 0 || m >= 90 * 128) return false;
+    const from = m >> 7, to = m & 127;
+    if (to >= SQUARE_NB || from === to) return false;
+    const pc = this.board[from];
+    if (!pc || colorOf(pc) !== this.side) return false;
+    const cap = this.board[to];
+    if (cap && colorOf(cap) === this.side) return false;
+    if (typeOf(cap) === KING) return false;
+    const t = typeOf(pc);
+    if (t === CANNON && !cap) {
+      // A cannon moves like a rook when not capturing.
+      const ff = FILE_OF[from], fr = RANK_OF[from], tf = FILE_OF[to], tr = RANK_OF[to];
+      let between: number;
+      if (fr === tr) between = this.rankOcc[fr] & (((1 << Math.max(ff, tf)) - 1) & ~((1 << (Math.min(ff, tf) + 1)) - 1));
+      else if (ff === tf) between = this.fileOcc[ff] & (((1 << Math.max(fr, tr)) - 1) & ~((1 << (Math.min(fr, tr) + 1)) - 1));
+      else return false;
+      return between === 0;
+    }
+    if (t === KING) {
+      for (let i = 0; i < 4; i++) if (KING_TO[from * 4 + i] === to) return true;
+      return false;
+    }
+    return this.attacksFrom(from, to);
+  }
+
+  /** Is a pseudo-legal move legal (does not leave the own king attacked or facing the other king)? */
+  legal(m: Move): boolean {
+    const from = m >> 7, to = m & 127;
+    const b = this.board;
+    const pc = b[from];
+    const us = this.side;
+    if ((pc & 7) !== KING && this.checked[this.sp] === 0) {
+      // Fast path: unless the move vacates a square that shields the king or
+      // fills a square that would become a cannon screen, it cannot expose the king.
+      if (this.dangerLo !== this.keyLo[this.sp] || this.dangerHi !== this.keyHi[this.sp]) this.computeDanger();
+      const st = this.dangerStamp;
+      if (this.dangerFrom[from] !== st && this.dangerTo[to] !== st) return true;
+    }
+    const cap = b[to];
+    const ff = FILE_OF[from], fr = RANK_OF[from], tf = FILE_OF[to], tr = RANK_OF[to];
+    b[to] = pc;
+    b[from] = 0;
+    this.rankOcc[fr] ^= 1 << ff;
+    this.fileOcc[ff] ^= 1 << fr;
+    if (!cap) {
+      this.rankOcc[tr] |= 1 << tf;
+      this.fileOcc[tf] |= 1 << tr;
+    } else this.pieceCount[cap]--;
+    const isKing = (pc & 7) === KING;
+    if (isKing) this.kingSq[us] = to;
+    const ok = !this.kingAttacked(us);
+    if (isKing) this.kingSq[us] = from;
+    b[from] = pc;
+    b[to] = cap;
+    this.rankOcc[fr] |= 1 << ff;
+    this.fileOcc[ff] |= 1 << fr;
+    if (!cap) {
+      this.rankOcc[tr] ^= 1 << tf;
+      this.fileOcc[tf] ^= 1 << tr;
+    } else this.pieceCount[cap]++;
+    return ok;
+  }
+
+  // Squares whose vacating (dangerFrom) or filling (dangerTo) could expose the
+  // king of the side to move, valid while (dangerLo, dangerHi) equals the key.
+  private readonly dangerFrom = new Int32Array(SQUARE_NB);
+  private readonly dangerTo = new Int32Array(SQUARE_NB);
+  private dangerStamp = 0;
+  private dangerLo = 0;
+  private dangerHi = 0;
+
+  private computeDanger(): void {
+    const st = ++this.dangerStamp;
+    this.dangerLo = this.keyLo[this.sp];
+    this.dangerHi = this.keyHi[this.sp];
+    const b = this.board;
+    const us = this.side;
+    const ksq = this.kingSq[us];
+    const usBit = us << 3, themBit = usBit ^ 8;
+    const rook = themBit | ROOK, cannon = themBit | CANNON, king = themBit | KING;
+    const kf = FILE_OF[ksq], kr = RANK_OF[ksq];
+    for (let dir = 0; dir < 4; dir++) {
+      const df = dir === 0 ? 1 : dir === 1 ? -1 : 0;
+      const dr = dir === 2 ? 1 : dir === 3 ? -1 : 0;
+      let f = kf + df, r = kr + dr;
+      let p1 = -1, p2 = -1, p3 = -1;
+      while (f >= 0 && f < 9 && r >= 0 && r < 10) {
+        const sq = r * 9 + f;
+        if (b[sq]) {
+          if (p1 < 0) p1 = sq;
+          else if (p2 < 0) p2 = sq;
+          else {
+            p3 = sq;
+            break;
+          }
+        }
+        f += df;
+        r += dr;
+      }
+      if (p1 < 0) continue;
+      const v1 = b[p1];
+      const v2 = p2 >= 0 ? b[p2] : 0;
+      const v3 = p3 >= 0 ? b[p3] : 0;
+      if (v1 === cannon) {
+        // Filling any empty square between the king and this cannon gives it a screen.
+        for (let sq = ksq + df + dr * 9; sq !== p1; sq += df + dr * 9) this.dangerTo[sq] = st;
+      }
+      if ((v1 & 8) === usBit && (v2 === rook || v3 === cannon || (dr !== 0 && v2 === king))) this.dangerFrom[p1] = st;
+      if (v2 !== 0 && (v2 & 8) === usBit && v3 === cannon) this.dangerFrom[p2] = st;
+    }
+    if (this.pieceCount[themBit | KNIGHT]) {
+      // The legs of knight attacks on the king are its diagonal neighbours.
+      if (kf > 0 && kr > 0) this.dangerFrom[ksq - 10] = st;
+      if (kf < 8 && kr > 0) this.dangerFrom[ksq - 8] = st;
+      if (kf > 0 && kr < 9) this.dangerFrom[ksq + 8] = st;
+      if (kf < 8 && kr < 9) this.dangerFrom[ksq + 10] = st;
+    }
+  }
+
+  /** Does the (legal) move give check? */
+  givesCheck(m: Move): boolean {
+    const from = m >> 7, to = m & 127;
+    const b = this.board;
+    const pc = b[from];
+    const them = (this.side ^ 1) as Color;
+    const cap = b[to];
+    const ff = FILE_OF[from], fr = RANK_OF[from], tf = FILE_OF[to], tr = RANK_OF[to];
+    b[to] = pc;
+    b[from] = 0;
+    this.rankOcc[fr] ^= 1 << ff;
+    this.fileOcc[ff] ^= 1 << fr;
+    if (!cap) {
+      this.rankOcc[tr] |= 1 << tf;
+      this.fileOcc[tf] |= 1 << tr;
+    } else this.pieceCount[cap]--;
+    const isKing = (pc & 7) === KING;
+    if (isKing) this.kingSq[this.side] = to;
+    const check = this.kingAttacked(them);
+    if (isKing) this.kingSq[this.side] = from;
+    b[from] = pc;
+    b[to] = cap;
+    this.rankOcc[fr] |= 1 << ff;
+    this.fileOcc[ff] |= 1 << fr;
+    if (!cap) {
+      this.rankOcc[tr] ^= 1 << tf;
+      this.fileOcc[tf] ^= 1 << tr;
+    } else this.pieceCount[cap]++;
+    return check;
+  }
+
+  // ---- Make / unmake --------------------------------------------------------------
+
+  doMove(m: Move): void {
+    const from = m >> 7, to = m & 127;
+    const b = this.board;
+    const pc = b[from];
+    const cap = b[to];
+    const us = this.side, them = (us ^ 1) as Color;
+    const sp = this.sp, np = sp + 1;
+    if (np >= this.capacity) this.allocate(this.capacity * 2);
+
+    this.keyFilter[this.keyLo[sp] & 0xffff]++;
+    const zi = pc * 90;
+    let lo = this.keyLo[sp] ^ SIDE_LO ^ PSQ_LO[zi + from] ^ PSQ_LO[zi + to];
+    let hi = this.keyHi[sp] ^ SIDE_HI ^ PSQ_HI[zi + from] ^ PSQ_HI[zi + to];
+    let pawn = this.pawnKey[sp], minor = this.minorKey[sp];
+    let npR = this.nonPawnKeyRed[sp], npB = this.nonPawnKeyBlack[sp];
+    const pt = pc & 7;
+    const moveZ = PSQ_LO[zi + from] ^ PSQ_LO[zi + to];
+    if (pt === PAWN) pawn ^= moveZ;
+    else {
+      if (us === RED) npR ^= moveZ;
+      else npB ^= moveZ;
+      if (pt === KNIGHT || pt === CANNON) minor ^= moveZ;
+    }
+
+    const ff = FILE_OF[from], fr = RANK_OF[from], tf = FILE_OF[to], tr = RANK_OF[to];
+    if (cap) {
+      const ci = cap * 90 + to;
+      lo ^= PSQ_LO[ci];
+      hi ^= PSQ_HI[ci];
+      const ct = cap & 7;
+      if (ct === PAWN) pawn ^= PSQ_LO[ci];
+      else {
+        if (them === RED) npR ^= PSQ_LO[ci];
+        else npB ^= PSQ_LO[ci];
+        if (ct === KNIGHT || ct === CANNON) minor ^= PSQ_LO[ci];
+        if (ct & 1) this.majorMaterial[them] -= PIECE_VALUE[cap];
+      }
+      this.pieceCount[cap]--;
+      // Remove the captured piece from its list.
+      const idx = this.listIndex[to];
+      const last = this.listSq[them * 16 + --this.listCount[them]];
+      this.listSq[them * 16 + idx] = last;
+      this.listIndex[last] = idx;
+    } else {
+      this.rankOcc[tr] |= 1 << tf;
+      this.fileOcc[tf] |= 1 << tr;
+    }
+    this.rankOcc[fr] ^= 1 << ff;
+    this.fileOcc[ff] ^= 1 << fr;
+    b[from] = 0;
+    b[to] = pc;
+    const mi = this.listIndex[from];
+    this.listSq[us * 16 + mi] = to;
+    this.listIndex[to] = mi;
+    if (pt === KING) this.kingSq[us] = to;
+    this.side = them;
+    this.gamePly++;
+
+    this.sp = np;
+    this.keyLo[np] = lo;
+    this.keyHi[np] = hi;
+    this.pawnKey[np] = pawn;
+    this.minorKey[np] = minor;
+    this.nonPawnKeyRed[np] = npR;
+    this.nonPawnKeyBlack[np] = npB;
+    this.captured[np] = cap;
+    this.moveAt[np] = m;
+    const givesCheck = this.kingAttacked(them);
+    this.checked[np] = givesCheck ? 1 : 0;
+    this.pliesFromNull[np] = this.pliesFromNull[sp] + 1;
+
+    // 60-move rule counter with Pikafish's exemption: a side's checks beyond ten
+    // are not counted, nor the replies to them; a capture resets everything.
+    if (cap) {
+      this.rule60[np] = 0;
+      this.check10Red[np] = 0;
+      this.check10Black[np] = 0;
+    } else {
+      let r60 = this.rule60[sp];
+      let c10us = us === RED ? this.check10Red[sp] : this.check10Black[sp];
+      let c10them = us === RED ? this.check10Black[sp] : this.check10Red[sp];
+      if (!givesCheck || ++c10us <= 10) {
+        if (c10them > 10 && this.checked[sp]) ++c10them;
+        else ++r60;
+      }
+      this.rule60[np] = r60;
+      if (us === RED) {
+        this.check10Red[np] = c10us;
+        this.check10Black[np] = c10them;
+      } else {
+        this.check10Black[np] = c10us;
+        this.check10Red[np] = c10them;
+      }
+    }
+  }
+
+  undoMove(m: Move): void {
+    const from = m >> 7, to = m & 127;
+    const b = this.board;
+    const pc = b[to];
+    const cap = this.captured[this.sp];
+    const them = this.side, us = (them ^ 1) as Color;
+    const ff = FILE_OF[from], fr = RANK_OF[from], tf = FILE_OF[to], tr = RANK_OF[to];
+    b[from] = pc;
+    b[to] = cap;
+    this.rankOcc[fr] |= 1 << ff;
+    this.fileOcc[ff] |= 1 << fr;
+    const mi = this.listIndex[to];
+    this.listSq[us * 16 + mi] = from;
+    this.listIndex[from] = mi;
+    if (cap) {
+      const n = this.listCount[them]++;
+      this.listSq[them * 16 + n] = to;
+      this.listIndex[to] = n;
+      this.pieceCount[cap]++;
+      const ct = cap & 7;
+      if (ct & 1 && ct !== KING) this.majorMaterial[them] += PIECE_VALUE[cap];
+    } else {
+      this.rankOcc[tr] ^= 1 << tf;
+      this.fileOcc[tf] ^= 1 << tr;
+    }
+    if ((pc & 7) === KING) this.kingSq[us] = from;
+    this.side = us;
+    this.gamePly--;
+    this.sp--;
+    this.keyFilter[this.keyLo[this.sp] & 0xffff]--;
+  }
+
+  doNullMove(): void {
+    const sp = this.sp, np = sp + 1;
+    if (np >= this.capacity) this.allocate(this.capacity * 2);
+    this.keyFilter[this.keyLo[sp] & 0xffff]++;
+    this.keyLo[np] = this.keyLo[sp] ^ SIDE_LO;
+    this.keyHi[np] = this.keyHi[sp] ^ SIDE_HI;
+    this.pawnKey[np] = this.pawnKey[sp];
+    this.minorKey[np] = this.minorKey[sp];
+    this.nonPawnKeyRed[np] = this.nonPawnKeyRed[sp];
+    this.nonPawnKeyBlack[np] = this.nonPawnKeyBlack[sp];
+    this.captured[np] = 0;
+    this.moveAt[np] = MOVE_NULL;
+    this.checked[np] = 0;
+    this.rule60[np] = this.rule60[sp];
+    this.check10Red[np] = this.check10Red[sp];
+    this.check10Black[np] = this.check10Black[sp];
+    this.pliesFromNull[np] = 0;
+    this.sp = np;
+    this.side = (this.side ^ 1) as Color;
+    this.gamePly++;
+  }
+
+  undoNullMove(): void {
+    this.sp--;
+    this.keyFilter[this.keyLo[this.sp] & 0xffff]--;
+    this.side = (this.side ^ 1) as Color;
+    this.gamePly--;
+  }
+
+  /** Key after a move, without making it (for prefetch-like uses and tests). */
+  keyAfter(m: Move): number {
+    const from = m >> 7, to = m & 127;
+    const pc = this.board[from], cap = this.board[to];
+    let k = this.keyLo[this.sp] ^ SIDE_LO ^ PSQ_LO[pc * 90 + from] ^ PSQ_LO[pc * 90 + to];
+    if (cap) k ^= PSQ_LO[cap * 90 + to];
+    return k;
+  }
+
+  /** Recomputes the key from scratch (for tests of the incremental update). */
+  computeKey(): [number, number] {
+    let lo = 0, hi = 0;
+    for (let s = 0; s < SQUARE_NB; s++) {
+      const pc = this.board[s];
+      if (pc) {
+        lo ^= PSQ_LO[pc * 90 + s];
+        hi ^= PSQ_HI[pc * 90 + s];
+      }
+    }
+    if (this.side === BLACK) {
+      lo ^= SIDE_LO;
+      hi ^= SIDE_HI;
+    }
+    return [lo, hi];
+  }
+
+  // ---- Static exchange evaluation ----------------------------------------------------
+
+  private seeRemoved = new Int8Array(40);
+  private seeRemovedPiece = new Uint8Array(40);
+
+  /**
+   * Static exchange evaluation as a threshold test: is the material balance of the
+   * capture sequence on the destination square, started by `m`, at least
+   * `threshold`? Both sides may stop capturing when it suits them.
+   */
+  seeGe(m: Move, threshold = 0): boolean {
+    const from = m >> 7, to = m & 127;
+    const b = this.board;
+    let swap = PIECE_VALUE[b[to]] - threshold;
+    if (swap < 0) return false;
+    swap = PIECE_VALUE[b[from]] - swap;
+    if (swap <= 0) return true;
+
+    let nRemoved = 0;
+    // The moving piece leaves `from`; the destination stays occupied throughout.
+    this.seeRemoved[nRemoved] = from;
+    this.seeRemovedPiece[nRemoved++] = b[from];
+    this.hideSee(from);
+    let stm = this.side as number;
+    let res = 1;
+    for (;;) {
+      stm ^= 1;
+      let sq = this.leastAttacker(to, stm);
+      let isKing = false;
+      if (sq < 0) break;
+      const apc = b[sq];
+      if ((apc & 7) === KING) isKing = true;
+      res ^= 1;
+      if (isKing) {
+        // The king may only capture when the opponent has no attacker left,
+        // including the other king along an open file.
+        const opp = stm ^ 1;
+        const defended = this.leastAttacker(to, opp) >= 0 || this.kingSeesOnFile(opp, to);
+        if (defended) res ^= 1;
+        break;
+      }
+      swap = PIECE_VALUE[apc] - swap;
+      if (swap < res) break;
+      this.seeRemoved[nRemoved] = sq;
+      this.seeRemovedPiece[nRemoved++] = apc;
+      this.hideSee(sq);
+    }
+    for (let i = nRemoved - 1; i >= 0; i--) {
+      const s = this.seeRemoved[i];
+      const p = this.seeRemovedPiece[i];
+      b[s] = p;
+      this.rankOcc[RANK_OF[s]] |= 1 << FILE_OF[s];
+      this.fileOcc[FILE_OF[s]] |= 1 << RANK_OF[s];
+      this.pieceCount[p]++;
+    }
+    return res === 1;
+  }
+
+  private hideSee(s: number): void {
+    const p = this.board[s];
+    this.board[s] = 0;
+    this.rankOcc[RANK_OF[s]] &= ~(1 << FILE_OF[s]);
+    this.fileOcc[FILE_OF[s]] &= ~(1 << RANK_OF[s]);
+    this.pieceCount[p]--;
+  }
+
+  // ---- Debug helpers ----------------------------------------------------------------
+
+  /** Checks internal consistency (tests only). Returns null or a description of the problem. */
+  validate(): string | null {
+    const rank = new Int32Array(10), file = new Int32Array(9), counts = new Int32Array(16);
+    for (let s = 0; s < SQUARE_NB; s++) {
+      const p = this.board[s];
+      if (!p) continue;
+      rank[RANK_OF[s]] |= 1 << FILE_OF[s];
+      file[FILE_OF[s]] |= 1 << RANK_OF[s];
+      counts[p]++;
+      const c = colorOf(p);
+      if (this.listSq[c * 16 + this.listIndex[s]] !== s) return `piece list broken at ${squareName(s)}`;
+      if ((p & 7) === KING && this.kingSq[c] !== s) return 'king square broken';
+    }
+    for (let r = 0; r < 10; r++) if (rank[r] !== this.rankOcc[r]) return `rank occupancy broken on rank ${r}`;
+    for (let f = 0; f < 9; f++) if (file[f] !== this.fileOcc[f]) return `file occupancy broken on file ${f}`;
+    for (let p = 0; p < 16; p++) if (counts[p] !== this.pieceCount[p]) return `piece count broken for ${p}`;
+    for (const c of [RED, BLACK]) {
+      let n = 0;
+      for (let p = 1; p <= 7; p++) n += counts[(c << 3) | p];
+      if (n !== this.listCount[c]) return 'piece list length broken';
+    }
+    const [lo, hi] = this.computeKey();
+    if (lo !== this.keyLo[this.sp] || hi !== this.keyHi[this.sp]) return 'key broken';
+    if ((this.checked[this.sp] === 1) !== this.kingAttacked(this.side)) return 'check flag broken';
+    return null;
+  }
+}
+
+export function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
+}
+
+export { moveFrom, moveTo };

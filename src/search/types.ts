@@ -1,0 +1,68 @@
+// The contract between the protocol layer and the search.
+
+import type { Move } from '../core/types.js';
+
+/** Limits of one `go` command (times in milliseconds). */
+export interface SearchLimits {
+  wtime?: number;
+  btime?: number;
+  winc?: number;
+  binc?: number;
+  movestogo?: number;
+  depth?: number;
+  nodes?: number;
+  /** Search for a mate in this many moves. */
+  mate?: number;
+  movetime?: number;
+  infinite?: boolean;
+  ponder?: boolean;
+  /** Restrict the root to these moves. */
+  searchmoves?: Move[];
+  /** performance.now()/Date.now() style start time in ms, taken when `go` was read. */
+  startTime: number;
+}
+
+/** Engine options that the search reads (values already validated). */
+export interface SearchOptions {
+  multiPV: number;
+  moveOverhead: number;
+  nodestime: number;
+  /** 0 = off, otherwise plies (120 = 60 moves). */
+  rule60MaxPly: number;
+  /** Skill Level 0..20 (20 = full strength). */
+  skillLevel: number;
+  limitStrength: boolean;
+  elo: number;
+  /** Name of the repetition rule set (see src/core/rules.ts). */
+  repetitionRule: string;
+  drawRule: string;
+  mateThreatDepth: number;
+  /** Threads (1 until the threads work lands). */
+  threads: number;
+}
+
+export type Bound = 'exact' | 'lower' | 'upper';
+
+/** One `info` line's worth of data; the protocol formats scores. */
+export interface SearchInfo {
+  depth: number;
+  seldepth: number;
+  multipv: number;
+  /** Internal units from the root side to move; mate scores as VALUE_MATE - plies. */
+  score: number;
+  bound: Bound;
+  nodes: number;
+  nps: number;
+  hashfull: number;
+  timeMs: number;
+  pv: Move[];
+}
+
+export interface SearchResult {
+  bestMove: Move;
+  ponderMove: Move;
+  /** Score of the best move, internal units, root side to move. */
+  score: number;
+  nodes: number;
+  depth: number;
+}
