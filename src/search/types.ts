@@ -39,6 +39,8 @@ export interface SearchOptions {
   mateThreatDepth: number;
   /** Threads (1 until the threads work lands). */
   threads: number;
+  /** The `Ponder` option: the GUI will ponder, so time management may spend a little more (Stockfish: +25%). */
+  ponder: boolean;
 }
 
 export type Bound = 'exact' | 'lower' | 'upper';

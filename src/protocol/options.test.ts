@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { Options } from './options.js';
+
+function make() {
+  const changes: unknown[] = [];
+  const o = new Options()
+    .add({ name: 'Hash', type: 'spin', default: 16, min: 1, max: 1024, onChange: (v) => void changes.push(v) })
+    .add({ name: 'Ponder', type: 'check', default: false })
+    .add({ name: 'Repetition Rule', type: 'combo', default: 'AsianRule', vars: ['AsianRule', 'ComputerRule'] })
+    .add({ name: 'Clear Hash', type: 'button', onChange: () => void changes.push('cleared') })
+    .add({ name: 'Debug Log File', type: 'string', default: '' });
+  return { o, changes };
+}
+
+test('uci lines list every option with type, default and range', () => {
+  const { o } = make();
+  assert.deepEqual(o.uciLines(), [
+    'option name Hash type spin default 16 min 1 max 1024',
+    'option name Ponder type check default false',
+    'option name Repetition Rule type combo default AsianRule var AsianRule var ComputerRule',
+    'option name Clear Hash type button',
+    'option name Debug Log File type string default <empty>',
+  ]);
+});
+
+test('names are case-insensitive and values are typed', () => {
+  const { o, changes } = make();
+  assert.deepEqual(o.set('hash', '64'), { ok: true });
+  assert.equal(o.getNumber('Hash'), 64);
+  assert.deepEqual(changes, [64]);
+  assert.equal(o.set('PONDER', 'true').ok, true);
+  assert.equal(o.getBool('Ponder'), true);
+  assert.equal(o.set('repetition rule', 'computerrule').ok, true);
+  assert.equal(o.getString('Repetition Rule'), 'ComputerRule');
+  assert.equal(o.set('Clear Hash', undefined).ok, true);
+  assert.equal(changes.at(-1), 'cleared');
+});
+
+test('out-of-range and malformed values are rejected with a message and the old value kept', () => {
+  const { o, changes } = make();
+  for (const [name, value, re] of [
+    ['Hash', '0', /out of range 1\.\.1024/],
+    ['Hash', '2048', /out of range/],
+    ['Hash', 'lots', /must be an integer/],
+    ['Hash', undefined, /must be an integer/],
+    ['Ponder', 'yes', /true or false/],
+    ['Repetition Rule', 'MarsRule', /one of AsianRule, ComputerRule/],
+    ['No Such', '1', /No such option: No Such/],
+  ] as const) {
+    const r = o.set(name, value);
+    assert.equal(r.ok, false, `${name}=${value}`);
+    if (!r.ok) assert.match(r.error, re);
+  }
+  assert.equal(o.getNumber('Hash'), 16);
+  assert.equal(o.getBool('Ponder'), false);
+  assert.equal(o.getString('Repetition Rule'), 'AsianRule');
+  assert.deepEqual(changes, []);
+});
+
+test('a handler that throws rejects the change', () => {
+  const o = new Options().add({
+    name: 'EvalFile', type: 'string', default: 'a', onChange: (v) => {
+      if (v === 'bad') throw new Error('cannot read bad');
+    },
+  });
+  const r = o.set('EvalFile', 'bad');
+  assert.equal(r.ok, false);
+  if (!r.ok) assert.match(r.error, /cannot read bad/);
+  assert.equal(o.getString('EvalFile'), 'a');
+});

@@ -1,0 +1,115 @@
+// UCI options: typed, range-checked, case-insensitive names, as Stockfish's
+// ucioption. Every option listed here does something; handlers run on change.
+
+export type OptionType = 'check' | 'spin' | 'combo' | 'button' | 'string';
+export type OptionValue = boolean | number | string;
+
+export interface OptionDef {
+  name: string;
+  type: OptionType;
+  default?: OptionValue;
+  min?: number;
+  max?: number;
+  vars?: readonly string[];
+  /** Runs after the value changed (and for buttons when pressed). May return an info message or throw to reject. */
+  onChange?: (value: OptionValue) => string | void;
+}
+
+interface Option extends OptionDef {
+  value: OptionValue;
+}
+
+export type SetResult = { ok: true; message?: string } | { ok: false; error: string };
+
+export class Options {
+  private readonly byKey = new Map<string, Option>();
+  private readonly order: Option[] = [];
+
+  add(def: OptionDef): this {
+    const opt: Option = { ...def, value: def.default ?? (def.type === 'check' ? false : def.type === 'string' ? '' : 0) };
+    this.byKey.set(def.name.toLowerCase(), opt);
+    this.order.push(opt);
+    return this;
+  }
+
+  has(name: string): boolean {
+    return this.byKey.has(name.toLowerCase());
+  }
+
+  private opt(name: string): Option {
+    const o = this.byKey.get(name.toLowerCase());
+    if (!o) throw new Error(`no such option: ${name}`);
+    return o;
+  }
+
+  getNumber(name: string): number {
+    return this.opt(name).value as number;
+  }
+  getBool(name: string): boolean {
+    return this.opt(name).value as boolean;
+  }
+  getString(name: string): string {
+    return this.opt(name).value as string;
+  }
+
+  /** Sets an option from protocol text; `value` is undefined for buttons. */
+  set(name: string, value: string | undefined): SetResult {
+    const o = this.byKey.get(name.trim().toLowerCase());
+    if (!o) return { ok: false, error: `No such option: ${name}` };
+    let v: OptionValue;
+    switch (o.type) {
+      case 'button':
+        v = true;
+        break;
+      case 'check': {
+        const t = (value ?? '').trim().toLowerCase();
+        if (t !== 'true' && t !== 'false') return { ok: false, error: `${o.name} must be true or false, got '${value ?? ''}'; keeping ${o.value}` };
+        v = t === 'true';
+        break;
+      }
+      case 'spin': {
+        const t = (value ?? '').trim();
+        if (!/^[+-]?\d+$/.test(t)) return { ok: false, error: `${o.name} must be an integer in ${o.min}..${o.max}, got '${t}'; keeping ${o.value}` };
+        const n = Number(t);
+        if (n < (o.min as number) || n > (o.max as number)) {
+          return { ok: false, error: `${o.name} value ${n} is out of range ${o.min}..${o.max}; keeping ${o.value}` };
+        }
+        v = n;
+        break;
+      }
+      case 'combo': {
+        const t = (value ?? '').trim().toLowerCase();
+        const match = o.vars?.find((x) => x.toLowerCase() === t);
+        if (match === undefined) return { ok: false, error: `${o.name} must be one of ${o.vars?.join(', ')}, got '${value ?? ''}'; keeping ${o.value}` };
+        v = match;
+        break;
+      }
+      case 'string':
+        v = value === undefined || value === '<empty>' ? '' : value;
+        break;
+    }
+    const previous = o.value;
+    if (o.type !== 'button') o.value = v;
+    try {
+      const message = o.onChange?.(v);
+      return message ? { ok: true, message } : { ok: true };
+    } catch (e) {
+      o.value = previous;
+      return { ok: false, error: `${o.name}: ${(e as Error).message}; keeping ${previous === '' ? '<empty>' : previous}` };
+    }
+  }
+
+  /** The `option name ... type ...` lines printed in answer to `uci`. */
+  uciLines(): string[] {
+    return this.order.map((o) => {
+      let s = `option name ${o.name} type ${o.type}`;
+      if (o.type === 'button') return s;
+      const def = o.default ?? '';
+      const d = o.type === 'string' && def === '' ? '<empty>' : String(def);
+      s += ` default ${d}`;
+      if (o.type === 'spin') s += ` min ${o.min} max ${o.max}`;
+      if (o.type === 'combo') for (const x of o.vars ?? []) s += ` var ${x}`;
+      return s;
+    });
+  }
+}

@@ -1,0 +1,193 @@
+// `bench` and `speedtest`, as in Pikafish.
+//
+// bench [hash] [threads] [limit] [fen file] [limit type]
+//   defaults 16 1 13 default depth; "fen file" is "default" (the 49 positions),
+//   "current" or a file with one FEN per line; limit type is depth, nodes,
+//   movetime, perft or eval. (The limit type may also come before the file.)
+// Prints the search output on stdout and "Total time (ms) / Nodes searched /
+// Nodes/second" on stderr; with one thread the node count is identical run to run.
+//
+// speedtest [threads] [hash] [seconds]
+//   plays through positions from 5 games with time per move scaled by ply.
+
+import { readFileSync } from 'node:fs';
+import { perft } from '../core/perft.js';
+import type { Engine } from '../engine.js';
+import { traceClassical } from '../eval/classical.js';
+import { formatInfo } from '../protocol/info.js';
+import { materialCount } from '../protocol/score.js';
+import type { SearchLimits } from '../search/types.js';
+import { moveToUci, MOVE_NONE } from '../core/types.js';
+import { BENCH_FENS, SPEEDTEST_GAMES } from './benchpositions.js';
+
+type Out = (line: string) => void;
+
+const LIMIT_TYPES = new Set(['depth', 'nodes', 'movetime', 'perft', 'eval', 'mate']);
+
+export interface BenchSetup {
+  hash: number;
+  threads: number;
+  limit: number;
+  limitType: string;
+  fens: string[];
+}
+
+/** Parses bench arguments; returns the setup or an error message. */
+export function parseBenchArgs(args: string[], currentFen: string): BenchSetup | string {
+  const intArg = (v: string | undefined, def: number, what: string): number | string => {
+    if (v === undefined) return def;
+    if (!/^\d+$/.test(v)) return `bench: ${what} must be a positive integer, got '${v}'`;
+    return Number(v);
+  };
+  const hash = intArg(args[0], 16, 'hash (MB)');
+  if (typeof hash === 'string') return hash;
+  const threads = intArg(args[1], 1, 'threads');
+  if (typeof threads === 'string') return threads;
+  const limit = intArg(args[2], 13, 'limit');
+  if (typeof limit === 'string') return limit;
+  let fenFile = 'default';
+  let limitType = 'depth';
+  // Pikafish's order is [fen file] [limit type]; accept the two the other way round too.
+  for (const a of args.slice(3, 5)) {
+    if (LIMIT_TYPES.has(a)) limitType = a;
+    else fenFile = a;
+  }
+  let fens: string[];
+  if (fenFile === 'default') fens = [...BENCH_FENS];
+  else if (fenFile === 'current') fens = [currentFen];
+  else {
+    try {
+      fens = readFileSync(fenFile, 'utf8').split(/\r?\n/).map((l) => l.trim()).filter((l) => l.length > 0);
+    } catch (e) {
+      return `bench: unable to open file ${fenFile} (${(e as Error).message})`;
+    }
+  }
+  return { hash, threads, limit, limitType, fens };
+}
+
+export interface BenchResult {
+  nodes: number;
+  timeMs: number;
+  nps: number;
+}
+
+export async function runBench(engine: Engine, args: string[], out: Out, err: Out): Promise<BenchResult | null> {
+  const setup = parseBenchArgs(args, engine.fen());
+  if (typeof setup === 'string') {
+    out(`info string ERROR: ${setup}`);
+    return null;
+  }
+  if (setup.threads !== 1) out(`info string bench: only 1 thread is supported yet; using 1 instead of ${setup.threads}`);
+  const hashSet = engine.options.set('Hash', String(setup.hash));
+  if (!hashSet.ok) {
+    out(`info string ERROR: ${hashSet.error}`);
+    return null;
+  }
+  engine.newGame();
+  const saved = engine.game();
+  let nodes = 0;
+  const fmt = { scoreType: engine.scoreType(), showWdl: engine.options.getBool('UCI_ShowWDL') };
+  const start = Date.now();
+  try {
+    for (let i = 0; i < setup.fens.length; i++) {
+      const fen = setup.fens[i];
+      if (fen.startsWith('setoption')) {
+        const m = /^setoption\s+name\s+(.+?)\s+value\s+(.*)$/.exec(fen);
+        if (m) engine.options.set(m[1], m[2]);
+        continue;
+      }
+      const e = engine.setPosition(fen, []);
+      if (e !== null) {
+        out(`info string ERROR: bench position ${i + 1}: ${e}; skipped`);
+        continue;
+      }
+      err(`\nPosition: ${i + 1}/${setup.fens.length} (${engine.fen()})`);
+      if (setup.limitType === 'eval') {
+        for (const l of traceClassical(engine.pos).split('\n')) out(l);
+        continue;
+      }
+      if (setup.limitType === 'perft') {
+        const n = perft(engine.pos.clone(), setup.limit);
+        out(`\nNodes searched: ${n}\n`);
+        nodes += n;
+        continue;
+      }
+      const limits: SearchLimits = { startTime: Date.now() };
+      if (setup.limitType === 'depth') limits.depth = setup.limit;
+      else if (setup.limitType === 'nodes') limits.nodes = setup.limit;
+      else if (setup.limitType === 'movetime') limits.movetime = setup.limit;
+      else if (setup.limitType === 'mate') limits.mate = setup.limit;
+      const material = materialCount(engine.pos);
+      const r = await engine.go(limits, { info: (inf) => out(formatInfo(inf, material, fmt)) });
+      out(r.bestMove === MOVE_NONE ? 'bestmove (none)' : `bestmove ${moveToUci(r.bestMove)}${r.ponderMove ? ` ponder ${moveToUci(r.ponderMove)}` : ''}`);
+      nodes += r.nodes;
+    }
+  } finally {
+    engine.setPosition(saved.startFen, saved.moves);
+  }
+  const timeMs = Date.now() - start + 1;
+  const nps = Math.floor((1000 * nodes) / timeMs);
+  err('\n===========================');
+  err(`Total time (ms) : ${timeMs}`);
+  err(`Nodes searched  : ${nodes}`);
+  err(`Nodes/second    : ${nps}`);
+  return { nodes, timeMs, nps };
+}
+
+export async function runSpeedtest(engine: Engine, args: string[], out: Out, err: Out): Promise<BenchResult | null> {
+  const nums: number[] = [];
+  for (const a of args) {
+    if (!/^\d+$/.test(a) || Number(a) < 1) {
+      out(`info string ERROR: speedtest [threads] [hash MB] [seconds]: '${a}' is not a positive integer`);
+      return null;
+    }
+    nums.push(Number(a));
+  }
+  const threads = 1;
+  if (nums[0] !== undefined && nums[0] !== 1) out(`info string speedtest: only 1 thread is supported yet; using 1 instead of ${nums[0]}`);
+  const hash = nums[1] ?? 128;
+  const seconds = nums[2] ?? 150;
+  const hashSet = engine.options.set('Hash', String(hash));
+  if (!hashSet.ok) {
+    out(`info string ERROR: ${hashSet.error}`);
+    return null;
+  }
+  // Time per move fitted to long games (Pikafish): 50000 / (ply + 15) ms, scaled to the budget.
+  const corrected = (ply: number) => 50000 / (ply + 15);
+  let total = 0;
+  for (const g of SPEEDTEST_GAMES) for (let i = 0; i < g.length; i++) total += corrected(i + 1);
+  const scale = (seconds * 1000) / total;
+  const saved = engine.game();
+  const count = SPEEDTEST_GAMES.reduce((n, g) => n + g.length, 0);
+  let nodes = 0;
+  let searchMs = 0;
+  let k = 0;
+  try {
+    for (const g of SPEEDTEST_GAMES) {
+      engine.newGame();
+      for (let i = 0; i < g.length; i++) {
+        k++;
+        if (engine.setPosition(g[i], []) !== null) continue;
+        err(`Position ${k}/${count}`);
+        const movetime = Math.max(1, Math.round(corrected(i + 1) * scale));
+        const t0 = Date.now();
+        const r = await engine.go({ startTime: t0, movetime });
+        searchMs += Date.now() - t0;
+        nodes += r.nodes;
+      }
+    }
+  } finally {
+    engine.setPosition(saved.startFen, saved.moves);
+  }
+  searchMs = Math.max(1, searchMs);
+  const hashfull = await engine.hashfull();
+  const nps = Math.floor((1000 * nodes) / searchMs);
+  err('===========================');
+  err(`Thread count               : ${threads}`);
+  err(`TT size [MiB]              : ${hash}`);
+  err(`Hash used at end [per mille]: ${hashfull}`);
+  err(`Total nodes searched       : ${nodes}`);
+  err(`Total search time [s]      : ${(searchMs / 1000).toFixed(3)}`);
+  err(`Nodes/second               : ${nps}`);
+  return { nodes, timeMs: searchMs, nps };
+}
