@@ -139,12 +139,196 @@ function generatePseudo(pos: Position, caps: boolean, quiets: boolean, list: Int
   return n;
 }
 
-/** Counts the legal moves (used by perft's bulk counting at the last ply). */
+/**
+ * Counts the legal moves (used by perft's bulk counting at the last ply).
+ * When not in check, moves that cannot expose the king (see
+ * `pos.dangerSquares()`) are counted without being generated one by one.
+ */
 export function countLegal(pos: Position, scratch: Int32Array, start: number): number {
-  const end = generatePseudo(pos, true, true, scratch, start);
+  if (pos.inCheck()) {
+    const end = generatePseudo(pos, true, true, scratch, start);
+    let c = 0;
+    for (let i = start; i < end; i++) if (pos.legal(scratch[i])) c++;
+    return c;
+  }
+  let st = pos.dangerSquares();
+  const anyTo = st > 0;
+  if (st < 0) st = -st;
+  const dFrom = pos.dangerFrom, dTo = pos.dangerTo;
+  const b = pos.board;
+  const us = pos.side;
+  const themBit = (us ^ 1) << 3;
+  const rankOcc = pos.rankOcc, fileOcc = pos.fileOcc;
   let c = 0;
-  for (let i = start; i < end; i++) if (pos.legal(scratch[i])) c++;
+  const count = pos.listCount[us];
+  for (let i = 0; i < count; i++) {
+    const from = pos.listSq[us * 16 + i];
+    const pt = b[from] & 7;
+    if (pt === KING || dFrom[from] === st) {
+      // Moves of this piece may expose the king: test each one.
+      const end = generatePiece(pos, from, scratch, start);
+      for (let k = start; k < end; k++) if (pos.legal(scratch[k])) c++;
+      continue;
+    }
+    switch (pt) {
+      case ROOK:
+      case CANNON: {
+        const f = FILE_OF[from], r = RANK_OF[from];
+        const ri = (f << 9) | rankOcc[r];
+        const fi = (r << 10) | fileOcc[f];
+        const rbase = r * 9;
+        // Captures land on occupied squares, which are never danger squares.
+        let m = pt === ROOK ? RANK_ROOK_CAP[ri] : RANK_CANNON_CAP[ri];
+        while (m) {
+          const p = b[rbase + 31 - Math.clz32(m & -m)];
+          m &= m - 1;
+          if ((p & 8) === themBit && p !== 0) c++;
+        }
+        m = pt === ROOK ? FILE_ROOK_CAP[fi] : FILE_CANNON_CAP[fi];
+        while (m) {
+          const p = b[(31 - Math.clz32(m & -m)) * 9 + f];
+          m &= m - 1;
+          if ((p & 8) === themBit && p !== 0) c++;
+        }
+        const rm = RANK_MOVES[ri], fm = FILE_MOVES[fi];
+        if (!anyTo) {
+          c += popcount(rm) + popcount(fm);
+        } else {
+          m = rm;
+          while (m) {
+            const to = rbase + 31 - Math.clz32(m & -m);
+            m &= m - 1;
+            if (dTo[to] !== st || pos.legal((from << 7) | to)) c++;
+          }
+          m = fm;
+          while (m) {
+            const to = (31 - Math.clz32(m & -m)) * 9 + f;
+            m &= m - 1;
+            if (dTo[to] !== st || pos.legal((from << 7) | to)) c++;
+          }
+        }
+        break;
+      }
+      case KNIGHT: {
+        const base = from * 8;
+        for (let k = 0; k < 8; k++) {
+          const to = KNIGHT_TO[base + k];
+          if (to < 0) break;
+          if (b[KNIGHT_LEG[base + k]] !== 0) continue;
+          const p = b[to];
+          if (p === 0) {
+            if (dTo[to] !== st || pos.legal((from << 7) | to)) c++;
+          } else if ((p & 8) === themBit) c++;
+        }
+        break;
+      }
+      case PAWN: {
+        const base = us * 270 + from * 3;
+        for (let k = 0; k < 3; k++) {
+          const to = PAWN_TO[base + k];
+          if (to < 0) break;
+          const p = b[to];
+          if (p === 0) {
+            if (dTo[to] !== st || pos.legal((from << 7) | to)) c++;
+          } else if ((p & 8) === themBit) c++;
+        }
+        break;
+      }
+      case BISHOP:
+      case ADVISOR: {
+        const base = from * 4;
+        const table = pt === BISHOP ? BISHOP_TO : ADVISOR_TO;
+        for (let k = 0; k < 4; k++) {
+          const to = table[base + k];
+          if (to < 0) break;
+          if (pt === BISHOP && b[BISHOP_EYE[base + k]] !== 0) continue;
+          const p = b[to];
+          if (p === 0) {
+            if (dTo[to] !== st || pos.legal((from << 7) | to)) c++;
+          } else if ((p & 8) === themBit) c++;
+        }
+        break;
+      }
+    }
+  }
   return c;
+}
+
+/** Pseudo-legal moves of the piece on `from` (of the side to move). */
+function generatePiece(pos: Position, from: number, list: Int32Array, start: number): number {
+  const b = pos.board;
+  const themBit = (pos.side ^ 1) << 3;
+  const fromBits = from << 7;
+  const pt = b[from] & 7;
+  let n = start;
+  switch (pt) {
+    case ROOK:
+    case CANNON: {
+      const f = FILE_OF[from], r = RANK_OF[from];
+      const ri = (f << 9) | pos.rankOcc[r];
+      const fi = (r << 10) | pos.fileOcc[f];
+      const rbase = r * 9;
+      let m = (pt === ROOK ? RANK_ROOK_CAP[ri] : RANK_CANNON_CAP[ri]) | RANK_MOVES[ri];
+      while (m) {
+        const to = rbase + 31 - Math.clz32(m & -m);
+        m &= m - 1;
+        const p = b[to];
+        if (p === 0 || (p & 8) === themBit) list[n++] = fromBits | to;
+      }
+      m = (pt === ROOK ? FILE_ROOK_CAP[fi] : FILE_CANNON_CAP[fi]) | FILE_MOVES[fi];
+      while (m) {
+        const to = (31 - Math.clz32(m & -m)) * 9 + f;
+        m &= m - 1;
+        const p = b[to];
+        if (p === 0 || (p & 8) === themBit) list[n++] = fromBits | to;
+      }
+      return n;
+    }
+    case KNIGHT:
+      for (let k = 0; k < 8; k++) {
+        const to = KNIGHT_TO[from * 8 + k];
+        if (to < 0) break;
+        if (b[KNIGHT_LEG[from * 8 + k]] !== 0) continue;
+        const p = b[to];
+        if (p === 0 || (p & 8) === themBit) list[n++] = fromBits | to;
+      }
+      return n;
+    case PAWN:
+      for (let k = 0; k < 3; k++) {
+        const to = PAWN_TO[pos.side * 270 + from * 3 + k];
+        if (to < 0) break;
+        const p = b[to];
+        if (p === 0 || (p & 8) === themBit) list[n++] = fromBits | to;
+      }
+      return n;
+    case BISHOP:
+      for (let k = 0; k < 4; k++) {
+        const to = BISHOP_TO[from * 4 + k];
+        if (to < 0) break;
+        if (b[BISHOP_EYE[from * 4 + k]] !== 0) continue;
+        const p = b[to];
+        if (p === 0 || (p & 8) === themBit) list[n++] = fromBits | to;
+      }
+      return n;
+    case ADVISOR:
+    case KING: {
+      const table = pt === KING ? KING_TO : ADVISOR_TO;
+      for (let k = 0; k < 4; k++) {
+        const to = table[from * 4 + k];
+        if (to < 0) break;
+        const p = b[to];
+        if (p === 0 || (p & 8) === themBit) list[n++] = fromBits | to;
+      }
+      return n;
+    }
+  }
+  return n;
+}
+
+function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
 }
 
 /** All legal moves as a fresh array (convenient outside hot paths). */

@@ -567,50 +567,98 @@ export class Position {
 
   // Squares whose vacating (dangerFrom) or filling (dangerTo) could expose the
   // king of the side to move, valid while (dangerLo, dangerHi) equals the key.
-  private readonly dangerFrom = new Int32Array(SQUARE_NB);
-  private readonly dangerTo = new Int32Array(SQUARE_NB);
+  // Square s is marked when dangerFrom[s] (dangerTo[s]) equals the current stamp.
+  /** @internal read only, for bulk legality in movegen (see dangerSquares()). */
+  readonly dangerFrom = new Int32Array(SQUARE_NB);
+  /** @internal read only, for bulk legality in movegen (see dangerSquares()). */
+  readonly dangerTo = new Int32Array(SQUARE_NB);
   private dangerStamp = 0;
+  /** Number of squares marked in dangerTo by the last computeDanger(). */
+  private dangerToCount = 0;
   private dangerLo = 0;
   private dangerHi = 0;
 
+  /**
+   * For bulk legality tests (movegen): brings the danger squares of the side to
+   * move up to date and returns the stamp that marks them in `dangerFrom` and
+   * `dangerTo`, negated when no square is marked in `dangerTo`. While the side
+   * to move is not in check, a non-king move from an unmarked square to an
+   * unmarked square is legal. Meaningless while in check.
+   */
+  dangerSquares(): number {
+    if (this.dangerLo !== this.keyLo[this.sp] || this.dangerHi !== this.keyHi[this.sp]) this.computeDanger();
+    return this.dangerToCount ? this.dangerStamp : -this.dangerStamp;
+  }
+
   private computeDanger(): void {
-    const st = ++this.dangerStamp;
+    // The stamp lives in Int32Arrays: restart before it would overflow int32.
+    let st = this.dangerStamp + 1;
+    if (st > 0x7fffffff) {
+      this.dangerFrom.fill(0);
+      this.dangerTo.fill(0);
+      st = 1;
+    }
+    this.dangerStamp = st;
     this.dangerLo = this.keyLo[this.sp];
     this.dangerHi = this.keyHi[this.sp];
-    const b = this.board;
-    const us = this.side;
-    const ksq = this.kingSq[us];
-    const usBit = us << 3, themBit = usBit ^ 8;
-    const rook = themBit | ROOK, cannon = themBit | CANNON, king = themBit | KING;
+    const ksq = this.kingSq[this.side];
+    const themBit = (this.side ^ 1) << 3;
     const kf = FILE_OF[ksq], kr = RANK_OF[ksq];
-    for (let dir = 0; dir < 4; dir++) {
-      const df = dir === 0 ? 1 : dir === 1 ? -1 : 0;
-      const dr = dir === 2 ? 1 : dir === 3 ? -1 : 0;
-      let f = kf + df, r = kr + dr;
-      let p1 = -1, p2 = -1, p3 = -1;
-      while (f >= 0 && f < 9 && r >= 0 && r < 10) {
-        const sq = r * 9 + f;
-        if (b[sq]) {
-          if (p1 < 0) p1 = sq;
-          else if (p2 < 0) p2 = sq;
-          else {
-            p3 = sq;
-            break;
-          }
-        }
-        f += df;
-        r += dr;
+    // The first three pieces in each direction from the king, found with the
+    // rank and file occupancy masks (lowest set bits going up, highest going down).
+    const rbase = kr * 9;
+    let toCount = 0;
+    let bits = this.rankOcc[kr] & ~((2 << kf) - 1);
+    let p1 = -1, p2 = -1, p3 = -1;
+    if (bits) {
+      p1 = rbase + 31 - Math.clz32(bits & -bits);
+      bits &= bits - 1;
+      if (bits) {
+        p2 = rbase + 31 - Math.clz32(bits & -bits);
+        bits &= bits - 1;
+        if (bits) p3 = rbase + 31 - Math.clz32(bits & -bits);
       }
-      if (p1 < 0) continue;
-      const v1 = b[p1];
-      const v2 = p2 >= 0 ? b[p2] : 0;
-      const v3 = p3 >= 0 ? b[p3] : 0;
-      if (v1 === cannon) {
-        // Filling any empty square between the king and this cannon gives it a screen.
-        for (let sq = ksq + df + dr * 9; sq !== p1; sq += df + dr * 9) this.dangerTo[sq] = st;
+      toCount += this.dangerLine(ksq, 1, p1, p2, p3, false, st);
+    }
+    bits = this.rankOcc[kr] & ((1 << kf) - 1);
+    if (bits) {
+      let x = 31 - Math.clz32(bits);
+      p1 = rbase + x;
+      p2 = p3 = -1;
+      bits ^= 1 << x;
+      if (bits) {
+        x = 31 - Math.clz32(bits);
+        p2 = rbase + x;
+        bits ^= 1 << x;
+        if (bits) p3 = rbase + 31 - Math.clz32(bits);
       }
-      if ((v1 & 8) === usBit && (v2 === rook || v3 === cannon || (dr !== 0 && v2 === king))) this.dangerFrom[p1] = st;
-      if (v2 !== 0 && (v2 & 8) === usBit && v3 === cannon) this.dangerFrom[p2] = st;
+      toCount += this.dangerLine(ksq, -1, p1, p2, p3, false, st);
+    }
+    bits = this.fileOcc[kf] & ~((2 << kr) - 1);
+    if (bits) {
+      p1 = (31 - Math.clz32(bits & -bits)) * 9 + kf;
+      p2 = p3 = -1;
+      bits &= bits - 1;
+      if (bits) {
+        p2 = (31 - Math.clz32(bits & -bits)) * 9 + kf;
+        bits &= bits - 1;
+        if (bits) p3 = (31 - Math.clz32(bits & -bits)) * 9 + kf;
+      }
+      toCount += this.dangerLine(ksq, 9, p1, p2, p3, true, st);
+    }
+    bits = this.fileOcc[kf] & ((1 << kr) - 1);
+    if (bits) {
+      let y = 31 - Math.clz32(bits);
+      p1 = y * 9 + kf;
+      p2 = p3 = -1;
+      bits ^= 1 << y;
+      if (bits) {
+        y = 31 - Math.clz32(bits);
+        p2 = y * 9 + kf;
+        bits ^= 1 << y;
+        if (bits) p3 = (31 - Math.clz32(bits)) * 9 + kf;
+      }
+      toCount += this.dangerLine(ksq, -9, p1, p2, p3, true, st);
     }
     if (this.pieceCount[themBit | KNIGHT]) {
       // The legs of knight attacks on the king are its diagonal neighbours.
@@ -619,6 +667,36 @@ export class Position {
       if (kf > 0 && kr < 9) this.dangerFrom[ksq + 8] = st;
       if (kf < 8 && kr < 9) this.dangerFrom[ksq + 10] = st;
     }
+    this.dangerToCount = toCount;
+  }
+
+  /**
+   * Marks the danger squares on one line from the king (`step` apart), given the
+   * first three pieces on it (p1 >= 0; p2, p3 may be -1). Returns the number of
+   * squares marked in dangerTo.
+   */
+  private dangerLine(ksq: number, step: number, p1: number, p2: number, p3: number, onFile: boolean, st: number): number {
+    const b = this.board;
+    const usBit = this.side << 3, themBit = usBit ^ 8;
+    const cannon = themBit | CANNON;
+    const v1 = b[p1];
+    const v2 = p2 >= 0 ? b[p2] : 0;
+    const v3 = p3 >= 0 ? b[p3] : 0;
+    let n = 0;
+    if (v1 === cannon) {
+      // Filling any empty square between the king and this cannon gives it a screen.
+      for (let sq = ksq + step; sq !== p1; sq += step) {
+        this.dangerTo[sq] = st;
+        n++;
+      }
+    }
+    // Vacating p1 (own) exposes the king to a rook or king behind it, or leaves p2 as a
+    // cannon's only screen; vacating p2 (own) leaves p1 as the only screen.
+    if ((v1 & 8) === usBit && (v2 === (themBit | ROOK) || v3 === cannon || (onFile && v2 === (themBit | KING)))) {
+      this.dangerFrom[p1] = st;
+    }
+    if (v2 !== 0 && (v2 & 8) === usBit && v3 === cannon) this.dangerFrom[p2] = st;
+    return n;
   }
 
   /** Does the (legal) move give check? */
@@ -872,8 +950,12 @@ export class Position {
       res ^= 1;
       if (isKing) {
         // The king may only capture when the opponent has no attacker left,
-        // including the other king along an open file.
+        // including the other king along an open file. Judge that with the king
+        // gone from its square: it may be a cannon's screen or block a file.
         const opp = stm ^ 1;
+        this.seeRemoved[nRemoved] = sq;
+        this.seeRemovedPiece[nRemoved++] = apc;
+        this.hideSee(sq);
         const defended = this.leastAttacker(to, opp) >= 0 || this.kingSeesOnFile(opp, to);
         if (defended) res ^= 1;
         break;

@@ -54,7 +54,7 @@ export function toCp(v: number, material: number, type: ScoreType): number {
       // Expected score (wins + half the draws) of the WDL model, as an Elo difference.
       const [w, d] = wdl(v, material);
       const e = Math.min(Math.max((w + d / 2) / 1000, 0.0005), 0.9995);
-      return Math.round(-400 * Math.log10(1 / e - 1));
+      return Math.round(-400 * Math.log10(1 / e - 1)) + 0; // + 0 turns -0 into 0
     }
   }
 }

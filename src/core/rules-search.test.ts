@@ -1,0 +1,69 @@
+// The search plays by the rules: it steers away from a forbidden cycle that it
+// would lose, and takes a rule win that the opponent's perpetual chase hands it.
+// Each test also runs a rule set under which the same move is harmless, so that
+// the difference comes from the rule judgement and not from the position.
+
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+
+import { Searcher } from '../search/search.js';
+import { defaultOptions, recordingIO } from '../search/testutil.js';
+import { Position } from './position.js';
+import { VALUE_MATE_IN_MAX_PLY, moveToUci, parseSquare } from './types.js';
+
+const searcher = new Searcher(4);
+
+function search(fen: string, moves: string, rule: string, depth: number) {
+  const pos = new Position(fen);
+  for (const t of moves.split(' ')) pos.doMove((parseSquare(t.slice(0, 2)) << 7) | parseSquare(t.slice(2, 4)));
+  searcher.clear();
+  const r = searcher.search(pos, { depth, startTime: performance.now() }, defaultOptions({ repetitionRule: rule }), recordingIO());
+  return { move: moveToUci(r.bestMove), score: r.score };
+}
+
+describe('search under the repetition rules', () => {
+  // Red (rook) against black rook and cannon: red is lost on material, but the
+  // rook can check the bare king along ranks 9 and 8 for ever. After
+  // a0a9 e9e8 a9a8 e8e9 the check a8a9 repeats the position.
+  const FEN = '4k4/9/9/9/9/9/6c2/7r1/9/R4K3 w - - 0 1';
+  const HISTORY = 'a0a9 e9e8 a9a8 e8e9';
+
+  it('takes the perpetual-check draw where cycles are not judged', () => {
+    const r = search(FEN, HISTORY, 'NoJudgement', 10);
+    assert.equal(r.move, 'a8a9');
+    assert.ok(Math.abs(r.score) <= 2, `score ${r.score}`);
+  });
+
+  it('avoids the perpetual check that would lose under AsianRule', () => {
+    const r = search(FEN, HISTORY, 'AsianRule', 10);
+    assert.notEqual(r.move, 'a8a9');
+    assert.ok(r.score < -200 && r.score > -VALUE_MATE_IN_MAX_PLY, `score ${r.score}`);
+  });
+
+  it('and under ComputerRule, where it would be the third occurrence soon', () => {
+    const r = search(FEN, `${HISTORY} a8a9 e9e8 a9a8 e8e9`, 'ComputerRule', 10);
+    assert.notEqual(r.move, 'a8a9');
+    assert.ok(r.score < -200, `score ${r.score}`);
+  });
+
+  // The red rook has chased the lone black knight twice (h2g2, g2h2); black to
+  // move returns to g7, completing the cycle: red's perpetual chase loses.
+  const CHASE = '4k4/9/6n2/9/9/9/9/7R1/9/3K5 w - - 0 1';
+
+  it('does not let a perpetual-chase win slip (AsianRule)', () => {
+    const r = search(CHASE, 'h2g2 g7h9 g2h2', 'AsianRule', 8);
+    assert.equal(r.move, 'h9g7');
+    assert.ok(r.score >= VALUE_MATE_IN_MAX_PLY, `score ${r.score}`);
+  });
+
+  it('where chasing is allowed the same cycle is only a draw', () => {
+    const r = search(CHASE, 'h2g2 g7h9 g2h2', 'AllowChase', 8);
+    assert.ok(Math.abs(r.score) <= 2, `score ${r.score}`);
+  });
+
+  it('ComputerRule: the win comes at the third occurrence', () => {
+    const r = search(CHASE, 'h2g2 g7h9 g2h2 h9g7 h2g2 g7h9 g2h2', 'ComputerRule', 8);
+    assert.equal(r.move, 'h9g7');
+    assert.ok(r.score >= VALUE_MATE_IN_MAX_PLY, `score ${r.score}`);
+  });
+});

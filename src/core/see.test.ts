@@ -1,0 +1,313 @@
+// Static exchange evaluation (pos.seeGe) on hand-built exchanges, each checked at
+// the exact threshold boundary, then against a naive exchange search on random
+// positions. Piece values: pawn 144, elephant 187, advisor 219, knight 720,
+// cannon 773, rook 1305.
+
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+
+import { isValidSquareFor } from './fen.js';
+import { generate, legalMoves } from './movegen.js';
+import { Position } from './position.js';
+import {
+  ADVISOR, BISHOP, BLACK, CANNON, GEN_CAPTURES, GEN_QUIETS, KING, KNIGHT, MAX_MOVES, PAWN, PIECE_CHARS, PIECE_VALUE,
+  RED, ROOK, makeMove, moveFrom, moveTo, moveToUci, parseSquare, type Move,
+} from './types.js';
+
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function boardFen(board: ArrayLike<number>, side: 'w' | 'b'): string {
+  let out = '';
+  for (let r = 9; r >= 0; r--) {
+    let empty = 0;
+    for (let f = 0; f < 9; f++) {
+      const pc = board[r * 9 + f];
+      if (!pc) {
+        empty++;
+        continue;
+      }
+      if (empty) out += empty;
+      empty = 0;
+      out += PIECE_CHARS[pc];
+    }
+    if (empty) out += empty;
+    if (r > 0) out += '/';
+  }
+  return `${out} ${side} - - 0 1`;
+}
+
+/** A position from a readable list such as "K d0 k f9 R a4 n a7". */
+function setup(spec: string, side: 'w' | 'b' = 'w'): Position {
+  const board = new Array<number>(90).fill(0);
+  const tokens = spec.trim().split(/\s+/);
+  for (let i = 0; i < tokens.length; i += 2) board[parseSquare(tokens[i + 1])] = PIECE_CHARS.indexOf(tokens[i]);
+  const pos = new Position(null);
+  const err = pos.setFen(boardFen(board, side));
+  assert.equal(err, null, `setup "${spec}": ${err}`);
+  return pos;
+}
+
+const mv = (u: string): Move => makeMove(parseSquare(u.slice(0, 2)), parseSquare(u.slice(2, 4)));
+
+/**
+ * Asserts that the exchange started by `uci` is worth exactly `value`:
+ * seeGe holds at `value` and fails at `value + 1`; the position is left untouched.
+ */
+function assertSee(pos: Position, uci: string, value: number): void {
+  const m = mv(uci);
+  assert.ok(pos.pseudoLegal(m) && pos.legal(m), `${uci} is not a legal move`);
+  const fen = pos.fen(), key = pos.keyHex();
+  assert.equal(pos.seeGe(m, value), true, `seeGe(${uci}, ${value}) in ${fen}`);
+  assert.equal(pos.seeGe(m, value + 1), false, `seeGe(${uci}, ${value + 1}) in ${fen}`);
+  assert.equal(pos.seeGe(m, value - 1000), true);
+  assert.equal(pos.seeGe(m, value + 1000), false);
+  assert.equal(pos.fen(), fen);
+  assert.equal(pos.keyHex(), key);
+  assert.equal(pos.validate(), null);
+}
+
+describe('seeGe on hand-built exchanges', () => {
+  it('undefended capture wins the piece', () => {
+    const pos = setup('K d0 k f9 R a4 n a7');
+    assertSee(pos, 'a4a7', 720);
+    assert.equal(pos.seeGe(mv('a4a7')), true); // default threshold 0
+  });
+
+  it('capture defended by a pawn: rook for knight', () => {
+    const pos = setup('K d0 k f9 R c0 n c5 p c6');
+    assertSee(pos, 'c0c5', 720 - 1305);
+    assert.equal(pos.seeGe(mv('c0c5')), false);
+  });
+
+  it('pawn takes pawn: even when the rook behind recaptures, a pawn up when not', () => {
+    const pos = setup('K d0 k f9 P e5 p e6 r e9');
+    assertSee(pos, 'e5e6', 0); // +144 -144
+    const undefended = setup('K d0 k f9 P e5 p e6');
+    assertSee(undefended, 'e5e6', 144);
+  });
+
+  it('x-ray: a second rook behind the first', () => {
+    assertSee(setup('K d0 k f9 R a1 R a0 n a6 r a9'), 'a1a6', 720); // R takes, r takes, R takes
+    assertSee(setup('K d0 k f9 R a1 n a6 r a9'), 'a1a6', 720 - 1305); // no back-up
+  });
+
+  it('a cannon screen appears when a piece between leaves to recapture', () => {
+    // Black cannon a9 sits behind two screens (a8, a7). Once the rook on a7 has
+    // recaptured, a8 is its only screen and it joins the exchange.
+    const pos = setup('K d0 k f9 R a1 R a0 n a6 r a7 n a8 c a9');
+    assertSee(pos, 'a1a6', 720 - 1305);
+    // Without the cannon red comes out a knight ahead.
+    assertSee(setup('K d0 k f9 R a1 R a0 n a6 r a7 n a8'), 'a1a6', 720);
+  });
+
+  it('a cannon screen disappears when the screen itself captures', () => {
+    // Red cannon a0 shoots over the rook a2. Rxa6 leaves the cannon without a
+    // screen; Cxa6 keeps the rook as a back-up.
+    const pos = setup('K d0 k f9 C a0 R a2 n a6 r a9');
+    assertSee(pos, 'a2a6', 720 - 1305);
+    assertSee(pos, 'a0a6', 720);
+    // Black's cannon defends a6 over red's rook on a7, which is gone once it captures.
+    assertSee(setup('K d0 k f9 R a7 n a6 c a9'), 'a7a6', 720);
+    // With a black knight on a8 the cannon keeps a screen and recaptures.
+    assertSee(setup('K d0 k f9 R a7 n a6 n a8 c a9'), 'a7a6', 720 - 1305);
+  });
+
+  it('knight legs: a blocked leg does not defend, an opened leg does', () => {
+    // Black knight b7 guards c5 over the leg b6.
+    assertSee(setup('K d0 k f9 R c0 c c5 n b7'), 'c0c5', 773 - 1305);
+    // A red pawn on b6 blocks that leg.
+    assertSee(setup('K d0 k f9 R c0 c c5 n b7 P b6'), 'c0c5', 773);
+    // The red advisor on d2 blocks knight c2's leg until it captures on e1 itself.
+    assertSee(setup('K f0 k d9 A d2 p e1 n c2'), 'd2e1', 144 - 219);
+    // Knight c0's leg d0 is blocked by an advisor that stays there.
+    assertSee(setup('K f0 k d9 A d2 A d0 p e1 n c0'), 'd2e1', 144);
+  });
+
+  it('the king recaptures only when the square is safe afterwards', () => {
+    // Rxe8: the black king retakes when nothing else attacks e8.
+    assertSee(setup('K d0 k e9 R e4 n e8'), 'e4e8', 720 - 1305);
+    // With the red king on the e file the retake would leave the kings facing.
+    assertSee(setup('K e0 k e9 R e4 n e8'), 'e4e8', 720);
+    // A second rook x-rays through the first: the retake would put the king in check.
+    assertSee(setup('K d0 k e9 R e4 R e3 n e8'), 'e4e8', 720);
+    // The red cannon e9 uses the black king e8 as its screen; once the king has
+    // moved to e7 the cannon has no screen, so the retake is safe.
+    assertSee(setup('K d0 k e8 R e3 n e7 C e9'), 'e3e7', 720 - 1305);
+  });
+
+  it('quiet moves: moving into a pawn attack loses the piece', () => {
+    const pos = setup('K d0 k f9 R a4 p c5');
+    assertSee(pos, 'a4c4', -1305);
+    assertSee(pos, 'a4a5', 0);
+  });
+
+  it('king captures are always good (legal king moves land on safe squares)', () => {
+    const pos = setup('K e1 k d9 p e2');
+    assertSee(pos, 'e1e2', 144);
+  });
+});
+
+// ---- naive exchange search -------------------------------------------------------------
+
+const F = (s: number) => s % 9;
+const R = (s: number) => Math.floor(s / 9);
+function inPalace(color: number, s: number): boolean {
+  const f = F(s), r = R(s);
+  return f >= 3 && f <= 5 && (color === RED ? r <= 2 : r >= 7);
+}
+function piecesBetween(board: number[], a: number, b: number): number {
+  let step: number;
+  if (R(a) === R(b)) step = a < b ? 1 : -1;
+  else if (F(a) === F(b)) step = a < b ? 9 : -9;
+  else return -1;
+  let n = 0;
+  for (let s = a + step; s !== b; s += step) if (board[s]) n++;
+  return n;
+}
+/** Does the piece on `from` attack `to` (whatever stands there)? Kings: adjacent squares only. */
+function attacks(board: number[], from: number, to: number): boolean {
+  const pc = board[from];
+  const c = pc >> 3, t = pc & 7;
+  const df = F(to) - F(from), dr = R(to) - R(from);
+  const adf = Math.abs(df), adr = Math.abs(dr);
+  switch (t) {
+    case ROOK: return piecesBetween(board, from, to) === 0;
+    case CANNON: return piecesBetween(board, from, to) === 1;
+    case KNIGHT:
+      if (adf === 1 && adr === 2) return board[from + Math.sign(dr) * 9] === 0;
+      if (adf === 2 && adr === 1) return board[from + Math.sign(df)] === 0;
+      return false;
+    case BISHOP:
+      return adf === 2 && adr === 2 && board[from + df / 2 + (dr / 2) * 9] === 0 && (R(from) >= 5) === (R(to) >= 5);
+    case ADVISOR: return adf === 1 && adr === 1 && inPalace(c, to);
+    case KING: return adf + adr === 1 && inPalace(c, to);
+    case PAWN: {
+      const fwd = c === RED ? 1 : -1;
+      const crossed = c === RED ? R(from) >= 5 : R(from) <= 4;
+      return (df === 0 && dr === fwd) || (dr === 0 && adf === 1 && crossed);
+    }
+  }
+  return false;
+}
+function attackersOf(board: number[], to: number, c: number): number[] {
+  const out: number[] = [];
+  for (let s = 0; s < 90; s++) if (board[s] && board[s] >> 3 === c && s !== to && attacks(board, s, to)) out.push(s);
+  return out;
+}
+function kingsFace(board: number[]): boolean {
+  const k = board.indexOf(KING), k2 = board.indexOf(8 | KING);
+  return F(k) === F(k2) && piecesBetween(board, k, k2) === 0;
+}
+
+/**
+ * Range [lo, hi] of what side `c` gains by capturing on `to` now (or 0 by
+ * declining), always capturing with the least valuable attacker; the range
+ * spans the choices between equal attackers. A king may capture only when the
+ * square is then not attacked and the kings do not face each other.
+ */
+function gain(board: number[], to: number, c: number): [number, number] {
+  const att = attackersOf(board, to, c);
+  if (!att.length) return [0, 0];
+  const value = (s: number) => ((board[s] & 7) === KING ? 1e6 : PIECE_VALUE[board[s]]);
+  const least = Math.min(...att.map(value));
+  let lo = Infinity, hi = -Infinity;
+  for (const s of att.filter((x) => value(x) === least)) {
+    const victim = board[to], pc = board[s];
+    board[to] = pc;
+    board[s] = 0;
+    let r: [number, number];
+    if ((pc & 7) === KING) {
+      const safe = attackersOf(board, to, c ^ 1).length === 0 && !kingsFace(board);
+      r = safe ? [PIECE_VALUE[victim], PIECE_VALUE[victim]] : [0, 0];
+    } else {
+      const [nlo, nhi] = gain(board, to, c ^ 1);
+      r = [Math.max(0, PIECE_VALUE[victim] - nhi), Math.max(0, PIECE_VALUE[victim] - nlo)];
+    }
+    board[s] = pc;
+    board[to] = victim;
+    lo = Math.min(lo, r[0]);
+    hi = Math.max(hi, r[1]);
+  }
+  return [lo, hi];
+}
+
+/** Range of the exchange value of move m (the first capture is forced). */
+function naiveSee(pos: Position, m: Move): [number, number] {
+  const board = Array.from(pos.board);
+  const from = moveFrom(m), to = moveTo(m);
+  const victim = board[to];
+  board[to] = board[from];
+  board[from] = 0;
+  const [lo, hi] = gain(board, to, pos.side ^ 1);
+  return [PIECE_VALUE[victim] - hi, PIECE_VALUE[victim] - lo];
+}
+
+const MAX_OF = [0, 2, 2, 2, 5, 2, 2, 1];
+function randomPlacement(rnd: () => number): Position {
+  for (;;) {
+    const board = new Array<number>(90).fill(0);
+    for (const c of [RED, BLACK]) {
+      for (let t = ROOK; t <= KING; t++) {
+        const pc = (c << 3) | t;
+        const n = t === KING ? 1 : Math.floor(rnd() * (MAX_OF[t] + 1));
+        for (let i = 0; i < n; i++) {
+          for (let tries = 0; tries < 200; tries++) {
+            const s = Math.floor(rnd() * 90);
+            if (!board[s] && isValidSquareFor(pc, s)) {
+              board[s] = pc;
+              break;
+            }
+          }
+        }
+      }
+    }
+    const pos = new Position(null);
+    if (pos.setFen(boardFen(board, rnd() < 0.5 ? 'w' : 'b')) === null) return pos;
+  }
+}
+
+describe('seeGe against a naive exchange search', () => {
+  it('agrees on every capture and quiet move of random positions', () => {
+    const rnd = prng(11);
+    const positions: Position[] = Array.from({ length: 400 }, () => randomPlacement(rnd));
+    // plus positions from random games
+    for (let g = 0; g < 20; g++) {
+      const pos = new Position();
+      for (let ply = 0; ply < 120; ply++) {
+        const moves = legalMoves(pos);
+        if (!moves.length) break;
+        pos.doMove(moves[Math.floor(rnd() * moves.length)]);
+        if (ply % 6 === 5) positions.push(pos.clone());
+      }
+    }
+    let checked = 0, exchanges = 0;
+    const list = new Int32Array(MAX_MOVES);
+    for (const pos of positions) {
+      const fen = pos.fen();
+      const n = generate(pos, GEN_CAPTURES, list, 0);
+      const q = generate(pos, GEN_QUIETS, list, n);
+      for (let i = 0; i < q; i++) {
+        const m = list[i];
+        if (!pos.legal(m)) continue;
+        if (i >= n && rnd() < 0.7) continue; // a sample of the quiet moves
+        const [lo, hi] = naiveSee(pos, m);
+        if (lo !== PIECE_VALUE[pos.board[moveTo(m)]]) exchanges++;
+        assert.equal(pos.seeGe(m, lo), true, `seeGe(${moveToUci(m)}, ${lo}) in ${fen} (naive [${lo}, ${hi}])`);
+        assert.equal(pos.seeGe(m, hi + 1), false, `seeGe(${moveToUci(m)}, ${hi + 1}) in ${fen} (naive [${lo}, ${hi}])`);
+        checked++;
+      }
+      assert.equal(pos.fen(), fen);
+      assert.equal(pos.validate(), null);
+    }
+    assert.ok(checked > 5000, `${checked} moves checked`);
+    assert.ok(exchanges > 1000, `${exchanges} moves with a recapture`);
+  });
+});
