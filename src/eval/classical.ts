@@ -1,0 +1,899 @@
+// Classical (hand-written) xiangqi evaluation.
+//
+// A tapered evaluation: every term has a middlegame and an endgame value per
+// colour, blended by a phase taken from the rooks, knights and cannons left.
+// Terms (one row each in the trace):
+//   Material    piece values (knights gain and cannons lose as the board empties)
+//   Defence     advisors and bishops are worth what the enemy can attack with
+//               (advisors against rooks and knights, bishops against cannons and
+//               knights); missing advisors against two rooks (缺士怕双车), missing
+//               bishops against cannons (缺象怕炮); knight + cannon together
+//   PST         piece-square tables (pawns gain value across the river and near
+//               the palace, knights near the enemy palace corners (卧槽, 挂角) and
+//               bad on their own palace centre (窝心马), rooks on the rib files and
+//               the enemy's second rank, king on its home square)
+//   Mobility    rooks, knights (legs blocked), cannons
+//   King safety attacks on the palace squares by rooks, knights, cannons and
+//               crossed pawns against the advisors and bishops left; open king file
+//   Cannons     hollow cannon (空头炮), central cannon with screens (incl. the
+//               pinned palace-centre knight 窝心马), bottom cannon (沉底炮),
+//               iron bolt (铁门栓: central cannon + rook on the palace door)
+//   Pins        pieces pinned against the king by rooks and cannons, and
+//               discovered-check batteries
+//   Rooks       rook whose way forward is not blocked by its own pieces
+//   Knights     trapped knights (no decent square), knights guarding each other
+//   Structure   connected bishops/advisors, king in the palace centre with both
+//               advisors, connected crossed pawns
+// followed by an endgame scale factor (lone cannon, pawnless knight against
+// defenders, no attackers at all) and a small tempo bonus for the side to move.
+//
+// Everything on the evaluation path works on typed arrays with int32
+// arithmetic and allocates nothing. Ideas from the literature (ElephantEye's
+// advisor-shape and pin terms, the palace-attack model of the blog in
+// docs/seeds 001) were read for the facts; tables and code here are our own.
+
+import {
+  BISHOP_EYE, BISHOP_TO, FILE_MOVES, FILE_ROOK_CAP, KING_TO, KNIGHT_LEG, KNIGHT_TO, PALACE, PAWN_TO,
+  RANK_MOVES, RANK_ROOK_CAP,
+} from '../core/attacks.js';
+import type { Position } from '../core/position.js';
+// evaluate.ts imports this module too; postProcess is only called at run time, so the cycle is harmless.
+import { postProcess } from './evaluate.js';
+import {
+  ADVISOR, BISHOP, BLACK, CANNON, FILE_OF, KNIGHT, PAWN, PAWN_VALUE, RANK_OF, RED, ROOK, SQUARE_NB,
+} from '../core/types.js';
+
+// ---- Terms and accumulators ---------------------------------------------------
+
+export const T_MATERIAL = 0;
+export const T_DEFENCE = 1;
+export const T_PST = 2;
+export const T_MOBILITY = 3;
+export const T_KING = 4;
+export const T_CANNONS = 5;
+export const T_PINS = 6;
+export const T_ROOKS = 7;
+export const T_KNIGHTS = 8;
+export const T_STRUCTURE = 9;
+export const T_NB = 10;
+export const TERM_NAMES: readonly string[] = [
+  'Material', 'Defence', 'PST', 'Mobility', 'King safety', 'Cannons', 'Pins', 'Rooks', 'Knights', 'Structure',
+];
+
+/** Middlegame / endgame score per term and colour: [term * 2 + color]. */
+const MG = new Int32Array(T_NB * 2);
+const EG = new Int32Array(T_NB * 2);
+
+/** Phase 0 (endgame) .. PHASE_MAX (middlegame) of the last evaluation, and other trace data. */
+const PHASE_MAX = 128;
+const last = new Int32Array(6); // phase, mg, eg, blended, scale, final (stm)
+/** Major material (rooks, knights, cannons of both sides) at which the phase is full midgame / endgame. */
+const MM_MIDGAME = 10000;
+const MM_ENDGAME = 2600;
+
+export const TEMPO = 20;
+
+/** Weight of each term in 64ths (64 = as written); for experiments and tuning. */
+const WEIGHT = new Int32Array(T_NB).fill(64);
+
+/** Sets the weight of a term in 64ths (0 switches it off, 64 restores it). */
+export function setTermWeight(term: number, weight: number): void {
+  WEIGHT[term] = weight | 0;
+}
+export function termWeight(term: number): number {
+  return WEIGHT[term];
+}
+
+/**
+ * Applies a weight list such as "Pins=0,King safety=96" (term names as in the
+ * trace, case and spaces ignored; weights in 64ths). Returns null, or an error.
+ */
+export function setTermWeights(spec: string): string | null {
+  const norm = (x: string) => x.toLowerCase().replace(/[\s_-]/g, '');
+  for (const item of spec.split(',')) {
+    if (!item.trim()) continue;
+    const [name, value] = item.split('=');
+    const t = TERM_NAMES.findIndex((n) => norm(n) === norm(name ?? ''));
+    const w = Number(value);
+    if (t < 0 || value === undefined || !Number.isInteger(w) || w < 0 || w > 1024) {
+      return `bad term weight "${item}" (terms: ${TERM_NAMES.join(', ')}; weights 0..1024 in 64ths)`;
+    }
+    WEIGHT[t] = w;
+  }
+  return null;
+}
+
+// Experiments with whole engines (e.g. `kirin match` between two weight sets)
+// can set KIRIN_EVAL_WEIGHTS in the environment of one of them.
+{
+  const spec = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.KIRIN_EVAL_WEIGHTS;
+  if (spec) {
+    const err = setTermWeights(spec);
+    if (err) throw new Error(`KIRIN_EVAL_WEIGHTS: ${err}`);
+  }
+}
+
+// ---- Piece values (mg, eg) ------------------------------------------------------
+
+const VAL_MG = new Int32Array([0, 1305, 190, 770, 110, 690, 190, 0]);
+const VAL_EG = new Int32Array([0, 1400, 150, 700, 150, 770, 160, 0]);
+
+// ---- Board helpers -------------------------------------------------------------
+
+/** Square seen from the other side (rank mirrored). */
+const FLIP = new Uint8Array(SQUARE_NB);
+for (let s = 0; s < SQUARE_NB; s++) FLIP[s] = (9 - RANK_OF[s]) * 9 + FILE_OF[s];
+
+/** Popcount of a 10-bit line mask. */
+const POP = new Uint8Array(1024);
+for (let i = 1; i < 1024; i++) POP[i] = POP[i >> 1] + (i & 1);
+
+/** Bits strictly between positions a and b on a line: BETWEEN[a * 10 + b]. */
+const BETWEEN = new Int32Array(100);
+for (let a = 0; a < 10; a++) {
+  for (let b = 0; b < 10; b++) {
+    let m = 0;
+    for (let i = Math.min(a, b) + 1; i < Math.max(a, b); i++) m |= 1 << i;
+    BETWEEN[a * 10 + b] = m;
+  }
+}
+
+/** Squares a cannon attacks along a line (after the screen, up to and including the next piece). */
+function buildCannonAttacks(len: number): Uint16Array {
+  const size = 1 << len;
+  const t = new Uint16Array(len * size);
+  for (let p = 0; p < len; p++) {
+    for (let occ = 0; occ < size; occ++) {
+      let m = 0;
+      for (const dir of [1, -1]) {
+        let i = p + dir;
+        while (i >= 0 && i < len && !(occ & (1 << i))) i += dir;
+        if (i < 0 || i >= len) continue;
+        i += dir; // past the screen
+        while (i >= 0 && i < len) {
+          m |= 1 << i;
+          if (occ & (1 << i)) break;
+          i += dir;
+        }
+      }
+      t[p * size + occ] = m;
+    }
+  }
+  return t;
+}
+/** Index: file * 512 + rank occupancy (bits are files). */
+const RANK_CANNON_ATK = buildCannonAttacks(9);
+/** Index: rank * 1024 + file occupancy (bits are ranks). */
+const FILE_CANNON_ATK = buildCannonAttacks(10);
+
+/** Lowest palace rank of each colour's palace. */
+const PALACE_BASE = new Int32Array([0, 7]);
+/** Bit of a palace square inside its palace's 9-bit mask ((rank - base) * 3 + file - 3), 0 elsewhere. */
+const PAL_BIT = new Int32Array(SQUARE_NB);
+for (let s = 0; s < SQUARE_NB; s++) {
+  const p = PALACE[s];
+  if (p) PAL_BIT[s] = 1 << ((RANK_OF[s] - PALACE_BASE[p - 1]) * 3 + FILE_OF[s] - 3);
+}
+/** Palace mask of the squares on palace file (f - 3) whose rank bits (relative to the palace base) are given. */
+const FILE_PAL = new Int32Array(3 * 8);
+for (let f = 0; f < 3; f++) {
+  for (let rb = 0; rb < 8; rb++) {
+    let m = 0;
+    for (let j = 0; j < 3; j++) if (rb & (1 << j)) m |= 1 << (j * 3 + f);
+    FILE_PAL[f * 8 + rb] = m;
+  }
+}
+/** King zone: the king's square and the palace squares next to it (palace mask). */
+const KING_ZONE = new Int32Array(SQUARE_NB);
+for (let s = 0; s < SQUARE_NB; s++) {
+  if (!PALACE[s]) continue;
+  let m = PAL_BIT[s];
+  for (let k = 0; k < 4; k++) {
+    const t = KING_TO[s * 4 + k];
+    if (t >= 0) m |= PAL_BIT[t];
+  }
+  KING_ZONE[s] = m;
+}
+/** 1 on the edge of the board (poor knight destinations). */
+const EDGE = new Uint8Array(SQUARE_NB);
+for (let s = 0; s < SQUARE_NB; s++) {
+  const f = FILE_OF[s], r = RANK_OF[s];
+  EDGE[s] = f === 0 || f === 8 || r === 0 || r === 9 ? 1 : 0;
+}
+
+/** Number of set bits of a 9-bit palace mask. */
+const POP9 = POP;
+
+// ---- Piece-square tables ----------------------------------------------------------
+// Written from Red's side: the first row is rank 9 (Black's back rank), the last
+// row rank 0 (Red's back rank); black pieces use the rank-mirrored square.
+
+function table(rows: readonly number[]): Int16Array {
+  if (rows.length !== 90) throw new Error('piece-square table needs 90 entries');
+  const t = new Int16Array(SQUARE_NB);
+  for (let row = 0; row < 10; row++) {
+    for (let f = 0; f < 9; f++) t[(9 - row) * 9 + f] = rows[row * 9 + f];
+  }
+  return t;
+}
+
+const ROOK_MG = table([
+  30, 40, 35, 50, 45, 50, 35, 40, 30,
+  35, 55, 45, 70, 80, 70, 45, 55, 35,
+  30, 40, 40, 55, 60, 55, 40, 40, 30,
+  35, 55, 55, 65, 65, 65, 55, 55, 35,
+  30, 50, 50, 60, 60, 60, 50, 50, 30,
+  30, 45, 45, 55, 55, 55, 45, 45, 30,
+  20, 35, 30, 45, 45, 45, 30, 35, 20,
+  15, 30, 25, 40, 35, 40, 25, 30, 15,
+  5, 25, 20, 40, 20, 40, 20, 25, 5,
+  0, 20, 15, 35, 15, 35, 15, 20, 0,
+]);
+const ROOK_EG = table([
+  10, 15, 15, 20, 20, 20, 15, 15, 10,
+  15, 20, 20, 25, 30, 25, 20, 20, 15,
+  10, 15, 15, 20, 20, 20, 15, 15, 10,
+  10, 15, 15, 15, 20, 15, 15, 15, 10,
+  5, 10, 10, 15, 15, 15, 10, 10, 5,
+  5, 10, 10, 15, 15, 15, 10, 10, 5,
+  5, 10, 10, 15, 15, 15, 10, 10, 5,
+  5, 10, 10, 15, 15, 15, 10, 10, 5,
+  0, 5, 5, 10, 10, 10, 5, 5, 0,
+  0, 5, 5, 10, 10, 10, 5, 5, 0,
+]);
+const KNIGHT_MG = table([
+  0, -10, 10, 25, -10, 25, 10, -10, 0,
+  5, 25, 45, 35, 15, 35, 45, 25, 5,
+  10, 25, 40, 50, 35, 50, 40, 25, 10,
+  10, 40, 45, 55, 50, 55, 45, 40, 10,
+  10, 30, 40, 45, 45, 45, 40, 30, 10,
+  5, 20, 30, 35, 35, 35, 30, 20, 5,
+  0, 10, 25, 20, 25, 20, 25, 10, 0,
+  -5, 5, 20, 15, 15, 15, 20, 5, -5,
+  -15, -5, 5, 5, -35, 5, 5, -5, -15,
+  -25, -15, 0, -10, -15, -10, 0, -15, -25,
+]);
+const KNIGHT_EG = table([
+  -15, -5, 0, 5, 0, 5, 0, -5, -15,
+  -5, 10, 20, 25, 25, 25, 20, 10, -5,
+  0, 15, 25, 30, 30, 30, 25, 15, 0,
+  0, 15, 25, 30, 30, 30, 25, 15, 0,
+  0, 15, 25, 30, 30, 30, 25, 15, 0,
+  0, 10, 20, 25, 25, 25, 20, 10, 0,
+  -5, 5, 15, 20, 20, 20, 15, 5, -5,
+  -10, 0, 10, 10, 10, 10, 10, 0, -10,
+  -15, -5, 0, 0, -10, 0, 0, -5, -15,
+  -25, -15, -10, -10, -10, -10, -10, -15, -25,
+]);
+const CANNON_MG = table([
+  20, 20, 5, -10, -15, -10, 5, 20, 20,
+  10, 10, 5, -10, -15, -10, 5, 10, 10,
+  5, 5, 5, 0, 5, 0, 5, 5, 5,
+  0, 5, 5, 10, 20, 10, 5, 5, 0,
+  0, 0, 0, 5, 20, 5, 0, 0, 0,
+  0, 5, 10, 5, 25, 5, 10, 5, 0,
+  0, 0, 5, 5, 20, 5, 5, 0, 0,
+  5, 10, 10, 10, 30, 10, 10, 10, 5,
+  0, 5, 5, 5, 10, 5, 5, 5, 0,
+  0, 0, 5, 10, 10, 10, 5, 0, 0,
+]);
+const CANNON_EG = table([
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 5, 5, 5, 0, 0, 0,
+  0, 0, 0, 5, 10, 5, 0, 0, 0,
+  0, 0, 0, 5, 10, 5, 0, 0, 0,
+  0, 0, 0, 5, 10, 5, 0, 0, 0,
+  0, 0, 0, 5, 10, 5, 0, 0, 0,
+  0, 0, 0, 5, 10, 5, 0, 0, 0,
+  0, 0, 0, 5, 15, 5, 0, 0, 0,
+  0, 0, 0, 5, 15, 5, 0, 0, 0,
+  0, 0, 0, 5, 15, 5, 0, 0, 0,
+]);
+const PAWN_MG = table([
+  0, 10, 20, 35, 45, 35, 20, 10, 0,
+  40, 75, 110, 150, 170, 150, 110, 75, 40,
+  40, 75, 105, 140, 150, 140, 105, 75, 40,
+  30, 60, 85, 105, 115, 105, 85, 60, 30,
+  20, 40, 55, 75, 85, 75, 55, 40, 20,
+  -5, 0, 15, 0, 25, 0, 15, 0, -5,
+  -5, 0, -5, 0, 10, 0, -5, 0, -5,
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+]);
+const PAWN_EG = table([
+  -10, 0, 10, 30, 40, 30, 10, 0, -10,
+  60, 90, 120, 160, 180, 160, 120, 90, 60,
+  70, 95, 120, 150, 160, 150, 120, 95, 70,
+  60, 85, 105, 125, 130, 125, 105, 85, 60,
+  50, 70, 85, 100, 105, 100, 85, 70, 50,
+  0, 0, 10, 0, 15, 0, 10, 0, 0,
+  0, 0, 0, 0, 5, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+]);
+const ADVISOR_MG = table([
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, -10, 0, -10, 0, 0, 0,
+  0, 0, 0, 0, 12, 0, 0, 0, 0,
+  0, 0, 0, 3, 0, 3, 0, 0, 0,
+]);
+const ADVISOR_EG = table([
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, -5, 0, -5, 0, 0, 0,
+  0, 0, 0, 0, 8, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+]);
+const BISHOP_MG = table([
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, -5, 0, 0, 0, -5, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  -10, 0, 0, 0, 15, 0, 0, 0, -10,
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 2, 0, 0, 0, 2, 0, 0,
+]);
+const BISHOP_EG = table([
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, -5, 0, 0, 0, -5, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  -5, 0, 0, 0, 10, 0, 0, 0, -5,
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+]);
+const KING_MG = table([
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, -70, -60, -70, 0, 0, 0,
+  0, 0, 0, -35, -25, -35, 0, 0, 0,
+  0, 0, 0, -10, 10, -10, 0, 0, 0,
+]);
+const KING_EG = table([
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, -20, -15, -20, 0, 0, 0,
+  0, 0, 0, -5, 0, -5, 0, 0, 0,
+  0, 0, 0, 0, 5, 0, 0, 0, 0,
+]);
+
+/** PST per piece code and square, black tables pre-mirrored: [piece * 90 + sq]. */
+const PST_MG = new Int16Array(16 * SQUARE_NB);
+const PST_EG = new Int16Array(16 * SQUARE_NB);
+{
+  const mg: Array<Int16Array | null> = [null, ROOK_MG, ADVISOR_MG, CANNON_MG, PAWN_MG, KNIGHT_MG, BISHOP_MG, KING_MG];
+  const eg: Array<Int16Array | null> = [null, ROOK_EG, ADVISOR_EG, CANNON_EG, PAWN_EG, KNIGHT_EG, BISHOP_EG, KING_EG];
+  for (let t = 1; t <= 7; t++) {
+    for (let s = 0; s < SQUARE_NB; s++) {
+      PST_MG[t * SQUARE_NB + s] = mg[t]![s];
+      PST_EG[t * SQUARE_NB + s] = eg[t]![s];
+      PST_MG[(8 | t) * SQUARE_NB + s] = mg[t]![FLIP[s]];
+      PST_EG[(8 | t) * SQUARE_NB + s] = eg[t]![FLIP[s]];
+    }
+  }
+}
+
+// ---- Mobility tables ------------------------------------------------------------
+
+const ROOK_MOB_MG = new Int16Array(18);
+const ROOK_MOB_EG = new Int16Array(18);
+const CANNON_MOB_MG = new Int16Array(18);
+const CANNON_MOB_EG = new Int16Array(18);
+for (let n = 0; n < 18; n++) {
+  // Concave: the first free squares matter most, a trapped rook is a disaster.
+  ROOK_MOB_MG[n] = Math.round(-70 + 150 * Math.sqrt(n / 17));
+  ROOK_MOB_EG[n] = Math.round(-60 + 130 * Math.sqrt(n / 17));
+  CANNON_MOB_MG[n] = Math.round(-25 + 50 * Math.sqrt(n / 17));
+  CANNON_MOB_EG[n] = Math.round(-20 + 45 * Math.sqrt(n / 17));
+}
+const KNIGHT_MOB_MG = new Int16Array([-55, -28, -10, 2, 12, 19, 24, 28, 31]);
+const KNIGHT_MOB_EG = new Int16Array([-60, -32, -12, 2, 12, 20, 26, 30, 33]);
+
+// ---- Weights of the other terms -------------------------------------------------
+
+/** King-safety weight of an attacker that reaches the enemy palace, by piece type. */
+const ATTACK_WEIGHT = new Int32Array([0, 36, 0, 26, 14, 30, 0, 0]);
+/** Value of a piece pinned against its king (by type of the pinned piece). */
+const PIN_MG = new Int32Array([0, 30, 10, 30, 10, 45, 12, 0]);
+const PIN_EG = new Int32Array([0, 30, 8, 25, 10, 40, 10, 0]);
+
+// ---- Scratch state for one evaluation (no allocation) -------------------------
+
+const palAtt = new Int32Array(2); // union of the palace squares each side attacks (in the enemy palace)
+const palAtt2 = new Int32Array(2); // squares attacked at least twice
+const attCount = new Int32Array(2);
+const attWeight = new Int32Array(2);
+const rookPal = new Int32Array(2); // enemy palace squares attacked by rooks
+const crossed = new Int32Array(2); // crossed pawns
+const centralCannon = new Int32Array(2); // 1 when a cannon bears on the enemy king's file (hollow or through screens)
+const bishopSq = new Int32Array(4);
+const advisorSq = new Int32Array(4);
+
+// ---- The evaluation ---------------------------------------------------------------
+
+/** Computes all terms into MG/EG and returns the evaluation from Red's side (unscaled pieces in `last`). */
+function compute(pos: Position): number {
+  const board = pos.board, list = pos.listSq, rankOcc = pos.rankOcc, fileOcc = pos.fileOcc, cnt = pos.pieceCount;
+  MG.fill(0);
+  EG.fill(0);
+  palAtt[0] = palAtt[1] = palAtt2[0] = palAtt2[1] = 0;
+  attCount[0] = attCount[1] = attWeight[0] = attWeight[1] = 0;
+  rookPal[0] = rookPal[1] = crossed[0] = crossed[1] = 0;
+  centralCannon[0] = centralCannon[1] = 0;
+
+  const mm = pos.majorMaterial[0] + pos.majorMaterial[1];
+  const phase = mm >= MM_MIDGAME ? PHASE_MAX : mm <= MM_ENDGAME ? 0 : (((mm - MM_ENDGAME) * PHASE_MAX) / (MM_MIDGAME - MM_ENDGAME)) | 0;
+
+  for (let c = 0; c < 2; c++) {
+    const e = c ^ 1;
+    const base = c * 16, n = pos.listCount[c];
+    const ownBit = c << 3;
+    const pb = PALACE_BASE[e]; // base rank of the enemy palace
+    const ksq = pos.kingSq[e];
+    const kf = FILE_OF[ksq], kr = RANK_OF[ksq];
+    const enemyPalace = e + 1;
+    let pstMg = 0, pstEg = 0, mobMg = 0, mobEg = 0;
+    let nb = 0, na = 0;
+    for (let i = 0; i < n; i++) {
+      const sq = list[base + i];
+      const pc = board[sq];
+      const idx = pc * SQUARE_NB + sq;
+      pstMg += PST_MG[idx];
+      pstEg += PST_EG[idx];
+      const f = FILE_OF[sq], r = RANK_OF[sq];
+      switch (pc & 7) {
+        case ROOK: {
+          const ri = (f << 9) | rankOcc[r];
+          const fi = (r << 10) | fileOcc[f];
+          const mob = POP[RANK_MOVES[ri]] + POP[FILE_MOVES[fi]];
+          mobMg += ROOK_MOB_MG[mob];
+          mobEg += ROOK_MOB_EG[mob];
+          // Palace attacks.
+          let m = 0;
+          if (f - 3 >>> 0 <= 2) m |= FILE_PAL[(f - 3) * 8 + (((FILE_MOVES[fi] | FILE_ROOK_CAP[fi]) >> pb) & 7)];
+          if (r - pb >>> 0 <= 2) m |= (((RANK_MOVES[ri] | RANK_ROOK_CAP[ri]) >> 3) & 7) << ((r - pb) * 3);
+          if (m) {
+            palAtt2[c] |= palAtt[c] & m;
+            palAtt[c] |= m;
+            rookPal[c] |= m;
+            attCount[c]++;
+            attWeight[c] += ATTACK_WEIGHT[ROOK];
+          }
+          // Way forward not blocked by an own piece.
+          const caps = FILE_ROOK_CAP[fi];
+          const ahead = c === RED ? caps & ~((2 << r) - 1) : caps & ((1 << r) - 1);
+          if (ahead === 0 || (board[(31 - Math.clz32(ahead)) * 9 + f] >> 3) !== c) {
+            MG[T_ROOKS * 2 + c] += 22;
+            EG[T_ROOKS * 2 + c] += 10;
+          }
+          // Pins against the enemy king.
+          if (f === kf) {
+            const btw = fileOcc[f] & BETWEEN[r * 10 + kr];
+            if (POP[btw] === 1) pinOrBattery(board, (31 - Math.clz32(btw)) * 9 + f, c);
+          } else if (r === kr) {
+            const btw = rankOcc[r] & BETWEEN[f * 10 + kf];
+            if (POP[btw] === 1) pinOrBattery(board, r * 9 + 31 - Math.clz32(btw), c);
+          }
+          break;
+        }
+        case CANNON: {
+          const ri = (f << 9) | rankOcc[r];
+          const fi = (r << 10) | fileOcc[f];
+          const mob = POP[RANK_MOVES[ri]] + POP[FILE_MOVES[fi]];
+          mobMg += CANNON_MOB_MG[mob];
+          mobEg += CANNON_MOB_EG[mob];
+          let m = 0;
+          if (f - 3 >>> 0 <= 2) m |= FILE_PAL[(f - 3) * 8 + ((FILE_CANNON_ATK[fi] >> pb) & 7)];
+          if (r - pb >>> 0 <= 2) m |= ((RANK_CANNON_ATK[ri] >> 3) & 7) << ((r - pb) * 3);
+          if (m) {
+            palAtt2[c] |= palAtt[c] & m;
+            palAtt[c] |= m;
+            attCount[c]++;
+            attWeight[c] += ATTACK_WEIGHT[CANNON];
+          }
+          if (f === kf) cannonOnKingFile(pos, c, sq, ksq, phase);
+          else if (r === kr) cannonOnKingRank(pos, c, sq, ksq);
+          break;
+        }
+        case KNIGHT: {
+          let mob = 0, good = 0, m = 0, links = 0;
+          for (let k = sq * 8, end = k + 8; k < end; k++) {
+            const to = KNIGHT_TO[k];
+            if (to < 0) break;
+            if (board[KNIGHT_LEG[k]]) continue;
+            const tp = board[to];
+            if (PALACE[to] === enemyPalace) m |= PAL_BIT[to];
+            if (tp !== 0 && (tp >> 3) === c) {
+              // Knights guarding each other (连环马).
+              if (tp === (ownBit | KNIGHT)) links++;
+              continue;
+            }
+            mob++;
+            if (!EDGE[to]) good++;
+          }
+          mobMg += KNIGHT_MOB_MG[mob];
+          mobEg += KNIGHT_MOB_EG[mob];
+          if (links) MG[T_KNIGHTS * 2 + c] += 8;
+          // Trapped: no decent square to go to (one is not enough deep in the enemy camp).
+          if (good === 0) {
+            MG[T_KNIGHTS * 2 + c] -= 30;
+            EG[T_KNIGHTS * 2 + c] -= 25;
+          } else if (good === 1 && (r >= 5 ? 1 : 0) !== c) {
+            MG[T_KNIGHTS * 2 + c] -= 15;
+            EG[T_KNIGHTS * 2 + c] -= 12;
+          }
+          if (m) {
+            palAtt2[c] |= palAtt[c] & m;
+            palAtt[c] |= m;
+            attCount[c]++;
+            attWeight[c] += ATTACK_WEIGHT[KNIGHT];
+          }
+          break;
+        }
+        case PAWN: {
+          if ((r >= 5 ? 1 : 0) !== c) {
+            // Across the river.
+            crossed[c]++;
+            let m = 0;
+            for (let k = c * 270 + sq * 3, end = k + 3; k < end; k++) {
+              const to = PAWN_TO[k];
+              if (to < 0) break;
+              if (PALACE[to] === enemyPalace) m |= PAL_BIT[to];
+            }
+            if (m) {
+              palAtt2[c] |= palAtt[c] & m;
+              palAtt[c] |= m;
+              attCount[c]++;
+              attWeight[c] += ATTACK_WEIGHT[PAWN];
+            }
+            // Connected with a pawn on the right (each pair counted once).
+            if (f < 8 && board[sq + 1] === (ownBit | PAWN)) {
+              MG[T_STRUCTURE * 2 + c] += 15;
+              EG[T_STRUCTURE * 2 + c] += 30;
+            }
+          }
+          break;
+        }
+        case ADVISOR:
+          advisorSq[c * 2 + (na++ & 1)] = sq;
+          break;
+        case BISHOP:
+          bishopSq[c * 2 + (nb++ & 1)] = sq;
+          break;
+        default:
+          break;
+      }
+    }
+    MG[T_PST * 2 + c] += pstMg;
+    EG[T_PST * 2 + c] += pstEg;
+    MG[T_MOBILITY * 2 + c] += mobMg;
+    EG[T_MOBILITY * 2 + c] += mobEg;
+
+    // Structure: bishops defending each other, advisors around the king.
+    if (nb === 2) {
+      const b1 = bishopSq[c * 2], b2 = bishopSq[c * 2 + 1];
+      for (let k = b1 * 4, end = k + 4; k < end; k++) {
+        if (BISHOP_TO[k] === b2) {
+          if (board[BISHOP_EYE[k]] === 0) {
+            MG[T_STRUCTURE * 2 + c] += 18;
+            EG[T_STRUCTURE * 2 + c] += 10;
+          }
+          break;
+        }
+      }
+    }
+    if (na === 2) {
+      const own = pos.kingSq[c];
+      const home = c === RED ? 4 : 85;
+      const centre = c === RED ? 13 : 76;
+      const a1 = advisorSq[c * 2], a2 = advisorSq[c * 2 + 1];
+      if (own === centre) {
+        MG[T_STRUCTURE * 2 + c] -= 25;
+      } else if (own === home && (a1 === centre || a2 === centre || FILE_OF[a1] + FILE_OF[a2] === 8 && RANK_OF[a1] === RANK_OF[own] && RANK_OF[a2] === RANK_OF[own])) {
+        MG[T_STRUCTURE * 2 + c] += 12;
+      }
+    }
+  }
+
+  // ---- Material and defence -------------------------------------------------------
+  for (let c = 0; c < 2; c++) {
+    const o = c << 3, eo = (c ^ 1) << 3;
+    let mg = 0, eg = 0;
+    for (let t = 1; t < 7; t++) {
+      const k = cnt[o | t];
+      mg += k * VAL_MG[t];
+      eg += k * VAL_EG[t];
+    }
+    MG[T_MATERIAL * 2 + c] = mg;
+    EG[T_MATERIAL * 2 + c] = eg;
+    // Enemy attacking potential 0..8 against each kind of defender: advisors
+    // guard against rooks and knights, bishops against cannons and knights.
+    const eR = cnt[eo | ROOK], eN = cnt[eo | KNIGHT], eC = cnt[eo | CANNON], eP = crossed[c ^ 1];
+    let attA = 2 * eR + 2 * eN + eC + (eP >> 1);
+    let attB = eR + eN + 2 * eC + (eP >> 1);
+    if (attA > 8) attA = 8;
+    if (attB > 8) attB = 8;
+    const adv = cnt[o | ADVISOR], bis = cnt[o | BISHOP];
+    let dmg = (adv * 70 * attA + bis * 55 * attB) >> 3;
+    let deg = (adv * 50 * attA + bis * 40 * attB) >> 3;
+    // Missing advisors fear two rooks (缺士怕双车); missing bishops fear cannons (缺象怕炮).
+    if (adv < 2 && eR === 2) {
+      dmg -= (2 - adv) * 35;
+      deg -= (2 - adv) * 25;
+    }
+    if (bis < 2 && eC > 0) {
+      dmg -= (2 - bis) * 12 * eC;
+      deg -= (2 - bis) * 8 * eC;
+    }
+    // Rook with knight and cannon beats the one-sided pairs in the middlegame.
+    if (cnt[o | KNIGHT] > 0 && cnt[o | CANNON] > 0) dmg += 15;
+    MG[T_DEFENCE * 2 + c] = dmg;
+    EG[T_DEFENCE * 2 + c] = deg;
+  }
+
+  // ---- King safety -------------------------------------------------------------------
+  for (let c = 0; c < 2; c++) {
+    const e = c ^ 1; // c attacks e's palace
+    const eo = e << 3;
+    const eksq = pos.kingSq[e];
+    const m = palAtt[c];
+    let danger = attWeight[c] + 9 * POP9[m] + 14 * POP9[palAtt2[c]] + 22 * POP9[m & KING_ZONE[eksq]] -
+      24 * pos.pieceCount[eo | ADVISOR] - 12 * pos.pieceCount[eo | BISHOP];
+    if (attCount[c] >= 2 && danger > 0) {
+      let pen = (danger * danger) >> 7;
+      if (pen > 900) pen = 900;
+      MG[T_KING * 2 + c] += pen;
+      EG[T_KING * 2 + c] += pen >> 1;
+    } else if (danger > 0) {
+      MG[T_KING * 2 + c] += danger >> 2;
+    }
+    // Open king file: nothing in front of the enemy king on its file.
+    const rooks = pos.pieceCount[(c << 3) | ROOK];
+    if (rooks) {
+      const kf = FILE_OF[eksq], kr = RANK_OF[eksq];
+      const front = e === RED ? fileOcc[kf] & ~((2 << kr) - 1) : fileOcc[kf] & ((1 << kr) - 1);
+      if (front === 0) {
+        MG[T_KING * 2 + c] += 30 * rooks;
+        EG[T_KING * 2 + c] += 15 * rooks;
+      }
+    }
+    // Iron bolt: a cannon on the king's central file and a rook on the palace door.
+    if (centralCannon[c] && FILE_OF[eksq] === 4) {
+      const row = (RANK_OF[eksq] - PALACE_BASE[e]) * 3;
+      const doors = rookPal[c] & ((1 | 4) << row);
+      if (doors) {
+        MG[T_CANNONS * 2 + c] += POP9[doors] === 2 ? 110 : 65;
+        EG[T_CANNONS * 2 + c] += POP9[doors] === 2 ? 50 : 30;
+      }
+    }
+  }
+
+  // ---- Blend ---------------------------------------------------------------------------
+  let mg = 0, eg = 0;
+  for (let t = 0; t < T_NB; t++) {
+    const dm = MG[t * 2] - MG[t * 2 + 1], de = EG[t * 2] - EG[t * 2 + 1];
+    const w = WEIGHT[t];
+    if (w === 64) {
+      mg += dm;
+      eg += de;
+    } else {
+      mg += ((dm * w) / 64) | 0;
+      eg += ((de * w) / 64) | 0;
+    }
+  }
+  let v = ((mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX) | 0;
+  const sf = scaleFactor(pos, v > 0 ? RED : BLACK);
+  last[0] = phase;
+  last[1] = mg;
+  last[2] = eg;
+  last[3] = v;
+  last[4] = sf;
+  v = ((v * sf) / 64) | 0;
+  return v;
+}
+
+/** A rook with exactly one piece between it and the enemy king. */
+function pinOrBattery(board: Uint8Array, sq: number, c: number): void {
+  const pc = board[sq];
+  if ((pc >> 3) !== c) {
+    MG[T_PINS * 2 + c] += PIN_MG[pc & 7];
+    EG[T_PINS * 2 + c] += PIN_EG[pc & 7];
+  } else if ((pc & 7) !== PAWN) {
+    // Own piece in between: moving it gives a discovered check.
+    MG[T_PINS * 2 + c] += 25;
+    EG[T_PINS * 2 + c] += 20;
+  }
+}
+
+/** Our cannon (colour c) on `sq`, on the same file as the enemy king on `ksq`. */
+function cannonOnKingFile(pos: Position, c: number, sq: number, ksq: number, phase: number): void {
+  const board = pos.board;
+  const f = FILE_OF[sq], r = RANK_OF[sq], kr = RANK_OF[ksq];
+  const btw = pos.fileOcc[f] & BETWEEN[r * 10 + kr];
+  const n = POP[btw];
+  const e = c ^ 1;
+  if (n === 0) {
+    // Hollow cannon: no piece may step in between (it would be a screen).
+    const eHome = e === RED ? 4 : 85;
+    const majors = pos.pieceCount[(c << 3) | ROOK] + pos.pieceCount[(c << 3) | KNIGHT];
+    let bonus = f === 4 ? 120 : 40;
+    if (ksq === eHome) bonus += 40;
+    bonus = (bonus * (2 + (majors > 2 ? 2 : majors))) >> 2;
+    MG[T_CANNONS * 2 + c] += bonus;
+    EG[T_CANNONS * 2 + c] += (bonus * phase) >> 8;
+    centralCannon[c] = 1;
+  } else if (n === 2) {
+    const lo = 31 - Math.clz32(btw & -btw), hi = 31 - Math.clz32(btw);
+    const near = kr > r ? hi : lo; // next to the king's side
+    const far = kr > r ? lo : hi;
+    const nearSq = near * 9 + f, farSq = far * 9 + f;
+    const np = board[nearSq], fp = board[farSq];
+    if (f === 4) {
+      centralCannon[c] = 1;
+      MG[T_CANNONS * 2 + c] += 25;
+      // Knight on the palace centre pinned by a central cannon (炮镇窝心马).
+      const centre = e === RED ? 13 : 76;
+      if (nearSq === centre && np === ((e << 3) | KNIGHT)) {
+        MG[T_CANNONS * 2 + c] += 80;
+        EG[T_CANNONS * 2 + c] += 40;
+      }
+    }
+    // Both screens are tied to the line; enemy ones are pinned, an own one gives discovered check.
+    if ((np >> 3) === e) {
+      MG[T_PINS * 2 + c] += PIN_MG[np & 7] >> 1;
+      EG[T_PINS * 2 + c] += PIN_EG[np & 7] >> 1;
+      if ((fp >> 3) === c && (fp & 7) !== PAWN) {
+        MG[T_PINS * 2 + c] += 20;
+        EG[T_PINS * 2 + c] += 15;
+      }
+    }
+    if ((fp >> 3) === e) {
+      MG[T_PINS * 2 + c] += PIN_MG[fp & 7] >> 1;
+      EG[T_PINS * 2 + c] += PIN_EG[fp & 7] >> 1;
+    }
+  }
+}
+
+/** Our cannon on the enemy king's rank: bottom cannon (沉底炮) when the line is clear. */
+function cannonOnKingRank(pos: Position, c: number, sq: number, ksq: number): void {
+  const f = FILE_OF[sq], r = RANK_OF[sq], kf = FILE_OF[ksq];
+  const btw = pos.rankOcc[r] & BETWEEN[f * 10 + kf];
+  if (btw !== 0) return;
+  const e = c ^ 1;
+  const back = e === RED ? 0 : 9;
+  if (r !== back) return;
+  const rooks = pos.pieceCount[(c << 3) | ROOK];
+  const bonus = 45 + 35 * rooks;
+  MG[T_CANNONS * 2 + c] += bonus;
+  EG[T_CANNONS * 2 + c] += bonus >> 1;
+}
+
+/**
+ * Endgame scale factor (0..64) for the side `strong` that the score favours:
+ * positions where it has too little to force mate are pulled towards a draw.
+ */
+function scaleFactor(pos: Position, strong: number): number {
+  const cnt = pos.pieceCount;
+  const o = strong << 3, eo = (strong ^ 1) << 3;
+  const rooks = cnt[o | ROOK], knights = cnt[o | KNIGHT], cannons = cnt[o | CANNON], pawns = cnt[o | PAWN];
+  const defenders = cnt[eo | ADVISOR] + cnt[eo | BISHOP];
+  const enemyArmy = cnt[eo | ROOK] + cnt[eo | KNIGHT] + cnt[eo | CANNON] + cnt[eo | PAWN];
+  if (rooks + knights + cannons === 0) {
+    if (pawns === 0) return 2; // only advisors/bishops: cannot mate
+    if (pawns === 1) {
+      // A lone pawn that reached the back rank cannot mate; one pawn rarely beats defenders.
+      let low = true;
+      const base = strong * 16;
+      for (let i = 0, n = pos.listCount[strong]; i < n; i++) {
+        const s = pos.listSq[base + i];
+        if (pos.board[s] === (o | PAWN)) low = RANK_OF[s] === (strong === RED ? 9 : 0);
+      }
+      if (low) return 4;
+      return defenders > 0 || enemyArmy > 0 ? 16 : 48;
+    }
+    return 64;
+  }
+  if (pawns === 0 && rooks === 0) {
+    if (cannons === 1 && knights === 0) {
+      // A lone cannon needs screens: hopeless against defenders, slow without own advisors.
+      if (defenders > 0 || enemyArmy > 0) return 8;
+      return cnt[o | ADVISOR] > 0 ? 48 : 4;
+    }
+    if (knights === 1 && cannons === 0 && defenders >= 2) return 12;
+  }
+  return 64;
+}
+
+/** Static evaluation from the side to move, internal units, unclamped (not to be called in check). */
+export function evaluateClassical(pos: Position): number {
+  const v = compute(pos);
+  return (pos.side === RED ? v : -v) + TEMPO;
+}
+
+/**
+ * Per-term contributions of the last terms computed for `pos`, tapered, from Red's
+ * side: [red, black] pairs per term (index term * 2 + colour). For tests and tools.
+ */
+export function classicalTerms(pos: Position): Int32Array {
+  compute(pos);
+  const out = new Int32Array(T_NB * 2);
+  for (let i = 0; i < T_NB * 2; i++) out[i] = tapered(MG[i], EG[i], last[0], WEIGHT[i >> 1]);
+  return out;
+}
+
+// ---- Trace ----------------------------------------------------------------------------
+
+function pawns(v: number): string {
+  const s = (v / PAWN_VALUE).toFixed(2);
+  return (v >= 0 ? ' ' + s : s).padStart(7);
+}
+
+function tapered(mg: number, eg: number, phase: number, w = 64): number {
+  if (w !== 64) {
+    mg = ((mg * w) / 64) | 0;
+    eg = ((eg * w) / 64) | 0;
+  }
+  return ((mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX) | 0;
+}
+
+/**
+ * A table of the evaluation terms for the `eval` command: per term the Red, Black
+ * and Total (Red minus Black) contributions in pawns, then the blended total, the
+ * scale factor, the classical evaluation and the final evaluation (with
+ * evaluate()'s post-processing) from the side to move and from Red's side.
+ */
+export function traceClassical(pos: Position): string {
+  if (pos.inCheck()) return 'Final evaluation: none (in check)';
+  const classical = evaluateClassical(pos);
+  const phase = last[0];
+  const lines: string[] = [];
+  lines.push('      Term    |   Red   |  Black  |  Total');
+  lines.push('--------------+---------+---------+---------');
+  for (let t = 0; t < T_NB; t++) {
+    const w = WEIGHT[t];
+    const r = tapered(MG[t * 2], EG[t * 2], phase, w);
+    const b = tapered(MG[t * 2 + 1], EG[t * 2 + 1], phase, w);
+    const tot = tapered(MG[t * 2] - MG[t * 2 + 1], EG[t * 2] - EG[t * 2 + 1], phase, w);
+    lines.push(`${TERM_NAMES[t].padStart(13)} | ${pawns(r)} | ${pawns(b)} | ${pawns(tot)}`);
+  }
+  lines.push('--------------+---------+---------+---------');
+  lines.push(`${'Total'.padStart(13)} |         |         | ${pawns(last[3])}`);
+  lines.push('');
+  lines.push(`Phase ${phase}/${PHASE_MAX} (middlegame ${pawns(last[1]).trim()}, endgame ${pawns(last[2]).trim()}), scale factor ${last[4]}/64, tempo ${TEMPO}`);
+  lines.push(`Classical evaluation ${classical} (side to move, internal units)`);
+  const redClassical = pos.side === RED ? classical : -classical;
+  lines.push(`Classical evaluation ${pawns(redClassical).trim()} (red side)`);
+  const f = postProcess(pos, classical, 0);
+  lines.push(`Final evaluation     ${pawns(f).trim()} (side to move, with optimism 0 and rule-60 damping)`);
+  lines.push(`Final evaluation     ${pawns(pos.side === RED ? f : -f).trim()} (red side)`);
+  return lines.join('\n');
+}

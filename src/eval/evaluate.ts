@@ -1,0 +1,29 @@
+// evaluate(): the static evaluation used by the search. It takes the classical
+// evaluation and applies Pikafish's post-processing (evaluate.cpp): the optimism
+// blend weighted by the major material left, linear damping as the 60-move
+// counter grows, and a clamp that keeps static scores out of the mate range.
+
+import type { Position } from '../core/position.js';
+import { VALUE_MATED_IN_MAX_PLY, VALUE_MATE_IN_MAX_PLY } from '../core/types.js';
+import { evaluateClassical } from './classical.js';
+
+/** Applies the blend, rule-60 damping and clamp to a raw score `e` (side to move). */
+export function postProcess(pos: Position, e: number, optimism: number): number {
+  const material = pos.majorMaterial[0] + pos.majorMaterial[1];
+  // Products stay below 2^53 (|e|, |optimism| < 2^16, material < 2^14), so
+  // double arithmetic is exact; truncate towards zero like C++ integer division.
+  let v = Math.trunc((e * (17380 + material) + optimism * (3061 + material)) / 20582);
+  v -= Math.trunc((v * pos.rule60Count()) / 253);
+  if (v < VALUE_MATED_IN_MAX_PLY + 1) v = VALUE_MATED_IN_MAX_PLY + 1;
+  else if (v > VALUE_MATE_IN_MAX_PLY - 1) v = VALUE_MATE_IN_MAX_PLY - 1;
+  return v;
+}
+
+/**
+ * Static evaluation of `pos` from the side to move, in internal units (Pikafish's
+ * scale), never in the mate range. `optimism` is the search's per-side optimism
+ * (0 outside a search). Must not be called when the side to move is in check.
+ */
+export function evaluate(pos: Position, optimism: number): number {
+  return postProcess(pos, evaluateClassical(pos), optimism);
+}

@@ -1,0 +1,32 @@
+// Measures evaluations per second of evaluate() on positions from random games:
+//   node dist/eval/speed.js [positions=64] [seconds=3]
+// A small set of positions keeps their data in cache, as in a search (which
+// evaluates one Position object over and over).
+
+import { Position } from '../core/position.js';
+import { evaluateClassical } from './classical.js';
+import { evaluate } from './evaluate.js';
+import { randomPositions } from './testutil.js';
+
+const count = Number(process.argv[2] ?? 64);
+const seconds = Number(process.argv[3] ?? 3);
+const fens = randomPositions(count, 7);
+const positions = fens.map((f) => new Position(f));
+
+let sink = 0;
+function run(fn: (p: Position) => number, label: string): void {
+  // Warm up so that the optimising compiler has run.
+  for (let i = 0; i < 20; i++) for (const p of positions) sink += fn(p);
+  let evals = 0;
+  const start = process.hrtime.bigint();
+  let elapsed = 0;
+  do {
+    for (let i = 0; i < positions.length; i++) sink += fn(positions[i]);
+    evals += positions.length;
+    elapsed = Number(process.hrtime.bigint() - start) / 1e9;
+  } while (elapsed < seconds);
+  console.log(`${label}: ${evals} evals in ${elapsed.toFixed(2)} s = ${Math.round(evals / elapsed).toLocaleString('en-US')} evals/s (${((elapsed * 1e9) / evals).toFixed(0)} ns/eval)`);
+}
+run(evaluateClassical, 'evaluateClassical');
+run((p) => evaluate(p, 0), 'evaluate        ');
+if (sink === 0.5) console.log(sink);

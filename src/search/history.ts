@@ -1,0 +1,106 @@
+// History statistics that the search learns while it runs: move ordering
+// (main/butterfly, low-ply, capture, continuation, pawn-structure histories)
+// and static-evaluation correction (pawn, minor, non-pawn, continuation).
+//
+// Every table is a flat Int16Array; an update moves an entry towards the bonus
+// and saturates at +-D (Pikafish's StatsEntry::operator<<):
+//   v += clamp(bonus) - v * |clamp(bonus)| / D
+// The tables that Pikafish shares between threads (continuation, pawn and
+// correction histories) are allocated on SharedArrayBuffers.
+
+import { PIECE_NB, SQUARE_NB } from '../core/types.js';
+
+export const MAIN_HISTORY_LIMIT = 7183;
+export const LOW_PLY_HISTORY_LIMIT = 7183;
+export const CAPTURE_HISTORY_LIMIT = 10692;
+export const CONT_HISTORY_LIMIT = 30000;
+export const PAWN_HISTORY_LIMIT = 8192;
+export const CORRECTION_HISTORY_LIMIT = 1024;
+export const TT_MOVE_HISTORY_LIMIT = 8192;
+
+export const LOW_PLY_HISTORY_SIZE = 5;
+export const PAWN_HISTORY_SIZE = 8192;
+export const CORRHIST_SIZE = 65536;
+/** Entries of a [piece][to] table. */
+export const PIECE_TO = PIECE_NB * SQUARE_NB; // 1440
+/** Stride of a move-indexed (butterfly) table: from << 7 | to < 2^14. */
+export const BUTTERFLY = 1 << 14;
+
+function int16(n: number, shared: boolean): Int16Array {
+  const Sab = (globalThis as { SharedArrayBuffer?: typeof SharedArrayBuffer }).SharedArrayBuffer;
+  return shared && Sab ? new Int16Array(new Sab(n * 2)) : new Int16Array(n);
+}
+
+/** The saturating update of one entry. */
+export function updateEntry(t: Int16Array, i: number, bonus: number, d: number): void {
+  const b = bonus > d ? d : bonus < -d ? -d : bonus;
+  const v = t[i];
+  t[i] = v + b - (((v * (b < 0 ? -b : b)) / d) | 0);
+}
+
+export class Histories {
+  /** [color][move] */
+  readonly main = new Int16Array(2 * BUTTERFLY);
+  /** [ply < 5][move] */
+  readonly lowPly = new Int16Array(LOW_PLY_HISTORY_SIZE * BUTTERFLY);
+  /** [piece][to][captured type] */
+  readonly capture = new Int16Array(PIECE_NB * SQUARE_NB * 8);
+  /**
+   * Continuation histories [inCheck][capture][piece][to] -> a [piece][to] table:
+   * a table starts at contOffset(inCheck, capture, piece, to). The table at
+   * offset 0 ([0][0][NO_PIECE][0]) is the sentinel used before the root.
+   */
+  readonly cont: Int16Array;
+  /** Continuation correction [piece][to] -> [piece][to] table, offset (piece * 90 + to) * 1440. */
+  readonly contCorr: Int16Array;
+  /** [pawn key & (PAWN_HISTORY_SIZE - 1)][piece][to] */
+  readonly pawn: Int16Array;
+  /**
+   * Unified correction history [key & 65535][color][4]: field 0 = pawn (indexed by
+   * the pawn key), 1 = minor pieces, 2 = red non-pawn, 3 = black non-pawn.
+   */
+  readonly correction: Int16Array;
+  ttMoveHistory = 0;
+
+  constructor() {
+    this.cont = int16(2 * 2 * PIECE_TO * PIECE_TO, true);
+    this.contCorr = int16(PIECE_TO * PIECE_TO, true);
+    this.pawn = int16(PAWN_HISTORY_SIZE * PIECE_TO, true);
+    this.correction = int16(CORRHIST_SIZE * 2 * 4, true);
+    this.clear();
+  }
+
+  /** Resets everything to Pikafish's starting values (new game). */
+  clear(): void {
+    this.main.fill(-5);
+    this.lowPly.fill(0);
+    this.capture.fill(-607);
+    this.correction.fill(-6);
+    this.pawn.fill(-1247);
+    this.ttMoveHistory = 0;
+    this.contCorr.fill(7);
+    this.cont.fill(-436);
+  }
+
+  /** Start of a search: low-ply history restarts, main history decays. */
+  newSearch(): void {
+    this.lowPly.fill(99);
+    const m = this.main;
+    for (let i = 0; i < m.length; i++) m[i] = ((m[i] * 768) / 1024) | 0;
+  }
+
+  static contOffset(inCheck: number, capture: number, piece: number, to: number): number {
+    return (((inCheck * 2 + capture) * PIECE_NB + piece) * SQUARE_NB + to) * PIECE_TO;
+  }
+
+  static contCorrOffset(piece: number, to: number): number {
+    return (piece * SQUARE_NB + to) * PIECE_TO;
+  }
+
+  updateTTMoveHistory(bonus: number): void {
+    const d = TT_MOVE_HISTORY_LIMIT;
+    const b = bonus > d ? d : bonus < -d ? -d : bonus;
+    const v = this.ttMoveHistory;
+    this.ttMoveHistory = v + b - (((v * (b < 0 ? -b : b)) / d) | 0);
+  }
+}
