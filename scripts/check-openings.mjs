@@ -1,0 +1,51 @@
+#!/usr/bin/env node
+// Evaluates every opening of an opening file with an engine (default:
+// Fairy-Stockfish through scripts/fairy-stockfish-uci.mjs) and prints the score
+// from red's point of view, flagging unbalanced lines. Needs `npx tsc` first
+// (it reads the file with Kirin's own parser from dist/).
+//
+//   node scripts/check-openings.mjs [FILE] [--depth D] [--limit CP] [--engine CMD]
+//
+// Output: one line per opening: "<cp> <line>", with "!!" when |cp| > limit.
+
+import { spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+let file = join(root, 'data/openings/openings.txt');
+let depth = 10;
+let limit = 100;
+let engine = `node ${join(root, 'scripts/fairy-stockfish-uci.mjs')}`;
+for (let i = 0; i < args.length; i++) {
+  if (args[i] === '--depth') depth = Number(args[++i]);
+  else if (args[i] === '--limit') limit = Number(args[++i]);
+  else if (args[i] === '--engine') engine = args[++i];
+  else file = args[i];
+}
+
+const { loadOpenings } = await import(join(root, 'dist/tools/match/openings.js'));
+const { UciEngine } = await import(join(root, 'dist/tools/match/engine.js'));
+const openings = loadOpenings(file);
+const eng = new UciEngine({ command: engine, options: [] });
+await eng.start(20000);
+let bad = 0;
+for (const o of openings) {
+  const base = o.fen ? `position fen ${o.fen}` : 'position startpos';
+  const cmd = o.moves.length ? `${base} moves ${o.moves.join(' ')}` : base;
+  await eng.newGame();
+  const r = await eng.go(cmd, `go depth ${depth}`, 120000);
+  if (r.kind !== 'move' || !r.score) {
+    console.log(`?? ${o.line}: no score (${r.kind})`);
+    continue;
+  }
+  // Score is from the side to move; black is to move after an odd number of plies from the start position.
+  const blackToMove = (o.fen ? / b\b/.test(o.fen) : false) !== (o.moves.length % 2 === 1);
+  const red = blackToMove ? -r.score.value : r.score.value;
+  const flag = Math.abs(red) > limit ? ' !!' : '';
+  if (flag) bad++;
+  console.log(`${String(red).padStart(6)} line ${String(o.line).padStart(3)}: ${o.moves.join(' ')}${o.name ? ` # ${o.name}` : ''}${flag}`);
+}
+console.log(`${openings.length} openings, ${bad} with |score| > ${limit} cp at depth ${depth}`);
+await eng.quit();

@@ -1,0 +1,127 @@
+#!/usr/bin/env node
+// Fairy-Stockfish (npm package fairy-stockfish-nnue.wasm) as a xiangqi UCI
+// engine on stdin/stdout, for Kirin's match runner.
+//
+//   node scripts/fairy-stockfish-uci.mjs
+//
+// - UCI_Variant is set to xiangqi before anything else and cannot be changed.
+// - Threads is held at 1 (a `setoption name Threads` is rewritten to 1).
+// - Without an EvalFile the engine uses its classical evaluation. Set the
+//   environment variable FAIRY_NNUE=/path/to/xiangqi.nnue to load a network.
+// - Squares: Fairy-Stockfish numbers xiangqi ranks 1..10, Kirin/Pikafish 0..9.
+//   Moves are translated both ways: in `position ... moves`, `go searchmoves`,
+//   and in `bestmove`, `ponder`, `pv`, `currmove` and `refutation` output.
+//
+// Fairy-Stockfish is GPL-3.0 (c) its authors; this wrapper only talks to it.
+
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { dirname, join, basename } from 'node:path';
+import { createInterface } from 'node:readline';
+
+
+/** Kirin move (ranks 0-9) -> Fairy-Stockfish move (ranks 1-10). */
+export function toFairy(move) {
+  const m = /^([a-i])([0-9])([a-i])([0-9])$/.exec(move);
+  if (!m) return move;
+  return `${m[1]}${Number(m[2]) + 1}${m[3]}${Number(m[4]) + 1}`;
+}
+
+/** Fairy-Stockfish move (ranks 1-10) -> Kirin move (ranks 0-9). */
+export function fromFairy(move) {
+  const m = /^([a-i])(10|[1-9])([a-i])(10|[1-9])$/.exec(move);
+  if (!m) return move;
+  return `${m[1]}${Number(m[2]) - 1}${m[3]}${Number(m[4]) - 1}`;
+}
+
+/** Rewrites one command from the GUI; returns null to drop it. */
+export function translateInput(line) {
+  const words = line.trim().split(/\s+/);
+  const cmd = words[0];
+  if (cmd === 'position') {
+    const k = words.indexOf('moves');
+    if (k >= 0) for (let i = k + 1; i < words.length; i++) words[i] = toFairy(words[i]);
+    return words.join(' ');
+  }
+  if (cmd === 'go') {
+    const k = words.indexOf('searchmoves');
+    if (k >= 0) for (let i = k + 1; i < words.length && /^[a-i][0-9][a-i][0-9]$/.test(words[i]); i++) words[i] = toFairy(words[i]);
+    return words.join(' ');
+  }
+  if (cmd === 'setoption') {
+    const m = /^setoption\s+name\s+(.*?)(?:\s+value\s+(.*))?$/i.exec(line.trim());
+    if (m) {
+      const name = m[1].toLowerCase();
+      if (name === 'threads') return 'setoption name Threads value 1';
+      if (name === 'uci_variant') return null;
+    }
+  }
+  return line;
+}
+
+/** Rewrites one line of engine output (moves back to ranks 0-9). */
+export function translateOutput(line) {
+  if (line.startsWith('id name ')) return 'id name Fairy-Stockfish';
+  if (line.startsWith('option name UCI_Variant ')) return 'option name UCI_Variant type combo default xiangqi var xiangqi';
+  if (line.startsWith('option name Threads ')) return 'option name Threads type spin default 1 min 1 max 1';
+  if (line.startsWith('bestmove') || line.startsWith('info')) {
+    return line.split(' ').map(fromFairy).join(' ');
+  }
+  return line;
+}
+
+async function main() {
+  const require = createRequire(import.meta.url);
+  let pkgDir;
+  try {
+    pkgDir = dirname(require.resolve('fairy-stockfish-nnue.wasm/stockfish.js'));
+  } catch {
+    throw new Error('the npm package fairy-stockfish-nnue.wasm is not installed (npm install in the Kirin folder installs it)');
+  }
+  const Stockfish = require(join(pkgDir, 'stockfish.js'));
+  // Passing the wasm bytes avoids the package's fetch() of a file path, which fails on Node >= 18.
+  const sf = await Stockfish({
+    wasmBinary: readFileSync(join(pkgDir, 'stockfish.wasm')),
+    locateFile: (file) => join(pkgDir, file),
+  });
+  // The reader went away (GUI closed, `| head`): nothing left to do.
+  process.stdout.on('error', () => process.exit(0));
+  sf.addMessageListener((line) => {
+    process.stdout.write(translateOutput(String(line)) + '\n');
+  });
+  sf.postMessage('setoption name UCI_Variant value xiangqi');
+  sf.postMessage('setoption name Threads value 1');
+  const nnue = process.env.FAIRY_NNUE;
+  if (nnue) {
+    const name = '/' + basename(nnue);
+    sf.FS.writeFile(name, readFileSync(nnue));
+    sf.postMessage(`setoption name EvalFile value ${name}`);
+  }
+  const quit = () => {
+    sf.postMessage('quit');
+    try {
+      sf.terminate();
+    } catch {
+      /* already gone */
+    }
+    process.exit(0);
+  };
+  const rl = createInterface({ input: process.stdin, crlfDelay: Infinity, terminal: false });
+  rl.on('line', (raw) => {
+    const line = raw.trim();
+    if (!line) return;
+    if (line === 'quit') return quit();
+    const t = translateInput(line);
+    if (t !== null) sf.postMessage(t);
+    // Fairy-Stockfish resets the variant on \`uci\`: set it again right after.
+    if (t === 'uci') sf.postMessage('setoption name UCI_Variant value xiangqi');
+  });
+  rl.on('close', quit);
+}
+
+if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
+  main().catch((e) => {
+    process.stderr.write(`fairy-stockfish-uci: ${e && e.stack ? e.stack : e}\n`);
+    process.exit(1);
+  });
+}

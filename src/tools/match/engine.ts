@@ -1,0 +1,319 @@
+// A UCI engine run as a child process: start-up handshake (uci/uciok, options,
+// isready/readyok), `go` with wall-clock measurement and a hard timeout, `stop`,
+// and crash detection (the process exiting, or its pipes breaking).
+
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+
+export interface EngineSpec {
+  /** Command line, split like a shell would (quotes and backslashes; no pipes or redirections). */
+  command: string;
+  /** Name to show; defaults to the engine's `id name`. */
+  name?: string;
+  /** UCI options sent after uciok, in order. */
+  options: Array<[string, string]>;
+  /** Working directory of the process (defaults to ours). */
+  cwd?: string;
+}
+
+/** Called for every line sent to (`>`) or received from (`<`) an engine, when debugging. */
+export type EngineLogger = (engine: string, dir: '>' | '<' | '!', line: string) => void;
+
+export interface EngineScore {
+  /** Centipawns from the side to move (mates are ±(100000 - plies)). */
+  value: number;
+  mate: number | null;
+  depth: number;
+}
+
+export type GoResult =
+  | { kind: 'move'; move: string; elapsedMs: number; score: EngineScore | null; infoCount: number }
+  | { kind: 'timeout'; elapsedMs: number }
+  | { kind: 'crash'; elapsedMs: number; message: string };
+
+/** Splits a command line into words (handles '...' and "..." quoting and backslash escapes). */
+export function splitCommand(command: string): string[] {
+  const words: string[] = [];
+  let cur = '';
+  let have = false;
+  let quote: '"' | "'" | null = null;
+  for (let i = 0; i < command.length; i++) {
+    const ch = command[i];
+    if (quote) {
+      if (ch === quote) quote = null;
+      else if (ch === '\\' && quote === '"' && i + 1 < command.length && '"\\$`'.includes(command[i + 1])) cur += command[++i];
+      else cur += ch;
+    } else if (ch === '"' || ch === "'") {
+      quote = ch;
+      have = true;
+    } else if (ch === '\\' && i + 1 < command.length) {
+      cur += command[++i];
+      have = true;
+    } else if (/\s/.test(ch)) {
+      if (have) words.push(cur);
+      cur = '';
+      have = false;
+    } else {
+      cur += ch;
+      have = true;
+    }
+  }
+  if (quote) throw new Error(`unterminated quote in command: ${command}`);
+  if (have) words.push(cur);
+  return words;
+}
+
+/** Parses the score of an `info` line, or null when it has none. */
+export function parseInfoScore(line: string): EngineScore | null {
+  const m = /\bscore\s+(cp|mate)\s+(-?\d+)/.exec(line);
+  if (!m) return null;
+  if (/\bscore\s+(?:cp|mate)\s+-?\d+\s+(?:lowerbound|upperbound)\b/.test(line)) return null;
+  const d = /\bdepth\s+(\d+)/.exec(line);
+  const v = Number(m[2]);
+  const depth = d ? Number(d[1]) : 0;
+  if (m[1] === 'cp') return { value: v, mate: null, depth };
+  // mate N: N moves to mate (negative: being mated).
+  const plies = Math.abs(v) * 2;
+  return { value: v > 0 ? 100000 - plies : v < 0 ? -100000 + plies : -100000, mate: v, depth };
+}
+
+type LineHandler = (line: string) => void;
+
+export class UciEngine {
+  readonly spec: EngineSpec;
+  /** Name to show (spec.name, else `id name`, else the command). */
+  name: string;
+  /** Options the engine declared (lower-case name -> declared name). */
+  readonly declaredOptions = new Map<string, string>();
+  private proc: ChildProcessWithoutNullStreams | null = null;
+  private buffer = '';
+  private handler: LineHandler | null = null;
+  private exitHandler: ((message: string) => void) | null = null;
+  private stderrTail: string[] = [];
+  private exited = false;
+  private exitMessage = '';
+  private readonly log: EngineLogger | null;
+  /** Label used in logs (set by the match: "1" or "2", plus the slot). */
+  label: string;
+
+  constructor(spec: EngineSpec, log: EngineLogger | null = null, label = '') {
+    this.spec = spec;
+    this.name = spec.name ?? spec.command;
+    this.log = log;
+    this.label = label || this.name;
+  }
+
+  get alive(): boolean {
+    return this.proc !== null && !this.exited;
+  }
+
+  /** Why the process ended (empty while it runs). */
+  get deathMessage(): string {
+    return this.exitMessage;
+  }
+
+  /** Starts the process and runs the uci / setoption / isready handshake. Throws with a clear message on failure. */
+  async start(timeoutMs = 10000): Promise<void> {
+    const words = splitCommand(this.spec.command);
+    if (words.length === 0) throw new Error('empty engine command');
+    this.exited = false;
+    this.exitMessage = '';
+    this.stderrTail = [];
+    this.buffer = '';
+    this.declaredOptions.clear();
+    const proc = spawn(words[0], words.slice(1), { cwd: this.spec.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.proc = proc;
+    proc.stdout.setEncoding('utf8');
+    proc.stderr.setEncoding('utf8');
+    proc.stdout.on('data', (chunk: string) => this.onData(chunk));
+    proc.stderr.on('data', (chunk: string) => {
+      for (const l of chunk.split(/\r?\n/)) {
+        if (!l) continue;
+        this.stderrTail.push(l);
+        if (this.stderrTail.length > 8) this.stderrTail.shift();
+        this.log?.(this.label, '!', l);
+      }
+    });
+    proc.stdin.on('error', () => { /* broken pipe: reported through 'exit' */ });
+    proc.on('error', (err) => this.onExit(`could not run "${this.spec.command}": ${err.message}`));
+    // 'close' comes after stdout has been read to the end, so a last bestmove is not lost.
+    proc.on('close', (code, signal) => {
+      const how = signal ? `killed by signal ${signal}` : `exited with code ${code}`;
+      const tail = this.stderrTail.length ? ` (stderr: ${this.stderrTail.slice(-3).join(' | ')})` : '';
+      this.onExit(`engine "${this.name}" ${how}${tail}`);
+    });
+
+    let idName: string | null = null;
+    const ok = await this.exchange('uci', (line) => {
+      const id = /^id\s+name\s+(.*\S)\s*$/.exec(line);
+      if (id) idName = id[1];
+      const opt = /^option\s+name\s+(.*?)\s+type\s/.exec(line);
+      if (opt) this.declaredOptions.set(opt[1].toLowerCase(), opt[1]);
+      return line === 'uciok' || line.startsWith('uciok ');
+    }, timeoutMs);
+    if (ok !== true) {
+      this.kill();
+      throw new Error(ok === false ? `engine "${this.spec.command}" did not answer "uci" with "uciok" within ${timeoutMs} ms` : ok);
+    }
+    if (this.spec.name === undefined && idName) this.name = idName;
+    for (const [k, v] of this.spec.options) this.setOption(k, v);
+    const ready = await this.isReady(timeoutMs);
+    if (ready !== true) {
+      this.kill();
+      throw new Error(ready === false ? `engine "${this.name}" did not answer "isready" within ${timeoutMs} ms` : ready);
+    }
+  }
+
+  /** Sends `setoption`; returns false (and sends nothing) when the engine did not declare the option. */
+  setOption(name: string, value: string): boolean {
+    const declared = this.declaredOptions.get(name.toLowerCase());
+    if (declared === undefined) return false;
+    this.send(value === '' ? `setoption name ${declared}` : `setoption name ${declared} value ${value}`);
+    return true;
+  }
+
+  send(line: string): void {
+    if (!this.proc || this.exited) return;
+    this.log?.(this.label, '>', line);
+    try {
+      this.proc.stdin.write(line + '\n');
+    } catch {
+      /* reported through 'exit' */
+    }
+  }
+
+  /** isready/readyok: true, false on timeout, or the crash message. */
+  async isReady(timeoutMs = 10000): Promise<true | false | string> {
+    return this.exchange('isready', (line) => line === 'readyok', timeoutMs);
+  }
+
+  /** ucinewgame + isready. */
+  async newGame(timeoutMs = 10000): Promise<true | false | string> {
+    this.send('ucinewgame');
+    return this.isReady(timeoutMs);
+  }
+
+  /**
+   * Sends `position` and `go` and waits for `bestmove`. The time is measured from
+   * just before `go` is written until the bestmove line arrives. After
+   * `timeoutMs` without an answer the result is 'timeout' (the engine is still
+   * searching: call `stopSearch` or restart it).
+   */
+  async go(positionCmd: string, goCmd: string, timeoutMs: number): Promise<GoResult> {
+    if (!this.alive) return { kind: 'crash', elapsedMs: 0, message: this.exitMessage || `engine "${this.name}" is not running` };
+    let score: EngineScore | null = null;
+    let infoCount = 0;
+    this.send(positionCmd);
+    const t0 = performance.now();
+    return new Promise<GoResult>((resolve) => {
+      let done = false;
+      const finish = (r: GoResult): void => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        this.handler = null;
+        this.exitHandler = null;
+        resolve(r);
+      };
+      const timer = setTimeout(() => finish({ kind: 'timeout', elapsedMs: performance.now() - t0 }), Math.max(1, timeoutMs));
+      this.handler = (line) => {
+        if (line.startsWith('info')) {
+          infoCount++;
+          const s = parseInfoScore(line);
+          if (s) score = s;
+          return;
+        }
+        const m = /^bestmove\s+(\S+)/.exec(line);
+        if (m) finish({ kind: 'move', move: m[1], elapsedMs: performance.now() - t0, score, infoCount });
+      };
+      this.exitHandler = (message) => finish({ kind: 'crash', elapsedMs: performance.now() - t0, message });
+      this.send(goCmd);
+    });
+  }
+
+  /** Sends `stop` and waits (up to timeoutMs) for the bestmove of the running search; false when none came. */
+  async stopSearch(timeoutMs = 2000): Promise<boolean> {
+    const r = await this.exchange('stop', (line) => line.startsWith('bestmove'), timeoutMs);
+    return r === true;
+  }
+
+  /** Sends quit, waits a little for the process to end, then kills it. */
+  async quit(graceMs = 1000): Promise<void> {
+    const proc = this.proc;
+    if (!proc || this.exited) return;
+    this.send('quit');
+    try {
+      proc.stdin.end();
+    } catch {
+      /* ignore */
+    }
+    await new Promise<void>((resolve) => {
+      const t = setTimeout(() => {
+        this.kill();
+        resolve();
+      }, graceMs);
+      proc.once('exit', () => {
+        clearTimeout(t);
+        resolve();
+      });
+      if (this.exited) {
+        clearTimeout(t);
+        resolve();
+      }
+    });
+  }
+
+  kill(): void {
+    if (this.proc && !this.exited) {
+      try {
+        this.proc.kill('SIGKILL');
+      } catch {
+        /* already gone */
+      }
+    }
+  }
+
+  /** Sends a command and waits for a line satisfying `until`: true, false on timeout, or the crash message. */
+  private exchange(command: string, until: (line: string) => boolean, timeoutMs: number): Promise<true | false | string> {
+    if (!this.alive) return Promise.resolve(this.exitMessage || `engine "${this.name}" is not running`);
+    return new Promise((resolve) => {
+      let done = false;
+      const finish = (r: true | false | string): void => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        this.handler = null;
+        this.exitHandler = null;
+        resolve(r);
+      };
+      const timer = setTimeout(() => finish(false), Math.max(1, timeoutMs));
+      this.handler = (line) => {
+        if (until(line)) finish(true);
+      };
+      this.exitHandler = (message) => finish(message);
+      this.send(command);
+    });
+  }
+
+  private onData(chunk: string): void {
+    this.buffer += chunk;
+    let nl: number;
+    while ((nl = this.buffer.indexOf('\n')) >= 0) {
+      const line = this.buffer.slice(0, nl).replace(/\r$/, '').trim();
+      this.buffer = this.buffer.slice(nl + 1);
+      if (!line) continue;
+      this.log?.(this.label, '<', line);
+      this.handler?.(line);
+    }
+  }
+
+  private onExit(message: string): void {
+    if (this.exited) return;
+    this.exited = true;
+    this.exitMessage = message;
+    const h = this.exitHandler;
+    this.exitHandler = null;
+    this.handler = null;
+    h?.(message);
+  }
+}

@@ -1,0 +1,142 @@
+// A tiny scripted UCI engine for the match runner's tests (not a real player).
+//
+//   node dist/tools/match/fake-engine.js [--name N] [--mode first|last|mate|random|illegal]
+//        [--seed S] [--sleep MS] [--illegal-at K] [--crash-at K] [--hang-at K]
+//        [--score CP] [--slow-start MS]
+//
+// It plays the first (or last, or a random) legal move by Kirin's rules core;
+// "mate" prefers a move that leaves the opponent without a legal move, "illegal"
+// always answers a0a9. K counts
+// this process's own `go` commands from 1: at the K-th it plays an illegal
+// move, exits with code 3, or never answers (until `stop`). --score makes it
+// report `info depth 1 score cp CP` before each move.
+
+import { createInterface } from 'node:readline';
+import { legalMoves } from '../../core/movegen.js';
+import { Position } from '../../core/position.js';
+import { moveToUci } from '../../core/types.js';
+import { applyMoves } from './openings.js';
+
+interface FakeOptions {
+  name: string;
+  mode: string;
+  seed: number;
+  sleepMs: number;
+  illegalAt: number;
+  crashAt: number;
+  hangAt: number;
+  score: number | null;
+  slowStartMs: number;
+}
+
+function parseArgs(argv: string[]): FakeOptions {
+  const o: FakeOptions = { name: 'FakeEngine', mode: 'first', seed: 1, sleepMs: 0, illegalAt: 0, crashAt: 0, hangAt: 0, score: null, slowStartMs: 0 };
+  for (let i = 0; i < argv.length; i++) {
+    const v = argv[i + 1];
+    switch (argv[i]) {
+      case '--name': o.name = v; i++; break;
+      case '--mode': o.mode = v; i++; break;
+      case '--seed': o.seed = Number(v); i++; break;
+      case '--sleep': o.sleepMs = Number(v); i++; break;
+      case '--illegal-at': o.illegalAt = Number(v); i++; break;
+      case '--crash-at': o.crashAt = Number(v); i++; break;
+      case '--hang-at': o.hangAt = Number(v); i++; break;
+      case '--score': o.score = Number(v); i++; break;
+      case '--slow-start': o.slowStartMs = Number(v); i++; break;
+      default: break;
+    }
+  }
+  return o;
+}
+
+function run(o: FakeOptions): void {
+  const out = (s: string): void => {
+    process.stdout.write(s + '\n');
+  };
+  let pos = new Position();
+  let goCount = 0;
+  let rand = o.seed >>> 0 || 1;
+  let pending: (() => void) | null = null;
+  let timer: NodeJS.Timeout | null = null;
+
+  const choose = (): string => {
+    const moves = legalMoves(pos);
+    if (moves.length === 0) return '(none)';
+    if (o.mode === 'last') return moveToUci(moves[moves.length - 1]);
+    if (o.mode === 'random') {
+      rand = (Math.imul(rand, 1103515245) + 12345) >>> 0;
+      return moveToUci(moves[(rand >>> 8) % moves.length]);
+    }
+    if (o.mode === 'mate') {
+      // A checkmate first, else a move that leaves the opponent no move at all.
+      let stalemate = -1;
+      for (const m of moves) {
+        pos.doMove(m);
+        const none = legalMoves(pos).length === 0;
+        const check = pos.inCheck();
+        pos.undoMove(m);
+        if (none && check) return moveToUci(m);
+        if (none && stalemate < 0) stalemate = m;
+      }
+      if (stalemate >= 0) return moveToUci(stalemate);
+    }
+    return moveToUci(moves[0]);
+  };
+
+  const rl = createInterface({ input: process.stdin, crlfDelay: Infinity, terminal: false });
+  rl.on('line', (raw) => {
+    const line = raw.trim();
+    const words = line.split(/\s+/);
+    switch (words[0]) {
+      case 'uci':
+        out(`id name ${o.name}`);
+        out('id author Kirin tests');
+        out('option name Hash type spin default 16 min 1 max 1024');
+        out('uciok');
+        break;
+      case 'isready':
+        out('readyok');
+        break;
+      case 'position': {
+        const k = words.indexOf('moves');
+        const head = k >= 0 ? words.slice(1, k) : words.slice(1);
+        const moves = k >= 0 ? words.slice(k + 1) : [];
+        pos = head[0] === 'fen' ? new Position(head.slice(1).join(' ')) : new Position();
+        const err = applyMoves(pos, moves);
+        if (err) process.stderr.write(`fake engine: ${err}\n`);
+        break;
+      }
+      case 'go': {
+        goCount++;
+        if (goCount === o.crashAt) process.exit(3);
+        const move = goCount === o.illegalAt || o.mode === 'illegal' ? 'a0a9' : choose();
+        const answer = (): void => {
+          pending = null;
+          timer = null;
+          if (o.score !== null) out(`info depth 1 score cp ${o.score} nodes 1 pv ${move}`);
+          out(`bestmove ${move}`);
+        };
+        if (goCount === o.hangAt) pending = answer;
+        else if (o.sleepMs > 0) {
+          pending = answer;
+          timer = setTimeout(answer, o.sleepMs);
+        } else answer();
+        break;
+      }
+      case 'stop':
+        if (timer) clearTimeout(timer);
+        pending?.();
+        break;
+      case 'quit':
+        process.exit(0);
+        break;
+      default:
+        break;
+    }
+  });
+  rl.on('close', () => process.exit(0));
+}
+
+const opts = parseArgs(process.argv.slice(2));
+if (opts.slowStartMs > 0) setTimeout(() => run(opts), opts.slowStartMs);
+else run(opts);

@@ -1,0 +1,159 @@
+// Opening sets for matches.
+//
+// A file holds one opening per line; blank lines and lines starting with '#'
+// are skipped, and text after a '#' or ';' on a line is the opening's name.
+// A line is either
+//   - a list of moves from the start position, optionally preceded by
+//     "startpos" and/or "moves":      h2e2 h9g7 h0g2 i9h9   # central cannon vs screen horses
+//   - a FEN (Pikafish form, trailing fields optional), optionally followed by
+//     moves, with or without the keyword "moves":
+//       rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 moves h2e2
+// Every move is checked with the rules core; an opening whose final position is
+// already decided (no legal move, repetition...) is rejected.
+//
+// Each opening is played twice, once with each engine as red (a game pair).
+
+import { readFileSync } from 'node:fs';
+import { legalMoves } from '../../core/movegen.js';
+import { Position } from '../../core/position.js';
+import { DEFAULT_RULES, judge, type RuleConfig } from '../../core/rules.js';
+import { moveToUci } from '../../core/types.js';
+
+export interface Opening {
+  /** Starting FEN, or null for the standard start position. */
+  fen: string | null;
+  /** Moves (UCI, a0-i9) played from that position. */
+  moves: string[];
+  /** Name from the line's comment, or the move list. */
+  name: string;
+  /** 1-based line in the source file (0 when not from a file). */
+  line: number;
+}
+
+const MOVE_RE = /^[a-i][0-9][a-i][0-9]$/;
+
+/** Applies UCI moves to `pos`; returns null or an error message naming the bad move. */
+export function applyMoves(pos: Position, moves: readonly string[]): string | null {
+  for (let i = 0; i < moves.length; i++) {
+    const text = moves[i];
+    const m = legalMoves(pos).find((x) => moveToUci(x) === text);
+    if (m === undefined) return `move ${i + 1} "${text}" is not legal in ${pos.fen()}`;
+    pos.doMove(m);
+  }
+  return null;
+}
+
+/** The position an opening leads to (with its history). Throws on a bad opening. */
+export function openingPosition(o: Opening): Position {
+  const pos = new Position(o.fen ?? undefined);
+  const err = applyMoves(pos, o.moves);
+  if (err) throw new Error(err);
+  return pos;
+}
+
+/** Parses one line; returns null for blank/comment lines, an Opening, or an error string. */
+export function parseOpeningLine(raw: string, lineNo = 0, rules: RuleConfig = DEFAULT_RULES): Opening | string | null {
+  let text = raw;
+  let name = '';
+  const cut = text.search(/[#;]/);
+  if (cut >= 0) {
+    name = text.slice(cut + 1).trim();
+    text = text.slice(0, cut);
+  }
+  const tokens = text.trim().split(/\s+/).filter((t) => t.length > 0);
+  if (tokens.length === 0) return null;
+  let fen: string | null = null;
+  let i = 0;
+  if (tokens[0] === 'startpos') i = 1;
+  else if (tokens[0] === 'fen') {
+    i = 1;
+  }
+  if (i < tokens.length && tokens[i].includes('/')) {
+    const fenTokens = [tokens[i++]];
+    while (i < tokens.length && fenTokens.length < 6 && tokens[i] !== 'moves' && !MOVE_RE.test(tokens[i])) fenTokens.push(tokens[i++]);
+    fen = fenTokens.join(' ');
+  } else if (tokens[0] === 'fen') {
+    return `line ${lineNo}: "fen" without a FEN`;
+  }
+  if (tokens[i] === 'moves') i++;
+  const moves = tokens.slice(i);
+  for (const m of moves) if (!MOVE_RE.test(m)) return `line ${lineNo}: "${m}" is not a move (expected UCI squares a0-i9, e.g. h2e2)`;
+  let pos: Position;
+  try {
+    pos = new Position(fen ?? undefined);
+  } catch (e) {
+    return `line ${lineNo}: ${(e as Error).message}`;
+  }
+  const err = applyMoves(pos, moves);
+  if (err) return `line ${lineNo}: ${err}`;
+  const j = judge(pos, rules);
+  if (j.result !== 'none') return `line ${lineNo}: the opening already ends the game (${j.result}, ${j.reason})`;
+  return { fen, moves, name: name || (fen ? fen + (moves.length ? ' ' + moves.join(' ') : '') : moves.join(' ') || 'startpos'), line: lineNo };
+}
+
+/** Parses the text of an opening file; throws with every bad line listed. */
+export function parseOpenings(text: string, rules: RuleConfig = DEFAULT_RULES): Opening[] {
+  const out: Opening[] = [];
+  const errors: string[] = [];
+  const lines = text.split(/\r?\n/);
+  for (let n = 0; n < lines.length; n++) {
+    const r = parseOpeningLine(lines[n], n + 1, rules);
+    if (r === null) continue;
+    if (typeof r === 'string') errors.push(r);
+    else out.push(r);
+  }
+  if (errors.length) throw new Error(`bad opening file:\n  ${errors.join('\n  ')}`);
+  return out;
+}
+
+export function loadOpenings(path: string, rules: RuleConfig = DEFAULT_RULES): Opening[] {
+  return parseOpenings(readFileSync(path, 'utf8'), rules);
+}
+
+export const START_OPENING: Opening = Object.freeze({ fen: null, moves: [], name: 'startpos', line: 0 }) as Opening;
+
+/** Deterministic PRNG (mulberry32) for shuffling openings. */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function shuffled<T>(items: readonly T[], seed: number): T[] {
+  const a = items.slice();
+  const r = rng(seed);
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = Math.floor(r() * (i + 1));
+    [a[i], a[j]] = [a[j], a[i]];
+  }
+  return a;
+}
+
+export interface ScheduledGame {
+  /** 0-based game number. */
+  index: number;
+  /** 0-based pair number (games 2k and 2k+1 share an opening). */
+  pair: number;
+  opening: Opening;
+  /** Which engine (0 = first, 1 = second) plays red. */
+  redEngine: 0 | 1;
+}
+
+/**
+ * The game schedule: game 2k and 2k+1 use opening k (cycling through the set),
+ * the first with engine 0 as red, the second with colours swapped.
+ */
+export function scheduleGames(openings: readonly Opening[], games: number): ScheduledGame[] {
+  const set = openings.length ? openings : [START_OPENING];
+  const out: ScheduledGame[] = [];
+  for (let g = 0; g < games; g++) {
+    const pair = g >> 1;
+    out.push({ index: g, pair, opening: set[pair % set.length], redEngine: (g & 1) as 0 | 1 });
+  }
+  return out;
+}
