@@ -43,11 +43,11 @@ describe('rule-case corpus', () => {
   for (const c of cases) {
     it(`${c.id}`, () => {
       for (const tok of c.expect.split(/\s+/)) {
-        const m = /^(\w+)([=~])(\w+)(?:@(\d+))?$/.exec(tok);
+        const m = /^(\w+)(?:\/(\d+))?([=~])(\w+)(?:@(\d+))?$/.exec(tok);
         assert.ok(m, `bad expectation ${tok} in ${c.id}`);
-        const [, rule, kind, want, plyText] = m;
+        const [, rule, depthText, kind, want, plyText] = m;
         assert.ok((REPETITION_RULES as readonly string[]).includes(rule), `unknown rule ${rule}`);
-        const cfg = ruleConfigFrom({ repetitionRule: rule as RepetitionRule, drawRule: 'None', rule60MaxPly: 120, mateThreatDepth: 0 });
+        const cfg = ruleConfigFrom({ repetitionRule: rule as RepetitionRule, drawRule: 'None', rule60MaxPly: 120, mateThreatDepth: Number(depthText ?? 0) });
         const { judgement, ply } = judgeGame(c.fen, c.moves, cfg);
         const ok = want === 'nowin' ? judgement.result === 'none' || judgement.result === 'draw' : judgement.result === want;
         if (kind === '~') {

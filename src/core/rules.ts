@@ -1,0 +1,664 @@
+// Game-end judgement: repetition rule sets, the 60-move rule, insufficient
+// material and DrawRule.
+//
+// One module serves the search (`ruleJudge`, called at every node, allocation
+// free), the match runner and the library API (`judge`, the whole game so far).
+// The interpretation of every rule set is written down in docs/RULES.md.
+//
+// Repetition scan (all rule sets): only the reversible part of the history is
+// searched (bounded by the rule-60 counter with the checks exempted by the
+// check10 logic added back, and by the last null move), every second ply, after
+// a fast reject through the position's counting key filter. When the current
+// position occurred before, the cycle between the two occurrences is classified
+// move by move: which moves give check, which pieces each move newly chases
+// (src/core/chase.ts) and, for ChineseRule, which moves threaten mate.
+
+import { assignIds, chasedMask, idBoard } from './chase.js';
+import { GEN_LEGAL, generate } from './movegen.js';
+import { Position } from './position.js';
+import {
+  ADVISOR, BISHOP, BLACK, CANNON_VALUE, MAX_MOVES, PAWN, RED, VALUE_DRAW, VALUE_NONE, mateIn, matedIn, parseSquare,
+} from './types.js';
+
+export type RepetitionRule = 'AsianRule' | 'ComputerRule' | 'ChineseRule' | 'SkyRule' | 'YitianRule' | 'AllowChase' | 'NoJudgement';
+export type DrawRule = 'None' | 'DrawAsBlackWin' | 'DrawAsRedWin' | 'DrawRepAsBlackWin' | 'DrawRepAsRedWin';
+
+export const REPETITION_RULES: readonly RepetitionRule[] = Object.freeze([
+  'AsianRule', 'ComputerRule', 'ChineseRule', 'SkyRule', 'YitianRule', 'AllowChase', 'NoJudgement',
+] as RepetitionRule[]);
+export const DRAW_RULES: readonly DrawRule[] = Object.freeze([
+  'None', 'DrawAsBlackWin', 'DrawAsRedWin', 'DrawRepAsBlackWin', 'DrawRepAsRedWin',
+] as DrawRule[]);
+
+export interface RuleConfig {
+  repetitionRule: RepetitionRule;
+  drawRule: DrawRule;
+  /** 0 = off, else plies without capture (120 = 60 moves), checks beyond ten per side exempted. */
+  rule60MaxPly: number;
+  /** ChineseRule only: depth in moves (0..10) of the mate-threat ("杀") detection; 0 = off. */
+  mateThreatDepth: number;
+}
+
+export const DEFAULT_RULES: RuleConfig = Object.freeze({
+  repetitionRule: 'AsianRule',
+  drawRule: 'None',
+  rule60MaxPly: 120,
+  mateThreatDepth: 0,
+}) as RuleConfig;
+
+/** Builds a validated config from option values (names case-insensitive; unknown names give the defaults; numbers clamped). */
+export function ruleConfigFrom(o: { repetitionRule: string; drawRule: string; rule60MaxPly: number; mateThreatDepth: number }): RuleConfig {
+  const rr = REPETITION_RULES.find((r) => r.toLowerCase() === String(o.repetitionRule).toLowerCase()) ?? DEFAULT_RULES.repetitionRule;
+  const dr = DRAW_RULES.find((r) => r.toLowerCase() === String(o.drawRule).toLowerCase()) ?? DEFAULT_RULES.drawRule;
+  const clamp = (v: number, lo: number, hi: number, d: number): number =>
+    typeof v === 'number' && Number.isFinite(v) ? Math.min(hi, Math.max(lo, Math.trunc(v))) : d;
+  return {
+    repetitionRule: rr,
+    drawRule: dr,
+    rule60MaxPly: clamp(o.rule60MaxPly, 0, 120, DEFAULT_RULES.rule60MaxPly),
+    mateThreatDepth: clamp(o.mateThreatDepth, 0, 10, DEFAULT_RULES.mateThreatDepth),
+  };
+}
+
+// ---- Internal outcome: who wins, why --------------------------------------------------
+
+/** Outcome codes, relative to the side to move. */
+const O_NONE = 0;
+const O_WIN = 1;
+const O_LOSS = 2;
+const O_DRAW = 3;
+
+// Reasons (index into REASONS).
+const R_NONE = 0, R_PERPETUAL_CHECK = 1, R_PERPETUAL_CHASE = 2, R_REPETITION = 3, R_RULE60 = 4;
+const R_MATERIAL = 5, R_CHECKMATE = 6, R_STALEMATE = 7, R_FORBIDDEN = 8, R_MATE_THREAT = 9, R_CHECK_LIMIT = 10;
+const REASONS = [
+  '', 'perpetual check', 'perpetual chase', 'repetition', '60-move rule', 'insufficient material',
+  'checkmate', 'stalemate', 'forbidden cycle', 'perpetual mate threat', 'check limit',
+];
+
+let outReason = R_NONE;
+/** Provisional score of a two-fold repetition that ComputerRule does not settle yet (see ruleJudgeHint). */
+let hint = VALUE_NONE;
+
+function setOut(o: number, reason: number): number {
+  outReason = reason;
+  return o;
+}
+
+// ---- Scratch (module-level so that nothing allocates per call) ------------------------
+
+const MOVE_LEVELS = 24;
+const moveBuf = new Int32Array(MAX_MOVES * MOVE_LEVELS);
+const undone = new Int32Array(2048);
+let undoneCount = 0;
+
+function undoOne(pos: Position): void {
+  const m = pos.moveAt[pos.sp];
+  undone[undoneCount++] = m;
+  const from = m >> 7, to = m & 127;
+  idBoard[from] = idBoard[to];
+  pos.undoMove(m);
+}
+
+function redoAll(pos: Position): void {
+  while (undoneCount > 0) pos.doMove(undone[--undoneCount]);
+}
+
+function hasLegal(pos: Position, level: number): boolean {
+  const base = level * MAX_MOVES;
+  return generate(pos, GEN_LEGAL, moveBuf, base) > base;
+}
+
+// ---- ComputerRule: Pikafish's detect_chases --------------------------------------------
+
+/**
+ * Chase judgement of the cycle of length d ending at the current state, exactly as
+ * Pikafish: any position of the cycle with the side to move in check makes it a
+ * draw; otherwise each side's chase set is the intersection over its moves of the
+ * pieces newly chased by that move; exactly one side with a non-empty set loses.
+ * Returns O_WIN/O_LOSS/O_DRAW for the side to move.
+ */
+function computerChases(pos: Position, d: number): number {
+  assignIds(pos);
+  const us = pos.side;
+  let chaseUs = 0xffff, chaseThem = 0xffff;
+  let check = false;
+  undoneCount = 0;
+  for (let i = 0; i < d; i++) {
+    if (pos.checked[pos.sp]) {
+      check = true;
+      break;
+    }
+    const mover = pos.side ^ 1;
+    const moverChase = mover === us ? chaseUs : chaseThem;
+    if (moverChase === 0) {
+      if ((mover === us ? chaseThem : chaseUs) === 0) break;
+      undoOne(pos);
+    } else {
+      const after = chasedMask(pos, mover as 0 | 1);
+      undoOne(pos);
+      const diff = after & ~chasedMask(pos, mover as 0 | 1);
+      if (mover === us) chaseUs &= diff;
+      else chaseThem &= diff;
+    }
+  }
+  redoAll(pos);
+  if (check) return setOut(O_DRAW, R_REPETITION);
+  const a = chaseUs !== 0, b = chaseThem !== 0;
+  if (a === b) return setOut(O_DRAW, R_REPETITION);
+  return setOut(a ? O_LOSS : O_WIN, R_PERPETUAL_CHASE);
+}
+
+// ---- Other rule sets: per-move classification of a cycle --------------------------------
+
+// One record per move of the cycle, index 0 = the most recent move.
+const MAX_CYCLE = 1024;
+const recMover = new Uint8Array(MAX_CYCLE);
+/** The move gives check. */
+const recCheck = new Uint8Array(MAX_CYCLE);
+/** The mover was in check before the move (an evasion). */
+const recForced = new Uint8Array(MAX_CYCLE);
+/** The move threatens mate (ChineseRule with Mate Threat Depth > 0). */
+const recThreat = new Uint8Array(MAX_CYCLE);
+/** Ids of the enemy pieces newly chased by the move. */
+const recFresh = new Int32Array(MAX_CYCLE);
+/** Ids of the mover's pieces that deliver the check or the new chases. */
+const recAttackers = new Int32Array(MAX_CYCLE);
+let recCount = 0;
+
+/** Ids of the pieces of colour c attacking the king or one of the pieces in `targets` (ids of the other colour). */
+function attackerIds(pos: Position, c: number, check: boolean, targets: number): number {
+  const b = pos.board;
+  const them = c ^ 1;
+  const ksq = pos.kingSq[them];
+  let ids = 0;
+  const n = pos.listCount[c];
+  for (let i = 0; i < n; i++) {
+    const s = pos.listSq[c * 16 + i];
+    let hit = check && pos.attacksFrom(s, ksq);
+    if (!hit && targets) {
+      const m = pos.listCount[them];
+      for (let j = 0; j < m && !hit; j++) {
+        const t = pos.listSq[them * 16 + j];
+        if (targets & (1 << idBoard[t]) && b[t] && pos.attacksFrom(s, t)) hit = true;
+      }
+    }
+    if (hit) ids |= 1 << idBoard[s];
+  }
+  return ids;
+}
+
+/**
+ * Records, for each move of the cycle of length d ending at the current state,
+ * whether it checks, answers a check, threatens mate (ChineseRule, depth > 0),
+ * which enemy pieces it newly chases and which pieces deliver the attack.
+ */
+function classifyCycle(pos: Position, d: number, mateDepth: number, wantAttackers: boolean): void {
+  assignIds(pos);
+  undoneCount = 0;
+  recCount = d < MAX_CYCLE ? d : MAX_CYCLE;
+  for (let i = 0; i < recCount; i++) {
+    const mover = (pos.side ^ 1) as 0 | 1;
+    const check = pos.checked[pos.sp] === 1;
+    recMover[i] = mover;
+    recCheck[i] = check ? 1 : 0;
+    recForced[i] = pos.checked[pos.sp - 1];
+    recThreat[i] = mateDepth > 0 && !check && mateThreat(pos, mateDepth) ? 1 : 0;
+    const after = chasedMask(pos, mover);
+    const attackersAfter = wantAttackers ? attackerIds(pos, mover, check, after) : 0;
+    undoOne(pos);
+    const fresh = after & ~chasedMask(pos, mover);
+    recFresh[i] = fresh;
+    // Attackers of the targets that are really new (attackersAfter covers all chased ones).
+    recAttackers[i] = attackersAfter;
+    if (wantAttackers && fresh !== after) {
+      // Narrow to the pieces attacking the new targets or the king: redo the move to look again.
+      redoOne(pos);
+      recAttackers[i] = attackerIds(pos, mover, check, fresh);
+      undoOne(pos);
+    }
+  }
+  redoAll(pos);
+}
+
+function redoOne(pos: Position): void {
+  const m = undone[--undoneCount];
+  pos.doMove(m);
+  idBoard[m & 127] = idBoard[m >> 7];
+}
+
+/** Result of a cycle from per-side violation levels (higher level loses; equal levels draw). */
+function byLevels(levUs: number, levThem: number, reasonUs: number, reasonThem: number): number {
+  if (levUs === levThem) return setOut(O_DRAW, R_REPETITION);
+  return levUs > levThem ? setOut(O_LOSS, reasonUs) : setOut(O_WIN, reasonThem);
+}
+
+/**
+ * AsianRule / YitianRule: is colour c perpetually chasing one and the same piece?
+ * Checks among its moves do not excuse the chase ("one check, one chase"), but at
+ * least one of its moves must be a plain chasing move.
+ */
+function asianChase(c: number): boolean {
+  let and = 0xffff, plain = 0;
+  for (let i = 0; i < recCount; i++) {
+    if (recMover[i] !== c || recCheck[i]) continue;
+    plain++;
+    and &= recFresh[i];
+  }
+  return plain > 0 && and !== 0;
+}
+
+/**
+ * ChineseRule level of colour c: 1 when every move checks, threatens mate or
+ * newly chases some piece (chases of different pieces count alike) and not every
+ * move is a check; 0 otherwise. Sets `whyC` to the kind of offence.
+ */
+let whyC = R_FORBIDDEN;
+function chineseLevel(c: number): number {
+  let moves = 0, checks = 0, chases = 0, threats = 0;
+  for (let i = 0; i < recCount; i++) {
+    if (recMover[i] !== c) continue;
+    moves++;
+    if (recCheck[i]) checks++;
+    else if (recFresh[i]) chases++;
+    else if (recThreat[i]) threats++;
+    else return 0;
+  }
+  if (moves === 0 || checks === moves) return 0;
+  whyC = checks === 0 && threats === 0 ? R_PERPETUAL_CHASE : checks === 0 && chases === 0 ? R_MATE_THREAT : R_FORBIDDEN;
+  return 1;
+}
+
+/**
+ * SkyRule (TianTian) level of colour c (see docs/RULES.md): 4 perpetual check;
+ * 3 one piece checking and chasing in turn; 2 chasing one and the same piece on
+ * every move; 1 several pieces checking and chasing in turn, or chasing different
+ * pieces while the opponent gives checks; 0 otherwise. A move answering a check
+ * is left out of the mover's record (it is neither an attack nor an idle move).
+ */
+function skyLevel(c: number): number {
+  let moves = 0, checks = 0, counted = 0, attacks = 0, chaseAnd = 0xffff, pieceAnd = -1;
+  let oppChecks = 0;
+  for (let i = 0; i < recCount; i++) {
+    if (recMover[i] !== c) {
+      if (recCheck[i]) oppChecks++;
+      continue;
+    }
+    moves++;
+    if (recCheck[i]) checks++;
+    if (recForced[i] && !recCheck[i]) continue;
+    counted++;
+    if (recCheck[i] || recFresh[i]) {
+      attacks++;
+      pieceAnd &= recAttackers[i];
+    }
+    if (!recCheck[i]) chaseAnd &= recFresh[i];
+  }
+  if (moves === 0) return 0;
+  if (checks === moves) return 4;
+  if (counted === 0 || attacks !== counted) return 0;
+  if (checks > 0) return checks < counted ? (pieceAnd !== 0 ? 3 : 1) : 0;
+  if (chaseAnd !== 0) return 2;
+  return oppChecks > 0 ? 1 : 0;
+}
+
+function skyReason(level: number): number {
+  return level === 4 ? R_PERPETUAL_CHECK : level === 2 ? R_PERPETUAL_CHASE : R_FORBIDDEN;
+}
+
+function judgeCycle(pos: Position, d: number, checkUs: boolean, checkThem: boolean, cfg: RuleConfig): number {
+  const rule = cfg.repetitionRule;
+  const us = pos.side, them = us ^ 1;
+  if (rule === 'SkyRule') {
+    classifyCycle(pos, d, 0, true);
+    const lu = skyLevel(us), lt = skyLevel(them);
+    return byLevels(lu, lt, skyReason(lu), skyReason(lt));
+  }
+  // Perpetual check is the most serious offence under every other rule set.
+  if (checkUs || checkThem) {
+    if (checkUs && checkThem) return setOut(O_DRAW, R_REPETITION);
+    return setOut(checkUs ? O_LOSS : O_WIN, R_PERPETUAL_CHECK);
+  }
+  if (rule === 'AllowChase') return setOut(O_DRAW, R_REPETITION);
+  if (rule === 'ChineseRule') {
+    classifyCycle(pos, d, cfg.mateThreatDepth, false);
+    const lu = chineseLevel(us), wu = whyC;
+    const lt = chineseLevel(them), wt = whyC;
+    return byLevels(lu, lt, wu, wt);
+  }
+  // AsianRule, YitianRule.
+  classifyCycle(pos, d, 0, false);
+  const chUs = asianChase(us), chThem = asianChase(them);
+  if (chUs === chThem) return setOut(O_DRAW, R_REPETITION);
+  return setOut(chUs ? O_LOSS : O_WIN, R_PERPETUAL_CHASE);
+}
+
+// ---- Mate threats (ChineseRule "杀") ---------------------------------------------------
+
+/**
+ * Does the side that just moved threaten mate: after a pass of the opponent,
+ * can it force mate with consecutive checks within `depth` of its moves?
+ */
+function mateThreat(pos: Position, depth: number): boolean {
+  pos.doNullMove();
+  const r = checkingMate(pos, 0, depth);
+  pos.undoNullMove();
+  return r;
+}
+
+function checkingMate(pos: Position, d: number, depth: number): boolean {
+  if (d >= depth) return false;
+  const base = (2 * d) * MAX_MOVES;
+  const end = generate(pos, GEN_LEGAL, moveBuf, base);
+  for (let i = base; i < end; i++) {
+    const m = moveBuf[i];
+    if (!pos.givesCheck(m)) continue;
+    pos.doMove(m);
+    const eb = (2 * d + 1) * MAX_MOVES;
+    const ee = generate(pos, GEN_LEGAL, moveBuf, eb);
+    let solvable = false;
+    for (let j = eb; j < ee && !solvable; j++) {
+      pos.doMove(moveBuf[j]);
+      solvable = !checkingMate(pos, d + 1, depth);
+      pos.undoMove(moveBuf[j]);
+    }
+    pos.undoMove(m);
+    if (!solvable) return true;
+  }
+  return false;
+}
+
+// ---- Repetition scan --------------------------------------------------------------------
+
+/** Plies of reversible history that may contain an earlier occurrence (Pikafish's `end`). */
+function scanLength(pos: Position): number {
+  const sp = pos.sp;
+  const c10r = pos.check10Red[sp], c10b = pos.check10Black[sp];
+  const end = pos.rule60[sp] + (c10r > 10 ? c10r - 10 : 0) + (c10b > 10 ? c10b - 10 : 0);
+  const pfn = pos.pliesFromNull[sp];
+  return pfn < end ? pfn : end;
+}
+
+/** Pikafish's rule_judge repetition part (ComputerRule), including the two-fold hint. */
+function computerRepetition(pos: Position, ply: number, cfg: RuleConfig): number {
+  const end = scanLength(pos);
+  const sp = pos.sp;
+  const filter = pos.keyFilter;
+  const lo = pos.keyLo[sp], hi = pos.keyHi[sp];
+  if (end < 4 || filter[lo & 0xffff] === 0) return O_NONE;
+  const checked = pos.checked;
+  let cnt = 0;
+  let checkThem = checked[sp] === 1 && checked[sp - 2] === 1;
+  let checkUs = checked[sp - 1] === 1 && checked[sp - 3] === 1;
+  let pending = O_NONE, pendingReason = R_NONE;
+  for (let i = 4; i <= end; i += 2) {
+    const s = sp - i;
+    checkThem = checkThem && checked[s] === 1;
+    if (pos.keyLo[s] === lo && pos.keyHi[s] === hi && (++cnt === 2 || ply > i)) {
+      let o: number;
+      if (!checkThem && !checkUs) o = computerChases(pos, i);
+      else if (!checkUs) o = setOut(O_WIN, R_PERPETUAL_CHECK);
+      else if (!checkThem) o = setOut(O_LOSS, R_PERPETUAL_CHECK);
+      else o = setOut(O_DRAW, R_REPETITION);
+      if (o === O_DRAW || cnt === 2) return o;
+      // A two-fold win or loss inside the search: final only when the cycle cannot
+      // turn into a three-fold repetition with another verdict.
+      pending = o;
+      pendingReason = outReason;
+      if (filter[lo & 0xffff] <= 1) {
+        const max = cfg.rule60MaxPly;
+        if ((max === 0 || pos.rule60[sp] < max) && pos.keyLo[sp - 1] === pos.keyLo[s - 1] && pos.keyHi[sp - 1] === pos.keyHi[s - 1]) {
+          let prev = sp - 1;
+          while (--prev !== s) if (filter[pos.keyLo[prev] & 0xffff] > 1) break;
+          if (prev === s) return setOut(o, pendingReason);
+        }
+        break;
+      }
+    }
+    if (i + 1 <= end) checkUs = checkUs && checked[s - 1] === 1;
+  }
+  if (pending !== O_NONE) hint = pending === O_WIN ? 1 : -1;
+  return O_NONE;
+}
+
+/** Repetition judgement for the rule sets judged at the 2nd occurrence (or the 3rd for YitianRule). */
+function ruleRepetition(pos: Position, ply: number, cfg: RuleConfig): number {
+  const end = scanLength(pos);
+  const sp = pos.sp;
+  const lo = pos.keyLo[sp], hi = pos.keyHi[sp];
+  if (end < 4 || pos.keyFilter[lo & 0xffff] === 0) return O_NONE;
+  const rule = cfg.repetitionRule;
+  const folds = rule === 'YitianRule' ? 2 : 1;
+  const checked = pos.checked;
+  let cnt = 0;
+  let checkThem = checked[sp] === 1 && checked[sp - 2] === 1;
+  let checkUs = checked[sp - 1] === 1 && checked[sp - 3] === 1;
+  for (let i = 4; i <= end; i += 2) {
+    const s = sp - i;
+    checkThem = checkThem && checked[s] === 1;
+    if (pos.keyLo[s] === lo && pos.keyHi[s] === hi && (++cnt >= folds || ply > i)) {
+      if (rule === 'NoJudgement') {
+        // Cycles are not judged: the game goes on. Inside the search (ply > 0) a
+        // repetition cannot gain anything, so it is scored as a draw.
+        return ply > 0 ? setOut(O_DRAW, R_REPETITION) : O_NONE;
+      }
+      return judgeCycle(pos, i, checkUs, checkThem, cfg);
+    }
+    if (i + 1 <= end) checkUs = checkUs && checked[s - 1] === 1;
+  }
+  return O_NONE;
+}
+
+// ---- SkyRule check limit -------------------------------------------------------------
+
+const streak = new Int32Array(16);
+
+/**
+ * TianTian's limit on consecutive checks: one piece may give at most 6 checks in a
+ * row, two pieces 12, three or more 18. The run is the side's unbroken series of
+ * checking moves up to now; a piece's streak is the number of the latest checks of
+ * the run it took part in (as checker, discovered checks included). Returns O_WIN
+ * for the side to move when the side that just moved went over a limit.
+ */
+function skyCheckLimit(pos: Position): number {
+  const sp = pos.sp;
+  if (!pos.checked[sp]) return O_NONE;
+  const back = pos.pliesFromNull[sp];
+  let run = 0;
+  for (let k = sp; run * 2 < back && k >= 0 && pos.checked[k]; k -= 2) run++;
+  if (run <= 6) return O_NONE;
+  assignIds(pos);
+  streak.fill(0);
+  let distinct = 0, alive = 0xffff, maxStreak = 0;
+  undoneCount = 0;
+  const c = pos.side ^ 1;
+  for (let i = 0; i < run; i++) {
+    const ids = attackerIds(pos, c, true, 0);
+    for (let id = 0; id < 16; id++) {
+      if (!(ids & (1 << id))) {
+        alive &= ~(1 << id);
+        continue;
+      }
+      if (streak[id] === 0) distinct++;
+      if (alive & (1 << id)) {
+        streak[id]++;
+        if (streak[id] > maxStreak) maxStreak = streak[id];
+      }
+    }
+    if (i + 1 < run) {
+      undoOne(pos);
+      undoOne(pos);
+    }
+  }
+  redoAll(pos);
+  const limit = 6 * (distinct > 3 ? 3 : distinct);
+  if (maxStreak > 6 || run > limit) return setOut(O_WIN, R_CHECK_LIMIT);
+  return O_NONE;
+}
+
+// ---- Insufficient material -----------------------------------------------------------------
+
+/**
+ * Pikafish's insufficient-material draws (ComputerRule), when neither side has a
+ * pawn: no rook/knight/cannon at all; or a single cannon whose side has no
+ * advisor, against at most one advisor (or with no bishop of its own against two
+ * advisors); or one cannon each and no advisors. Some of these are draws only if
+ * no move gives mate at once (then O_NONE). Other rule sets only know the first case.
+ */
+function insufficientMaterial(pos: Position, full: boolean): number {
+  const pc = pos.pieceCount;
+  if (pc[PAWN] + pc[8 | PAWN] !== 0) return O_NONE;
+  const mmR = pos.majorMaterial[RED], mmB = pos.majorMaterial[BLACK];
+  const mm = mmR + mmB;
+  let level = 0; // 0 none, 1 direct draw, 2 draw unless a move mates
+  if (mm === 0) level = 1;
+  else if (full) {
+    if (mm === CANNON_VALUE) {
+      const cs = mmR === CANNON_VALUE ? RED : BLACK;
+      const os = cs ^ 1;
+      const advC = pc[(cs << 3) | ADVISOR], advO = pc[(os << 3) | ADVISOR], bisC = pc[(cs << 3) | BISHOP];
+      if (advC === 0) {
+        if (advO === 0) level = 1;
+        else if (advO === 1) level = bisC === 0 ? 1 : 2;
+        else if (bisC === 0) level = 2;
+      }
+    }
+    if (level === 0 && mmR === CANNON_VALUE && mmB === CANNON_VALUE && pc[ADVISOR] + pc[8 | ADVISOR] === 0) {
+      level = pc[BISHOP] + pc[8 | BISHOP] === 0 ? 1 : 2;
+    }
+  }
+  if (level === 0) return O_NONE;
+  if (level === 2) {
+    const base = MAX_MOVES * 2;
+    const end = generate(pos, GEN_LEGAL, moveBuf, base);
+    if (end === base) return setOut(O_LOSS, pos.checked[pos.sp] ? R_CHECKMATE : R_STALEMATE);
+    for (let i = base; i < end; i++) {
+      const m = moveBuf[i];
+      pos.doMove(m);
+      const mate = !hasLegal(pos, 3);
+      pos.undoMove(m);
+      if (mate) return O_NONE;
+    }
+  }
+  return setOut(O_DRAW, R_MATERIAL);
+}
+
+// ---- The judgement ------------------------------------------------------------------------
+
+function outcome(pos: Position, ply: number, cfg: RuleConfig): number {
+  hint = VALUE_NONE;
+  const rule = cfg.repetitionRule;
+  let o: number;
+  if (rule === 'ComputerRule') o = computerRepetition(pos, ply, cfg);
+  else {
+    if (rule === 'SkyRule' && (o = skyCheckLimit(pos)) !== O_NONE) return o;
+    o = ruleRepetition(pos, ply, cfg);
+  }
+  if (o !== O_NONE) return o;
+  const max = cfg.rule60MaxPly;
+  if (max > 0 && pos.rule60[pos.sp] >= max) {
+    if (hasLegal(pos, 2)) return setOut(O_DRAW, R_RULE60);
+    return setOut(O_LOSS, pos.checked[pos.sp] ? R_CHECKMATE : R_STALEMATE);
+  }
+  return insufficientMaterial(pos, rule === 'ComputerRule');
+}
+
+function isRepetitionDraw(): boolean {
+  return outReason === R_REPETITION;
+}
+
+/** Colour that a draw counts as a win for under the DrawRule, or -1. */
+function drawWinner(cfg: RuleConfig, repetition: boolean): number {
+  switch (cfg.drawRule) {
+    case 'DrawAsBlackWin': return BLACK;
+    case 'DrawAsRedWin': return RED;
+    case 'DrawRepAsBlackWin': return repetition ? BLACK : -1;
+    case 'DrawRepAsRedWin': return repetition ? RED : -1;
+    default: return -1;
+  }
+}
+
+/**
+ * In-search judgement (Pikafish's rule_judge): VALUE_NONE when the game goes on,
+ * else the score for the side to move: mateIn(ply)/matedIn(ply) for wins and
+ * losses by rule, VALUE_DRAW for draws, with the DrawRule conversions applied.
+ * `ply` is the distance from the search root; a repetition strictly after the
+ * root is judged at its first recurrence. Allocates nothing.
+ *
+ * With ComputerRule a two-fold win or loss that may still turn into a different
+ * three-fold verdict is not returned; `ruleJudgeHint()` then tells its sign so
+ * that the search can bound its window as Pikafish does.
+ */
+export function ruleJudge(pos: Position, ply: number, cfg: RuleConfig): number {
+  const o = outcome(pos, ply, cfg);
+  if (o === O_NONE) return VALUE_NONE;
+  if (o === O_WIN) return mateIn(ply);
+  if (o === O_LOSS) return matedIn(ply);
+  const w = drawWinner(cfg, isRepetitionDraw());
+  if (w < 0) return VALUE_DRAW;
+  return w === pos.side ? mateIn(ply) : matedIn(ply);
+}
+
+/**
+ * After a `ruleJudge` call that returned VALUE_NONE: VALUE_NONE, or +1 / -1 when
+ * ComputerRule found a two-fold repetition that would win / lose for the side to
+ * move but is not final yet. Pikafish then raises alpha to just below a draw
+ * (+1) or lowers beta to just above it (-1).
+ */
+export function ruleJudgeHint(): number {
+  return hint;
+}
+
+export interface Judgement {
+  result: 'none' | 'draw' | 'red' | 'black';
+  reason: string;
+}
+
+/**
+ * Whole-game judgement of the game so far (the history kept in `pos`): mate and
+ * stalemate (both lose), then the rule outcome of the current position as at a
+ * search root (ComputerRule judges repetitions at the 3rd occurrence, the other
+ * rule sets at the 2nd), with the DrawRule applied.
+ */
+export function judge(pos: Position, cfg: RuleConfig): Judgement {
+  const stm = pos.side;
+  const win = (c: number, reason: string): Judgement => ({ result: c === RED ? 'red' : 'black', reason });
+  if (!hasLegal(pos, 0)) return win(stm ^ 1, pos.checked[pos.sp] ? REASONS[R_CHECKMATE] : REASONS[R_STALEMATE]);
+  const o = outcome(pos, 0, cfg);
+  if (o === O_NONE) return { result: 'none', reason: '' };
+  // TianTian does not adjudicate a cycle nobody is to blame for: the game goes on
+  // (and ends by the 60-move rule unless someone deviates).
+  if (cfg.repetitionRule === 'SkyRule' && o === O_DRAW && outReason === R_REPETITION) return { result: 'none', reason: '' };
+  const reason = REASONS[outReason];
+  if (o === O_WIN) return win(stm, reason);
+  if (o === O_LOSS) return win(stm ^ 1, reason);
+  const w = drawWinner(cfg, isRepetitionDraw());
+  if (w >= 0) return win(w, `${reason}, counted as a ${w === RED ? 'red' : 'black'} win by DrawRule`);
+  return { result: 'draw', reason };
+}
+
+export function formatJudgement(j: Judgement): string {
+  if (j.result === 'none') return 'Judgement: none';
+  if (j.result === 'draw') return `Judgement: draw (${j.reason})`;
+  return `Judgement: ${j.result === 'red' ? 'red' : 'black'} wins (${j.reason})`;
+}
+
+/**
+ * Plays a game from `fen` (UCI moves) and returns the first judgement that ends it
+ * (with the number of plies played when it was given), or `none` after the last
+ * move. Throws on an illegal move.
+ */
+export function judgeGame(fen: string, moves: readonly string[], cfg: RuleConfig): { judgement: Judgement; ply: number } {
+  const pos = new Position(fen);
+  pos.reserve(moves.length + 1);
+  for (let i = 0; i < moves.length; i++) {
+    const t = moves[i];
+    const from = parseSquare(t.slice(0, 2)), to = parseSquare(t.slice(2, 4));
+    const m = (from << 7) | to;
+    if (t.length !== 4 || from < 0 || to < 0 || !pos.pseudoLegal(m) || !pos.legal(m)) throw new Error(`illegal move ${t} at ply ${i + 1}`);
+    pos.doMove(m);
+    const j = judge(pos, cfg);
+    if (j.result !== 'none') return { judgement: j, ply: i + 1 };
+  }
+  return { judgement: { result: 'none', reason: '' }, ply: moves.length };
+}
