@@ -33,6 +33,9 @@ export async function main(argv: string[]): Promise<number> {
   }
   const rl = createInterface({ input: process.stdin, crlfDelay: Infinity, terminal: false });
   await runUci(engine, rl, writeLine);
+  // After `quit` stdin may still be open: release it so the process can end.
+  rl.close();
+  process.stdin.destroy();
   return 0;
 }
 

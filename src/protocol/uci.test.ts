@@ -115,7 +115,7 @@ test('bad input gets clear errors and never kills the engine or loses the positi
   e.send('setoption name Hash value 0');
   e.send('setoption name NoSuchOption value 3');
   e.send('setoption name MultiPV value many');
-  e.send('go depth x');
+  e.send('go depth x movetime 300');
   await e.waitFor(/^bestmove /);
   e.send('d');
   await e.waitFor(/^Judgement: /);
