@@ -3,41 +3,19 @@
 
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 
 import { START_FEN, isValidSquareFor, parseFen } from './fen.js';
 import { legalMoves } from './movegen.js';
 import { Position } from './position.js';
 import { ADVISOR, BISHOP, BLACK, KING, PAWN, RED, makePiece, parseSquare } from './types.js';
-
-/** The repository root: the nearest folder above this file with a package.json. */
-function repoRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json'))) {
-    const up = dirname(dir);
-    if (up === dir) throw new Error(`no package.json above ${fileURLToPath(import.meta.url)}`);
-    dir = up;
-  }
-  return dir;
-}
+import { mulberry32, perftTablePath } from '../testing/fixtures.js';
 
 function perftFens(): string[] {
-  const file = resolve(repoRoot(), '..', 'shared', 'reference', 'perft.tsv');
+  const file = perftTablePath();
   assert.ok(existsSync(file), `reference data missing: ${file} (the shared/ folder must sit beside the repository)`);
   const fens = readFileSync(file, 'utf8').trim().split('\n').slice(1).map((l) => l.split('\t')[0]);
   return [...new Set(fens)];
-}
-
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 describe('FEN round trips', () => {
@@ -54,7 +32,7 @@ describe('FEN round trips', () => {
   });
 
   it('positions of random games round-trip, counters included', () => {
-    const rnd = prng(3);
+    const rnd = mulberry32(3);
     let n = 0;
     for (let g = 0; g < 40; g++) {
       const pos = new Position();

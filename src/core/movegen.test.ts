@@ -6,65 +6,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { isValidSquareFor } from './fen.js';
 import { countLegal, generate, hasLegalMove, legalMoves } from './movegen.js';
 import { Position } from './position.js';
 import {
-  ADVISOR, BISHOP, BLACK, CANNON, GEN_CAPTURES, GEN_EVASIONS, GEN_LEGAL, GEN_PSEUDO_LEGAL, GEN_QUIETS,
-  KING, KNIGHT, MAX_MOVES, MOVE_NONE, MOVE_NULL, PAWN, PIECE_CHARS, RED, ROOK, makeMove, moveFrom,
-  moveTo, moveToUci, parseSquare, type Move,
+  GEN_CAPTURES, GEN_EVASIONS, GEN_LEGAL, GEN_PSEUDO_LEGAL, GEN_QUIETS, KING, MAX_MOVES, MOVE_NONE, MOVE_NULL,
+  makeMove, moveFrom, moveTo, moveToUci, parseSquare, type Move,
 } from './types.js';
+import { F, gamePositions, mulberry32, naiveReach, piecesBetween, randomPlacement, setup } from '../testing/fixtures.js';
 
 // ---- helpers -----------------------------------------------------------------------
-
-/** Deterministic PRNG (mulberry32), returns floats in [0, 1). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** FEN of a board given as a 90-entry piece-code array. */
-function boardFen(board: ArrayLike<number>, side: 'w' | 'b'): string {
-  let out = '';
-  for (let r = 9; r >= 0; r--) {
-    let empty = 0;
-    for (let f = 0; f < 9; f++) {
-      const pc = board[r * 9 + f];
-      if (!pc) {
-        empty++;
-        continue;
-      }
-      if (empty) out += empty;
-      empty = 0;
-      out += PIECE_CHARS[pc];
-    }
-    if (empty) out += empty;
-    if (r > 0) out += '/';
-  }
-  return `${out} ${side} - - 0 1`;
-}
-
-/** A position from a readable list such as "K e0 k e9 R a3" (letters as in FEN). */
-function setup(spec: string, side: 'w' | 'b' = 'w'): Position {
-  const board = new Array<number>(90).fill(0);
-  const tokens = spec.trim().split(/\s+/);
-  for (let i = 0; i < tokens.length; i += 2) {
-    const pc = PIECE_CHARS.indexOf(tokens[i]);
-    const sq = parseSquare(tokens[i + 1]);
-    assert.ok(pc > 0 && sq >= 0, `bad setup token ${tokens[i]} ${tokens[i + 1]}`);
-    assert.equal(board[sq], 0, `square ${tokens[i + 1]} used twice`);
-    board[sq] = pc;
-  }
-  const pos = new Position(null);
-  const err = pos.setFen(boardFen(board, side));
-  assert.equal(err, null, `setup "${spec}" rejected: ${err}`);
-  return pos;
-}
 
 const uciList = (moves: Move[]): string[] => moves.map(moveToUci).sort();
 const legalUci = (pos: Position): string[] => uciList(legalMoves(pos));
@@ -79,55 +29,6 @@ function gen(pos: Position, kind: 0 | 1 | 2 | 3 | 4): Move[] {
 }
 
 // ---- a naive, independent rules implementation (the oracle) -----------------------------
-
-const F = (s: number) => s % 9;
-const R = (s: number) => Math.floor(s / 9);
-
-function inPalace(color: number, s: number): boolean {
-  const f = F(s), r = R(s);
-  return f >= 3 && f <= 5 && (color === RED ? r <= 2 : r >= 7);
-}
-
-/** Pieces strictly between two squares on one rank or file, or -1 when not aligned. */
-function piecesBetween(board: ArrayLike<number>, a: number, b: number): number {
-  let step: number;
-  if (R(a) === R(b)) step = a < b ? 1 : -1;
-  else if (F(a) === F(b)) step = a < b ? 9 : -9;
-  else return -1;
-  let n = 0;
-  for (let s = a + step; s !== b; s += step) if (board[s]) n++;
-  return n;
-}
-
-/** Can the piece on `from` move to (or capture on) `to`, by the movement rules alone? */
-function naiveReach(board: ArrayLike<number>, from: number, to: number): boolean {
-  const pc = board[from];
-  const c = pc >> 3, t = pc & 7;
-  const df = F(to) - F(from), dr = R(to) - R(from);
-  const adf = Math.abs(df), adr = Math.abs(dr);
-  switch (t) {
-    case ROOK:
-      return piecesBetween(board, from, to) === 0;
-    case CANNON:
-      return piecesBetween(board, from, to) === (board[to] ? 1 : 0);
-    case KNIGHT:
-      if (adf === 1 && adr === 2) return board[from + Math.sign(dr) * 9] === 0;
-      if (adf === 2 && adr === 1) return board[from + Math.sign(df)] === 0;
-      return false;
-    case BISHOP:
-      return adf === 2 && adr === 2 && board[from + df / 2 + (dr / 2) * 9] === 0 && (R(from) >= 5) === (R(to) >= 5);
-    case ADVISOR:
-      return adf === 1 && adr === 1 && inPalace(c, to);
-    case KING:
-      return adf + adr === 1 && inPalace(c, to);
-    case PAWN: {
-      const fwd = c === RED ? 1 : -1;
-      const crossed = c === RED ? R(from) >= 5 : R(from) <= 4;
-      return (df === 0 && dr === fwd) || (dr === 0 && adf === 1 && crossed);
-    }
-  }
-  return false;
-}
 
 /** Is colour c's king attacked (including by the other king along an open file)? */
 function naiveInDanger(board: ArrayLike<number>, c: number): boolean {
@@ -171,55 +72,10 @@ function naiveLegal(board: ArrayLike<number>, side: number): Move[] {
 
 // ---- random positions ----------------------------------------------------------------
 
-const MAX_OF = [0, 2, 2, 2, 5, 2, 2, 1];
-
-/** A random legal-looking placement (every piece on a square it may stand on). */
-function randomPlacement(rnd: () => number): Position {
-  for (;;) {
-    const board = new Array<number>(90).fill(0);
-    const fill = rnd(); // overall density
-    for (const c of [RED, BLACK]) {
-      for (let t = ROOK; t <= KING; t++) {
-        const pc = (c << 3) | t;
-        const n = t === KING ? 1 : Math.floor(rnd() * (MAX_OF[t] + 1) * (0.3 + fill));
-        for (let i = 0; i < Math.min(n, MAX_OF[t]); i++) {
-          for (let tries = 0; tries < 200; tries++) {
-            const s = Math.floor(rnd() * 90);
-            if (!board[s] && isValidSquareFor(pc, s)) {
-              board[s] = pc;
-              break;
-            }
-          }
-        }
-      }
-    }
-    const pos = new Position(null);
-    if (pos.setFen(boardFen(board, rnd() < 0.5 ? 'w' : 'b')) === null) return pos;
-  }
-}
-
-/** Positions reached by random legal play from the start (collected every few plies). */
-function randomGamePositions(rnd: () => number, games: number, plies: number, every: number): Position[] {
-  const out: Position[] = [];
-  for (let g = 0; g < games; g++) {
-    const pos = new Position();
-    for (let ply = 0; ply < plies; ply++) {
-      const moves = legalMoves(pos);
-      if (moves.length === 0) break;
-      // Prefer captures now and then so that the material thins out.
-      const caps = moves.filter((m) => pos.isCapture(m));
-      const pool = caps.length && rnd() < 0.3 ? caps : moves;
-      pos.doMove(pool[Math.floor(rnd() * pool.length)]);
-      if (ply % every === every - 1) out.push(pos.clone());
-    }
-  }
-  return out;
-}
-
-const rnd0 = prng(20240601);
+const rnd0 = mulberry32(20240601);
 const RANDOM_POSITIONS: Position[] = [
-  ...Array.from({ length: 500 }, () => randomPlacement(rnd0)),
-  ...randomGamePositions(rnd0, 40, 200, 10),
+  ...Array.from({ length: 500 }, () => randomPlacement(rnd0, true)),
+  ...gamePositions(rnd0, 40, 200, 10, 0.3),
 ];
 
 // ---- movement rules on hand-made positions -------------------------------------------------------

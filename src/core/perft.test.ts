@@ -4,25 +4,13 @@
 
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 
 import { legalMoves } from './movegen.js';
 import { perft, perftDivide, perftReport } from './perft.js';
 import { Position } from './position.js';
 import { moveToUci } from './types.js';
-
-/** The repository root: the nearest folder above this file with a package.json. */
-function repoRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json'))) {
-    const up = dirname(dir);
-    if (up === dir) throw new Error(`no package.json above ${fileURLToPath(import.meta.url)}`);
-    dir = up;
-  }
-  return dir;
-}
+import { perftTablePath } from '../testing/fixtures.js';
 
 interface Row {
   fen: string;
@@ -32,7 +20,7 @@ interface Row {
 
 /** Rows of shared/reference/perft.tsv (shared/ is a sibling of the repository folder). */
 function loadTable(): Row[] {
-  const file = resolve(repoRoot(), '..', 'shared', 'reference', 'perft.tsv');
+  const file = perftTablePath();
   if (!existsSync(file)) {
     throw new Error(`perft reference table not found at ${file}: the shared/ folder must sit beside the repository`);
   }

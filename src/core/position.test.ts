@@ -12,16 +12,7 @@ import {
   BLACK, CANNON, KING, KNIGHT, MOVE_NULL, PAWN, PIECE_VALUE, RED, moveTo, moveToUci, type Move,
 } from './types.js';
 import { PSQ_LO } from './zobrist.js';
-
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32, uciMove } from '../testing/fixtures.js';
 
 /** Pawn, minor, non-pawn keys and major material recomputed from the board. */
 function auxFromScratch(pos: Position) {
@@ -113,7 +104,7 @@ function rule60After(prev: Rule60, us: number, capture: boolean, givesCheck: boo
 
 describe('make/unmake on random games', () => {
   it('keys, counters and consistency after every move; unmaking restores everything', () => {
-    const rnd = prng(7);
+    const rnd = mulberry32(7);
     let plies = 0, nulls = 0, captures = 0, checks = 0, maxCheck10 = 0;
     for (let g = 0; g < 300; g++) {
       const pos = new Position();
@@ -215,7 +206,7 @@ describe('make/unmake on random games', () => {
   });
 
   it('clone() and copyFrom() keep the board, the whole history and all counters', () => {
-    const rnd = prng(99);
+    const rnd = mulberry32(99);
     const target = new Position('3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1');
     for (let g = 0; g < 30; g++) {
       const pos = new Position();
@@ -285,15 +276,13 @@ describe('make/unmake on random games', () => {
   it('a capture resets the rule-60 counter; a check beyond ten is not counted', () => {
     // Red rook checks the black king back and forth; black answers by moving the king.
     const pos = new Position('3k5/9/9/9/9/9/9/9/4A4/R3K4 w - - 50 1');
-    const sq = (s: string) => (s.charCodeAt(1) - 48) * 9 + s.charCodeAt(0) - 97;
-    const mv = (u: string) => (sq(u.slice(0, 2)) << 7) | sq(u.slice(2, 4));
     const seq = ['a0a9', 'd9d8', 'a9a8', 'd8d7', 'a8a7', 'd7d8', 'a7a8', 'd8d9', 'a8a9', 'd9d8',
       'a9a8', 'd8d7', 'a8a7', 'd7d8', 'a7a8', 'd8d9', 'a8a9', 'd9d8', 'a9a8', 'd8d7', 'a8a7', 'd7d8',
       'a7a8', 'd8d9', 'a8a9'];
     let r60 = pos.rule60Count();
     let c10: [number, number] = [0, 0];
     for (const u of seq) {
-      const m = mv(u);
+      const m = uciMove(u);
       assert.ok(legalMoves(pos).includes(m), `${u} legal`);
       const gives = pos.givesCheck(m), wasInCheck = pos.inCheck(), us = pos.side;
       pos.doMove(m);

@@ -11,13 +11,10 @@ import { describe, it } from 'node:test';
 
 import { Position } from './position.js';
 import { type RepetitionRule, REPETITION_RULES, judgeGame, ruleConfigFrom, ruleJudge, ruleJudgeHint } from './rules.js';
-import { VALUE_NONE, parseSquare } from './types.js';
+import { VALUE_NONE } from './types.js';
+import { uciMove } from '../testing/fixtures.js';
 
 const root = new URL('../../test/rules/', import.meta.url);
-
-function parseMove(t: string): number {
-  return (parseSquare(t.slice(0, 2)) << 7) | parseSquare(t.slice(2, 4));
-}
 
 interface Case { id: string; fen: string; moves: string[]; expect: string; note: string }
 
@@ -85,7 +82,7 @@ describe('ComputerRule equals native Pikafish rule_judge', () => {
       const pos = new Position(fen);
       const ms = moves.split(' ');
       for (let n = 1; n <= ms.length; n++) {
-        pos.doMove(parseMove(ms[n - 1]));
+        pos.doMove(uciMove(ms[n - 1]));
         if (n < 4) continue;
         PLIES.forEach((ply, j) => {
           const want = codes[j][n - 4];

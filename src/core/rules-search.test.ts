@@ -7,15 +7,13 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import { Searcher } from '../search/search.js';
-import { defaultOptions, recordingIO } from '../search/testutil.js';
-import { Position } from './position.js';
-import { VALUE_MATE_IN_MAX_PLY, moveToUci, parseSquare } from './types.js';
+import { defaultOptions, play, recordingIO } from '../testing/fixtures.js';
+import { VALUE_MATE_IN_MAX_PLY, moveToUci } from './types.js';
 
 const searcher = new Searcher(4);
 
 function search(fen: string, moves: string, rule: string, depth: number) {
-  const pos = new Position(fen);
-  for (const t of moves.split(' ')) pos.doMove((parseSquare(t.slice(0, 2)) << 7) | parseSquare(t.slice(2, 4)));
+  const pos = play(fen, moves);
   searcher.clear();
   const r = searcher.search(pos, { depth, startTime: performance.now() }, defaultOptions({ repetitionRule: rule }), recordingIO());
   return { move: moveToUci(r.bestMove), score: r.score };

@@ -10,20 +10,11 @@ import {
   DEFAULT_RULES, DRAW_RULES, REPETITION_RULES, type DrawRule, type RepetitionRule, type RuleConfig,
   formatJudgement, judge, judgeGame, ruleConfigFrom, ruleJudge, ruleJudgeHint,
 } from './rules.js';
-import { VALUE_DRAW, VALUE_NONE, mateIn, matedIn, parseSquare } from './types.js';
+import { VALUE_DRAW, VALUE_NONE, mateIn, matedIn } from './types.js';
+import { play, uciMove } from '../testing/fixtures.js';
 
 function cfg(rule: RepetitionRule, drawRule: DrawRule = 'None', rule60MaxPly = 120, mateThreatDepth = 0): RuleConfig {
   return ruleConfigFrom({ repetitionRule: rule, drawRule, rule60MaxPly, mateThreatDepth });
-}
-
-function play(fen: string, moves: string): Position {
-  const pos = new Position(fen);
-  for (const t of moves.split(' ').filter(Boolean)) {
-    const m = (parseSquare(t.slice(0, 2)) << 7) | parseSquare(t.slice(2, 4));
-    assert.ok(pos.pseudoLegal(m) && pos.legal(m), `illegal ${t}`);
-    pos.doMove(m);
-  }
-  return pos;
 }
 
 const START_118 = 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 118 1';
@@ -75,7 +66,7 @@ describe('60-move rule', () => {
     const pos = play(START_118, 'h2e2');
     assert.equal(judge(pos, DEFAULT_RULES).result, 'none');
     assert.equal(ruleJudge(pos, 3, DEFAULT_RULES), VALUE_NONE);
-    pos.doMove((parseSquare('h9') << 7) | parseSquare('g7'));
+    pos.doMove(uciMove('h9g7'));
     assert.equal(pos.rule60Count(), 120);
     assert.deepEqual(judge(pos, DEFAULT_RULES), { result: 'draw', reason: '60-move rule' });
     assert.equal(ruleJudge(pos, 3, DEFAULT_RULES), VALUE_DRAW);
@@ -92,16 +83,16 @@ describe('60-move rule', () => {
     // NoJudgement: the perpetual check is not judged, so the counter can be watched.
     const pos = play(CHECKS.replace(' 0 1', ' 95 1'), 'a0a9 e9e8');
     assert.equal(pos.rule60Count(), 97);
-    for (let i = 0; i < 4; i++) for (const t of CHECK_CYCLE.split(' ')) pos.doMove((parseSquare(t.slice(0, 2)) << 7) | parseSquare(t.slice(2)));
+    for (let i = 0; i < 4; i++) for (const t of CHECK_CYCLE.split(' ')) pos.doMove(uciMove(t));
     // 1 + 8 checks with their replies counted: 95 + 18 = 113.
     assert.equal(pos.rule60Count(), 113);
-    for (let i = 0; i < 10; i++) for (const t of CHECK_CYCLE.split(' ')) pos.doMove((parseSquare(t.slice(0, 2)) << 7) | parseSquare(t.slice(2)));
+    for (let i = 0; i < 10; i++) for (const t of CHECK_CYCLE.split(' ')) pos.doMove(uciMove(t));
     // The 10th check and its reply still count (115); every later check and reply is exempt.
     assert.equal(pos.rule60Count(), 115);
     assert.equal(judge(pos, cfg('NoJudgement')).result, 'none');
-    pos.doMove((parseSquare('a9') << 7) | parseSquare('a5')); // not a check: counted again
+    pos.doMove(uciMove('a9a5')); // not a check: counted again
     assert.equal(pos.rule60Count(), 116);
-    pos.undoMove((parseSquare('a9') << 7) | parseSquare('a5'));
+    pos.undoMove(uciMove('a9a5'));
     // Under AsianRule the same game was lost long ago by perpetual check.
     assert.equal(judge(pos, cfg('AsianRule')).reason, 'perpetual check');
   });
@@ -172,7 +163,7 @@ describe('repetitions inside the search', () => {
   it('the perpetual checker is the one who loses, whoever is to move', () => {
     const pos = play(CHECKS, 'a0a9 e9e8 a9a8 e8e9 a8a9 e9e8');
     assert.equal(ruleJudge(pos, 3, cfg('AsianRule')), matedIn(3)); // red to move loses
-    pos.doMove((parseSquare('a9') << 7) | parseSquare('a8'));
+    pos.doMove(uciMove('a9a8'));
     assert.equal(ruleJudge(pos, 3, cfg('AsianRule')), mateIn(3)); // black to move wins
   });
   it('leaves the position as it found it', () => {

@@ -6,56 +6,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { isValidSquareFor } from './fen.js';
-import { generate, legalMoves } from './movegen.js';
+import { generate } from './movegen.js';
 import { Position } from './position.js';
-import {
-  ADVISOR, BISHOP, BLACK, CANNON, GEN_CAPTURES, GEN_QUIETS, KING, KNIGHT, MAX_MOVES, PAWN, PIECE_CHARS, PIECE_VALUE,
-  RED, ROOK, makeMove, moveFrom, moveTo, moveToUci, parseSquare, type Move,
-} from './types.js';
-
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function boardFen(board: ArrayLike<number>, side: 'w' | 'b'): string {
-  let out = '';
-  for (let r = 9; r >= 0; r--) {
-    let empty = 0;
-    for (let f = 0; f < 9; f++) {
-      const pc = board[r * 9 + f];
-      if (!pc) {
-        empty++;
-        continue;
-      }
-      if (empty) out += empty;
-      empty = 0;
-      out += PIECE_CHARS[pc];
-    }
-    if (empty) out += empty;
-    if (r > 0) out += '/';
-  }
-  return `${out} ${side} - - 0 1`;
-}
-
-/** A position from a readable list such as "K d0 k f9 R a4 n a7". */
-function setup(spec: string, side: 'w' | 'b' = 'w'): Position {
-  const board = new Array<number>(90).fill(0);
-  const tokens = spec.trim().split(/\s+/);
-  for (let i = 0; i < tokens.length; i += 2) board[parseSquare(tokens[i + 1])] = PIECE_CHARS.indexOf(tokens[i]);
-  const pos = new Position(null);
-  const err = pos.setFen(boardFen(board, side));
-  assert.equal(err, null, `setup "${spec}": ${err}`);
-  return pos;
-}
-
-const mv = (u: string): Move => makeMove(parseSquare(u.slice(0, 2)), parseSquare(u.slice(2, 4)));
+import { GEN_CAPTURES, GEN_QUIETS, KING, MAX_MOVES, PIECE_VALUE, moveFrom, moveTo, moveToUci, type Move } from './types.js';
+import { F, gamePositions, mulberry32, naiveReach, piecesBetween, randomPlacement, setup, uciMove as mv } from '../testing/fixtures.js';
 
 /**
  * Asserts that the exchange started by `uci` is worth exactly `value`:
@@ -157,49 +111,10 @@ describe('seeGe on hand-built exchanges', () => {
 
 // ---- naive exchange search -------------------------------------------------------------
 
-const F = (s: number) => s % 9;
-const R = (s: number) => Math.floor(s / 9);
-function inPalace(color: number, s: number): boolean {
-  const f = F(s), r = R(s);
-  return f >= 3 && f <= 5 && (color === RED ? r <= 2 : r >= 7);
-}
-function piecesBetween(board: number[], a: number, b: number): number {
-  let step: number;
-  if (R(a) === R(b)) step = a < b ? 1 : -1;
-  else if (F(a) === F(b)) step = a < b ? 9 : -9;
-  else return -1;
-  let n = 0;
-  for (let s = a + step; s !== b; s += step) if (board[s]) n++;
-  return n;
-}
-/** Does the piece on `from` attack `to` (whatever stands there)? Kings: adjacent squares only. */
-function attacks(board: number[], from: number, to: number): boolean {
-  const pc = board[from];
-  const c = pc >> 3, t = pc & 7;
-  const df = F(to) - F(from), dr = R(to) - R(from);
-  const adf = Math.abs(df), adr = Math.abs(dr);
-  switch (t) {
-    case ROOK: return piecesBetween(board, from, to) === 0;
-    case CANNON: return piecesBetween(board, from, to) === 1;
-    case KNIGHT:
-      if (adf === 1 && adr === 2) return board[from + Math.sign(dr) * 9] === 0;
-      if (adf === 2 && adr === 1) return board[from + Math.sign(df)] === 0;
-      return false;
-    case BISHOP:
-      return adf === 2 && adr === 2 && board[from + df / 2 + (dr / 2) * 9] === 0 && (R(from) >= 5) === (R(to) >= 5);
-    case ADVISOR: return adf === 1 && adr === 1 && inPalace(c, to);
-    case KING: return adf + adr === 1 && inPalace(c, to);
-    case PAWN: {
-      const fwd = c === RED ? 1 : -1;
-      const crossed = c === RED ? R(from) >= 5 : R(from) <= 4;
-      return (df === 0 && dr === fwd) || (dr === 0 && adf === 1 && crossed);
-    }
-  }
-  return false;
-}
+/** Squares of colour c's pieces that attack the (occupied) square `to`. */
 function attackersOf(board: number[], to: number, c: number): number[] {
   const out: number[] = [];
-  for (let s = 0; s < 90; s++) if (board[s] && board[s] >> 3 === c && s !== to && attacks(board, s, to)) out.push(s);
+  for (let s = 0; s < 90; s++) if (board[s] && board[s] >> 3 === c && s !== to && naiveReach(board, s, to)) out.push(s);
   return out;
 }
 function kingsFace(board: number[]): boolean {
@@ -250,44 +165,12 @@ function naiveSee(pos: Position, m: Move): [number, number] {
   return [PIECE_VALUE[victim] - hi, PIECE_VALUE[victim] - lo];
 }
 
-const MAX_OF = [0, 2, 2, 2, 5, 2, 2, 1];
-function randomPlacement(rnd: () => number): Position {
-  for (;;) {
-    const board = new Array<number>(90).fill(0);
-    for (const c of [RED, BLACK]) {
-      for (let t = ROOK; t <= KING; t++) {
-        const pc = (c << 3) | t;
-        const n = t === KING ? 1 : Math.floor(rnd() * (MAX_OF[t] + 1));
-        for (let i = 0; i < n; i++) {
-          for (let tries = 0; tries < 200; tries++) {
-            const s = Math.floor(rnd() * 90);
-            if (!board[s] && isValidSquareFor(pc, s)) {
-              board[s] = pc;
-              break;
-            }
-          }
-        }
-      }
-    }
-    const pos = new Position(null);
-    if (pos.setFen(boardFen(board, rnd() < 0.5 ? 'w' : 'b')) === null) return pos;
-  }
-}
-
 describe('seeGe against a naive exchange search', () => {
   it('agrees on every capture and quiet move of random positions', () => {
-    const rnd = prng(11);
+    const rnd = mulberry32(11);
     const positions: Position[] = Array.from({ length: 400 }, () => randomPlacement(rnd));
     // plus positions from random games
-    for (let g = 0; g < 20; g++) {
-      const pos = new Position();
-      for (let ply = 0; ply < 120; ply++) {
-        const moves = legalMoves(pos);
-        if (!moves.length) break;
-        pos.doMove(moves[Math.floor(rnd() * moves.length)]);
-        if (ply % 6 === 5) positions.push(pos.clone());
-      }
-    }
+    positions.push(...gamePositions(rnd, 20, 120, 6));
     let checked = 0, exchanges = 0;
     const list = new Int32Array(MAX_MOVES);
     for (const pos of positions) {

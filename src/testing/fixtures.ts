@@ -1,0 +1,404 @@
+// Test support shared by the test files (and the evaluation measurement tools):
+// deterministic random numbers, position builders, random positions, FEN
+// transformations, a naive movement-rule oracle and small search helpers.
+// Not part of the engine or its public API.
+
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { isValidSquareFor } from '../core/fen.js';
+import { generate, legalMoves } from '../core/movegen.js';
+import { Position } from '../core/position.js';
+import {
+  ADVISOR, BISHOP, BLACK, CANNON, GEN_LEGAL, KING, KNIGHT, MAX_MOVES, PAWN, PIECE_CHARS, RED, ROOK, makeMove,
+  parseSquare, type Move,
+} from '../core/types.js';
+import type { SearchIO } from '../search/search.js';
+import type { SearchInfo, SearchOptions } from '../search/types.js';
+
+// ---- deterministic random numbers ------------------------------------------------------
+
+/** Deterministic PRNG (mulberry32): floats in [0, 1). */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Deterministic linear congruential generator: floats in [0, 1). */
+export function lcg(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 4294967296;
+  };
+}
+
+// ---- moves, files and positions -------------------------------------------------------
+
+/** The move of a UCI text such as "h2e2" (no legality check). */
+export function uciMove(text: string): Move {
+  return makeMove(parseSquare(text.slice(0, 2)), parseSquare(text.slice(2, 4)));
+}
+
+/** The position after playing space-separated UCI moves from `fen`; every move must be legal. */
+export function play(fen: string, moves: string): Position {
+  const pos = new Position(fen);
+  for (const t of moves.split(' ').filter(Boolean)) {
+    const m = uciMove(t);
+    assert.ok(pos.pseudoLegal(m) && pos.legal(m), `illegal ${t}`);
+    pos.doMove(m);
+  }
+  return pos;
+}
+
+/** The repository root: the nearest folder above this file with a package.json. */
+export function repoRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json'))) {
+    const up = dirname(dir);
+    if (up === dir) throw new Error(`no package.json above ${fileURLToPath(import.meta.url)}`);
+    dir = up;
+  }
+  return dir;
+}
+
+/** Path of the perft reference table, shared/reference/perft.tsv (shared/ sits beside the repository). */
+export function perftTablePath(): string {
+  return resolve(repoRoot(), '..', 'shared', 'reference', 'perft.tsv');
+}
+
+/** FEN of a board given as a 90-entry piece-code array (no counters: "- - 0 1"). */
+export function boardFen(board: ArrayLike<number>, side: 'w' | 'b'): string {
+  let out = '';
+  for (let r = 9; r >= 0; r--) {
+    let empty = 0;
+    for (let f = 0; f < 9; f++) {
+      const pc = board[r * 9 + f];
+      if (!pc) {
+        empty++;
+        continue;
+      }
+      if (empty) out += empty;
+      empty = 0;
+      out += PIECE_CHARS[pc];
+    }
+    if (empty) out += empty;
+    if (r > 0) out += '/';
+  }
+  return `${out} ${side} - - 0 1`;
+}
+
+/** A position from a readable list such as "K e0 k e9 R a3" (letters as in FEN). */
+export function setup(spec: string, side: 'w' | 'b' = 'w'): Position {
+  const board = new Array<number>(90).fill(0);
+  const tokens = spec.trim().split(/\s+/);
+  for (let i = 0; i < tokens.length; i += 2) {
+    const pc = PIECE_CHARS.indexOf(tokens[i]);
+    const sq = parseSquare(tokens[i + 1]);
+    assert.ok(pc > 0 && sq >= 0, `bad setup token ${tokens[i]} ${tokens[i + 1]}`);
+    assert.equal(board[sq], 0, `square ${tokens[i + 1]} used twice`);
+    board[sq] = pc;
+  }
+  const pos = new Position(null);
+  const err = pos.setFen(boardFen(board, side));
+  assert.equal(err, null, `setup "${spec}" rejected: ${err}`);
+  return pos;
+}
+
+// ---- FEN transformations --------------------------------------------------------------
+
+function swapCase(ch: string): string {
+  const lo = ch.toLowerCase();
+  return ch === lo ? ch.toUpperCase() : lo;
+}
+
+/**
+ * The colour-flipped mirror of a FEN: ranks reversed, red and black swapped and
+ * the other side to move (so the evaluation from the side to move is unchanged).
+ */
+export function mirrorFen(fen: string): string {
+  const parts = fen.trim().split(/\s+/);
+  const ranks = parts[0].split('/').reverse().map((r) => r.replace(/[a-zA-Z]/g, swapCase));
+  parts[0] = ranks.join('/');
+  parts[1] = parts[1] === 'b' ? 'w' : 'b';
+  return parts.join(' ');
+}
+
+/** The FEN with files mirrored left to right (same colours, same side to move). */
+export function flipFilesFen(fen: string): string {
+  const parts = fen.trim().split(/\s+/);
+  parts[0] = parts[0]
+    .split('/')
+    .map((r) => r.replace(/\d/g, (d) => '1'.repeat(Number(d))).split('').reverse().join('').replace(/1+/g, (ones) => String(ones.length)))
+    .join('/');
+  return parts.join(' ');
+}
+
+// ---- random positions -----------------------------------------------------------------
+
+/** Most pieces of each type (indexed by piece type) that randomPlacement puts on the board. */
+const MAX_OF = [0, 2, 2, 2, 5, 2, 2, 1];
+
+/**
+ * A random legal-looking placement (every piece on a square it may stand on),
+ * retried until the FEN is accepted. With `varyDensity` one extra number drawn
+ * first scales how many pieces of each type are placed.
+ */
+export function randomPlacement(rnd: () => number, varyDensity = false): Position {
+  for (;;) {
+    const board = new Array<number>(90).fill(0);
+    const scale = varyDensity ? 0.3 + rnd() : 1;
+    for (const c of [RED, BLACK]) {
+      for (let t = ROOK; t <= KING; t++) {
+        const pc = (c << 3) | t;
+        const n = t === KING ? 1 : Math.floor(rnd() * (MAX_OF[t] + 1) * scale);
+        for (let i = 0; i < Math.min(n, MAX_OF[t]); i++) {
+          for (let tries = 0; tries < 200; tries++) {
+            const s = Math.floor(rnd() * 90);
+            if (!board[s] && isValidSquareFor(pc, s)) {
+              board[s] = pc;
+              break;
+            }
+          }
+        }
+      }
+    }
+    const pos = new Position(null);
+    if (pos.setFen(boardFen(board, rnd() < 0.5 ? 'w' : 'b')) === null) return pos;
+  }
+}
+
+/**
+ * Positions along `games` random legal games of up to `plies` plies from the
+ * start, a copy after every `every` plies. With `captureBias` > 0 a capture is
+ * played with that probability when one exists (so material thins out); with 0
+ * the moves are uniform and no number is drawn for the choice.
+ */
+export function gamePositions(rnd: () => number, games: number, plies: number, every: number, captureBias = 0): Position[] {
+  const out: Position[] = [];
+  for (let g = 0; g < games; g++) {
+    const pos = new Position();
+    for (let ply = 0; ply < plies; ply++) {
+      const moves = legalMoves(pos);
+      if (moves.length === 0) break;
+      let pool = moves;
+      if (captureBias > 0) {
+        const caps = moves.filter((m) => pos.isCapture(m));
+        if (caps.length && rnd() < captureBias) pool = caps;
+      }
+      pos.doMove(pool[Math.floor(rnd() * pool.length)]);
+      if (ply % every === every - 1) out.push(pos.clone());
+    }
+  }
+  return out;
+}
+
+/**
+ * FENs of positions (side to move not in check) from random games (mulberry32):
+ * captures are preferred half the time so that material gets traded and endgames
+ * show up too.
+ */
+export function randomFens(count: number, seed = 1, maxPlies = 160): string[] {
+  const rand = mulberry32(seed);
+  const out: string[] = [];
+  const list = new Int32Array(MAX_MOVES);
+  const pos = new Position();
+  while (out.length < count) {
+    pos.setFen('rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1');
+    const plies = 10 + Math.floor(rand() * maxPlies);
+    for (let ply = 0; ply < plies && out.length < count; ply++) {
+      const n = generate(pos, GEN_LEGAL, list, 0);
+      if (n === 0) break;
+      let m = list[Math.floor(rand() * n)];
+      if (rand() < 0.5) {
+        for (let i = 0; i < n; i++) {
+          if (pos.isCapture(list[i])) {
+            m = list[i];
+            break;
+          }
+        }
+      }
+      pos.doMove(m);
+      if (!pos.inCheck() && rand() < 0.15) out.push(pos.fen());
+    }
+  }
+  return out;
+}
+
+/** Positions reached by random legal games (lcg) from the start position, some in check, none without moves. */
+export function randomPositions(count: number, seed: number, maxPlies = 60): Position[] {
+  const rnd = lcg(seed);
+  const out: Position[] = [];
+  while (out.length < count) {
+    const pos = new Position();
+    const plies = 4 + Math.floor(rnd() * maxPlies);
+    for (let i = 0; i < plies; i++) {
+      const ms = legalMoves(pos);
+      if (!ms.length) break;
+      // Prefer captures now and then so material comes off the board.
+      const caps = ms.filter((m) => pos.isCapture(m));
+      const pick = caps.length && rnd() < 0.4 ? caps[Math.floor(rnd() * caps.length)] : ms[Math.floor(rnd() * ms.length)];
+      pos.doMove(pick);
+    }
+    if (legalMoves(pos).length) out.push(pos);
+  }
+  return out;
+}
+
+/** Positions in check, collected along random games (lcg). */
+export function randomCheckPositions(count: number, seed: number): Position[] {
+  const rnd = lcg(seed);
+  const out: Position[] = [];
+  for (let game = 0; out.length < count && game < 10 * count; game++) {
+    const pos = new Position();
+    for (let i = 0; i < 120; i++) {
+      const ms = legalMoves(pos);
+      if (!ms.length) break;
+      // Prefer checking moves so that evasions come up often.
+      const checks = ms.filter((m) => pos.givesCheck(m));
+      const caps = ms.filter((m) => pos.isCapture(m));
+      const r = rnd();
+      const pick = checks.length && r < 0.5 ? checks[Math.floor(rnd() * checks.length)]
+        : caps.length && r < 0.8 ? caps[Math.floor(rnd() * caps.length)] : ms[Math.floor(rnd() * ms.length)];
+      pos.doMove(pick);
+      if (pos.inCheck() && legalMoves(pos).length && rnd() < 0.5) {
+        out.push(pos.clone());
+        if (out.length >= count) break;
+      }
+    }
+  }
+  return out;
+}
+
+// ---- a naive, independent movement-rule oracle (boards are 90-entry piece arrays) -----
+
+/** File (0-8) of a square. */
+export const F = (s: number): number => s % 9;
+/** Rank (0-9) of a square. */
+export const R = (s: number): number => Math.floor(s / 9);
+
+/** Is square s inside the palace of `color`? */
+export function inPalace(color: number, s: number): boolean {
+  const f = F(s), r = R(s);
+  return f >= 3 && f <= 5 && (color === RED ? r <= 2 : r >= 7);
+}
+
+/** Pieces strictly between two squares on one rank or file, or -1 when not aligned. */
+export function piecesBetween(board: ArrayLike<number>, a: number, b: number): number {
+  let step: number;
+  if (R(a) === R(b)) step = a < b ? 1 : -1;
+  else if (F(a) === F(b)) step = a < b ? 9 : -9;
+  else return -1;
+  let n = 0;
+  for (let s = a + step; s !== b; s += step) if (board[s]) n++;
+  return n;
+}
+
+/**
+ * Can the piece on `from` move to (or capture on) `to`, by the movement rules
+ * alone? A cannon needs a screen exactly when `to` is occupied; kings reach
+ * adjacent palace squares only (facing kings are not considered).
+ */
+export function naiveReach(board: ArrayLike<number>, from: number, to: number): boolean {
+  const pc = board[from];
+  const c = pc >> 3, t = pc & 7;
+  const df = F(to) - F(from), dr = R(to) - R(from);
+  const adf = Math.abs(df), adr = Math.abs(dr);
+  switch (t) {
+    case ROOK:
+      return piecesBetween(board, from, to) === 0;
+    case CANNON:
+      return piecesBetween(board, from, to) === (board[to] ? 1 : 0);
+    case KNIGHT:
+      if (adf === 1 && adr === 2) return board[from + Math.sign(dr) * 9] === 0;
+      if (adf === 2 && adr === 1) return board[from + Math.sign(df)] === 0;
+      return false;
+    case BISHOP:
+      return adf === 2 && adr === 2 && board[from + df / 2 + (dr / 2) * 9] === 0 && (R(from) >= 5) === (R(to) >= 5);
+    case ADVISOR:
+      return adf === 1 && adr === 1 && inPalace(c, to);
+    case KING:
+      return adf + adr === 1 && inPalace(c, to);
+    case PAWN: {
+      const fwd = c === RED ? 1 : -1;
+      const crossed = c === RED ? R(from) >= 5 : R(from) <= 4;
+      return (df === 0 && dr === fwd) || (dr === 0 && adf === 1 && crossed);
+    }
+  }
+  return false;
+}
+
+// ---- assertions -----------------------------------------------------------------------
+
+/** Asserts |a - b| <= tol. */
+export function assertClose(a: number, b: number, tol: number, msg?: string): void {
+  assert.ok(Math.abs(a - b) <= tol, `${msg ?? ''} ${a} != ${b} (tol ${tol})`);
+}
+
+// ---- search -----------------------------------------------------------------------------
+
+/** Search options as the UCI defaults set them, with `over` applied. */
+export function defaultOptions(over: Partial<SearchOptions> = {}): SearchOptions {
+  return {
+    multiPV: 1, moveOverhead: 10, nodestime: 0, rule60MaxPly: 120, skillLevel: 20, limitStrength: false,
+    elo: 3133, repetitionRule: 'AsianRule', drawRule: 'None', mateThreatDepth: 0, threads: 1, ponder: false, ...over,
+  };
+}
+
+export interface RecordingIO extends SearchIO {
+  infos: SearchInfo[];
+}
+
+/** An IO that records info lines; `onInfo` may react (e.g. raise the stop flag). */
+export function recordingIO(onInfo?: (i: SearchInfo, signals: Int32Array) => void): RecordingIO {
+  const signals = new Int32Array(new SharedArrayBuffer(8));
+  const infos: SearchInfo[] = [];
+  return {
+    signals,
+    infos,
+    info(i) {
+      infos.push(i);
+      onInfo?.(i, signals);
+    },
+    text() {},
+  };
+}
+
+/** Exhaustive check: can the side to move force a win (no legal reply) within `n` of its moves? */
+export function forcesMate(pos: Position, n: number): boolean {
+  for (const m of legalMoves(pos)) {
+    pos.doMove(m);
+    const ok = allRepliesLose(pos, n - 1);
+    pos.undoMove(m);
+    if (ok) return true;
+  }
+  return false;
+}
+
+/** Does move `m` force a win within `n` moves (itself included)? */
+export function moveForcesMate(pos: Position, m: Move, n: number): boolean {
+  pos.doMove(m);
+  const ok = allRepliesLose(pos, n - 1);
+  pos.undoMove(m);
+  return ok;
+}
+
+function allRepliesLose(pos: Position, n: number): boolean {
+  const ms = legalMoves(pos);
+  if (!ms.length) return true;
+  if (n === 0) return false;
+  for (const m of ms) {
+    pos.doMove(m);
+    const ok = forcesMate(pos, n);
+    pos.undoMove(m);
+    if (!ok) return false;
+  }
+  return true;
+}
