@@ -732,7 +732,11 @@ export class Position {
 
   // ---- Make / unmake --------------------------------------------------------------
 
-  doMove(m: Move): void {
+  /**
+   * Makes a move. `givesCheck`, when given, must be givesCheck(m) computed in
+   * this position (the search has it already); it saves the check test.
+   */
+  doMove(m: Move, givesCheck?: boolean): void {
     const from = m >> 7, to = m & 127;
     const b = this.board;
     const pc = b[from];
@@ -799,7 +803,7 @@ export class Position {
     this.nonPawnKeyBlack[np] = npB;
     this.captured[np] = cap;
     this.moveAt[np] = m;
-    const givesCheck = this.kingAttacked(them);
+    if (givesCheck === undefined) givesCheck = this.kingAttacked(them);
     this.checked[np] = givesCheck ? 1 : 0;
     this.pliesFromNull[np] = this.pliesFromNull[sp] + 1;
 

@@ -386,37 +386,49 @@ const KING_EG = table([
   0, 0, 0, 0, 5, 0, 0, 0, 0,
 ]);
 
-/** PST per piece code and square, black tables pre-mirrored: [piece * 90 + sq]. */
-const PST_MG = new Int16Array(16 * SQUARE_NB);
-const PST_EG = new Int16Array(16 * SQUARE_NB);
+// ---- Packed scores ----------------------------------------------------------------
+// Hot tables hold a middlegame and an endgame value in one int32, mg * 65536 + eg,
+// so one load and one addition serve both halves (sums stay well inside 16 bits).
+
+function packScore(mg: number, eg: number): number {
+  return (mg * 65536 + eg) | 0;
+}
+function mgOf(s: number): number {
+  return (s + 0x8000) >> 16;
+}
+function egOf(s: number): number {
+  return (s << 16) >> 16;
+}
+
+/** PST per piece code and square, black tables pre-mirrored: [piece * 90 + sq], packed (mg, eg). */
+const PST = new Int32Array(16 * SQUARE_NB);
 {
   const mg: Array<Int16Array | null> = [null, ROOK_MG, ADVISOR_MG, CANNON_MG, PAWN_MG, KNIGHT_MG, BISHOP_MG, KING_MG];
   const eg: Array<Int16Array | null> = [null, ROOK_EG, ADVISOR_EG, CANNON_EG, PAWN_EG, KNIGHT_EG, BISHOP_EG, KING_EG];
   for (let t = 1; t <= 7; t++) {
     for (let s = 0; s < SQUARE_NB; s++) {
-      PST_MG[t * SQUARE_NB + s] = mg[t]![s];
-      PST_EG[t * SQUARE_NB + s] = eg[t]![s];
-      PST_MG[(8 | t) * SQUARE_NB + s] = mg[t]![FLIP[s]];
-      PST_EG[(8 | t) * SQUARE_NB + s] = eg[t]![FLIP[s]];
+      PST[t * SQUARE_NB + s] = packScore(mg[t]![s], eg[t]![s]);
+      PST[(8 | t) * SQUARE_NB + s] = packScore(mg[t]![FLIP[s]], eg[t]![FLIP[s]]);
     }
   }
 }
 
 // ---- Mobility tables ------------------------------------------------------------
 
-const ROOK_MOB_MG = new Int16Array(18);
-const ROOK_MOB_EG = new Int16Array(18);
-const CANNON_MOB_MG = new Int16Array(18);
-const CANNON_MOB_EG = new Int16Array(18);
+// Packed (mg, eg) by number of squares.
+const ROOK_MOB = new Int32Array(18);
+const CANNON_MOB = new Int32Array(18);
 for (let n = 0; n < 18; n++) {
   // Concave: the first free squares matter most, a trapped rook is a disaster.
-  ROOK_MOB_MG[n] = Math.round(-70 + 150 * Math.sqrt(n / 17));
-  ROOK_MOB_EG[n] = Math.round(-60 + 130 * Math.sqrt(n / 17));
-  CANNON_MOB_MG[n] = Math.round(-25 + 50 * Math.sqrt(n / 17));
-  CANNON_MOB_EG[n] = Math.round(-20 + 45 * Math.sqrt(n / 17));
+  ROOK_MOB[n] = packScore(Math.round(-70 + 150 * Math.sqrt(n / 17)), Math.round(-60 + 130 * Math.sqrt(n / 17)));
+  CANNON_MOB[n] = packScore(Math.round(-25 + 50 * Math.sqrt(n / 17)), Math.round(-20 + 45 * Math.sqrt(n / 17)));
 }
-const KNIGHT_MOB_MG = new Int16Array([-55, -28, -10, 2, 12, 19, 24, 28, 31]);
-const KNIGHT_MOB_EG = new Int16Array([-60, -32, -12, 2, 12, 20, 26, 30, 33]);
+const KNIGHT_MOB = new Int32Array(9);
+{
+  const mg = [-55, -28, -10, 2, 12, 19, 24, 28, 31];
+  const eg = [-60, -32, -12, 2, 12, 20, 26, 30, 33];
+  for (let n = 0; n < 9; n++) KNIGHT_MOB[n] = packScore(mg[n], eg[n]);
+}
 
 // ---- Weights of the other terms -------------------------------------------------
 
@@ -443,8 +455,10 @@ const advisorSq = new Int32Array(4);
 /** Computes all terms into MG/EG and returns the evaluation from Red's side (unscaled pieces in `last`). */
 function compute(pos: Position): number {
   const board = pos.board, list = pos.listSq, rankOcc = pos.rankOcc, fileOcc = pos.fileOcc, cnt = pos.pieceCount;
-  MG.fill(0);
-  EG.fill(0);
+  for (let i = 0; i < T_NB * 2; i++) {
+    MG[i] = 0;
+    EG[i] = 0;
+  }
   palAtt[0] = palAtt[1] = palAtt2[0] = palAtt2[1] = 0;
   attCount[0] = attCount[1] = attWeight[0] = attWeight[1] = 0;
   rookPal[0] = rookPal[1] = crossed[0] = crossed[1] = 0;
@@ -461,22 +475,18 @@ function compute(pos: Position): number {
     const ksq = pos.kingSq[e];
     const kf = FILE_OF[ksq], kr = RANK_OF[ksq];
     const enemyPalace = e + 1;
-    let pstMg = 0, pstEg = 0, mobMg = 0, mobEg = 0;
+    let pst = 0, mob = 0; // packed (mg, eg)
     let nb = 0, na = 0;
     for (let i = 0; i < n; i++) {
       const sq = list[base + i];
       const pc = board[sq];
-      const idx = pc * SQUARE_NB + sq;
-      pstMg += PST_MG[idx];
-      pstEg += PST_EG[idx];
+      pst += PST[pc * SQUARE_NB + sq];
       const f = FILE_OF[sq], r = RANK_OF[sq];
       switch (pc & 7) {
-        case ROOK: {
+        case 1: { // ROOK
           const ri = (f << 9) | rankOcc[r];
           const fi = (r << 10) | fileOcc[f];
-          const mob = POP[RANK_MOVES[ri]] + POP[FILE_MOVES[fi]];
-          mobMg += ROOK_MOB_MG[mob];
-          mobEg += ROOK_MOB_EG[mob];
+          mob += ROOK_MOB[POP[RANK_MOVES[ri]] + POP[FILE_MOVES[fi]]];
           // Palace attacks.
           let m = 0;
           if (f - 3 >>> 0 <= 2) m |= FILE_PAL[(f - 3) * 8 + (((FILE_MOVES[fi] | FILE_ROOK_CAP[fi]) >> pb) & 7)];
@@ -505,12 +515,10 @@ function compute(pos: Position): number {
           }
           break;
         }
-        case CANNON: {
+        case 3: { // CANNON
           const ri = (f << 9) | rankOcc[r];
           const fi = (r << 10) | fileOcc[f];
-          const mob = POP[RANK_MOVES[ri]] + POP[FILE_MOVES[fi]];
-          mobMg += CANNON_MOB_MG[mob];
-          mobEg += CANNON_MOB_EG[mob];
+          mob += CANNON_MOB[POP[RANK_MOVES[ri]] + POP[FILE_MOVES[fi]]];
           let m = 0;
           if (f - 3 >>> 0 <= 2) m |= FILE_PAL[(f - 3) * 8 + ((FILE_CANNON_ATK[fi] >> pb) & 7)];
           if (r - pb >>> 0 <= 2) m |= ((RANK_CANNON_ATK[ri] >> 3) & 7) << ((r - pb) * 3);
@@ -524,8 +532,8 @@ function compute(pos: Position): number {
           else if (r === kr) cannonOnKingRank(pos, c, sq, ksq);
           break;
         }
-        case KNIGHT: {
-          let mob = 0, good = 0, m = 0, links = 0;
+        case 5: { // KNIGHT
+          let squares = 0, good = 0, m = 0, links = 0;
           for (let k = sq * 8, end = k + 8; k < end; k++) {
             const to = KNIGHT_TO[k];
             if (to < 0) break;
@@ -537,11 +545,10 @@ function compute(pos: Position): number {
               if (tp === (ownBit | KNIGHT)) links++;
               continue;
             }
-            mob++;
+            squares++;
             if (!EDGE[to]) good++;
           }
-          mobMg += KNIGHT_MOB_MG[mob];
-          mobEg += KNIGHT_MOB_EG[mob];
+          mob += KNIGHT_MOB[squares];
           if (links) MG[T_KNIGHTS * 2 + c] += 8;
           // Trapped: no decent square to go to (one is not enough deep in the enemy camp).
           if (good === 0) {
@@ -559,7 +566,7 @@ function compute(pos: Position): number {
           }
           break;
         }
-        case PAWN: {
+        case 4: { // PAWN
           if ((r >= 5 ? 1 : 0) !== c) {
             // Across the river.
             crossed[c]++;
@@ -583,20 +590,20 @@ function compute(pos: Position): number {
           }
           break;
         }
-        case ADVISOR:
+        case 2: // ADVISOR
           advisorSq[c * 2 + (na++ & 1)] = sq;
           break;
-        case BISHOP:
+        case 6: // BISHOP
           bishopSq[c * 2 + (nb++ & 1)] = sq;
           break;
         default:
           break;
       }
     }
-    MG[T_PST * 2 + c] += pstMg;
-    EG[T_PST * 2 + c] += pstEg;
-    MG[T_MOBILITY * 2 + c] += mobMg;
-    EG[T_MOBILITY * 2 + c] += mobEg;
+    MG[T_PST * 2 + c] += mgOf(pst);
+    EG[T_PST * 2 + c] += egOf(pst);
+    MG[T_MOBILITY * 2 + c] += mgOf(mob);
+    EG[T_MOBILITY * 2 + c] += egOf(mob);
 
     // Structure: bishops defending each other, advisors around the king.
     if (nb === 2) {

@@ -11,9 +11,11 @@ import { evaluateClassical } from './classical.js';
 export function postProcess(pos: Position, e: number, optimism: number): number {
   const material = pos.majorMaterial[0] + pos.majorMaterial[1];
   // Products stay below 2^53 (|e|, |optimism| < 2^16, material < 2^14), so
-  // double arithmetic is exact; truncate towards zero like C++ integer division.
-  let v = Math.trunc((e * (17380 + material) + optimism * (3061 + material)) / 20582);
-  v -= Math.trunc((v * pos.rule60Count()) / 253);
+  // double arithmetic is exact; the quotients fit in int32, so `| 0` truncates
+  // towards zero like C++ integer division (and, unlike Math.trunc, never
+  // yields -0, which would make V8 leave its integer fast paths).
+  let v = ((e * (17380 + material) + optimism * (3061 + material)) / 20582) | 0;
+  v -= ((v * pos.rule60Count()) / 253) | 0;
   if (v < VALUE_MATED_IN_MAX_PLY + 1) v = VALUE_MATED_IN_MAX_PLY + 1;
   else if (v > VALUE_MATE_IN_MAX_PLY - 1) v = VALUE_MATE_IN_MAX_PLY - 1;
   return v;

@@ -677,9 +677,10 @@ export class Searcher {
     return VALUE_DRAW - 1 + (this.nodes & 2);
   }
 
-  private doMove(ss: number, m: Move, capture: boolean, pc: number): void {
+  /** Makes a move in the search; `givesCheck` is pos.givesCheck(m) when the caller has it. */
+  private doMove(ss: number, m: Move, capture: boolean, pc: number, givesCheck?: boolean): void {
     this.nodes++;
-    this.pos.doMove(m);
+    this.pos.doMove(m, givesCheck);
     const to = m & 127;
     this.ssMove[ss] = m;
     this.ssCont[ss] = (((this.ssInCheck[ss] * 2 + (capture ? 1 : 0)) * 16 + pc) * 90 + to) * PIECE_TO;
@@ -1129,7 +1130,7 @@ export class Searcher {
       const nodeCount = rootNode ? this.nodes : 0;
 
       // Step 15. Make the move
-      this.doMove(ss, move, capture, movedPiece);
+      this.doMove(ss, move, capture, movedPiece, givesCheck);
       newDepth += extension;
 
       if (this.ssTtPv[ss]) {
@@ -1409,7 +1410,7 @@ export class Searcher {
       }
 
       // Step 7. Make and search the move
-      this.doMove(ss, move, capture, board[move >> 7]);
+      this.doMove(ss, move, capture, board[move >> 7], givesCheck);
       const value = 0 - this.qsearch(nodeType, ss + 1, 0 - beta, 0 - alpha);
       pos.undoMove(move);
 
