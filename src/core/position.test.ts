@@ -297,3 +297,31 @@ describe('make/unmake on random games', () => {
     assert.equal(pos.rule60Count(), 50 + seq.length - 5);
   });
 });
+
+describe('undoMove restores the piece lists exactly', () => {
+  it('keeps the order of both piece lists (so move generation order is history-independent)', () => {
+    const pos = new Position();
+    let a = 0x9e3779b9;
+    const rnd = () => ((a = (Math.imul(a, 1664525) + 1013904223) | 0) >>> 0) / 4294967296;
+    for (let game = 0; game < 40; game++) {
+      pos.setFen('rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1');
+      for (let ply = 0; ply < 150; ply++) {
+        const moves = legalMoves(pos);
+        if (!moves.length) break;
+        const before = Array.from(pos.listSq);
+        const counts = Array.from(pos.listCount);
+        // Try every capture once and check the lists come back identical.
+        for (const m of moves) {
+          if (!pos.isCapture(m)) continue;
+          pos.doMove(m);
+          pos.undoMove(m);
+          assert.deepEqual(Array.from(pos.listCount), counts);
+          for (const c of [0, 1]) {
+            assert.deepEqual(Array.from(pos.listSq.subarray(c * 16, c * 16 + counts[c])), before.slice(c * 16, c * 16 + counts[c]));
+          }
+        }
+        pos.doMove(moves[Math.floor(rnd() * moves.length)]);
+      }
+    }
+  });
+});

@@ -22,6 +22,9 @@ import { PSQ_HI, PSQ_LO, SIDE_HI, SIDE_LO, keyToHex } from './zobrist.js';
 
 const INITIAL_CAPACITY = 1024;
 
+/** An exclusion map that excludes nothing (its entries are 0, never the stamp -1). */
+const NO_EXCLUSION = new Int32Array(SQUARE_NB);
+
 export class Position {
   /** Piece code per square, 0 when empty. */
   readonly board = new Uint8Array(SQUARE_NB);
@@ -61,6 +64,8 @@ export class Position {
   nonPawnKeyBlack!: Int32Array;
   /** Piece captured by the move that led to this state (0 if none). */
   captured!: Uint8Array;
+  /** Where the captured piece stood in its colour's piece list (restored exactly on undo). */
+  capturedIndex!: Uint8Array;
   /** Move that led to this state (0 at the root of the history). */
   moveAt!: Int32Array;
   /** 1 when the side to move is in check in this state. */
@@ -91,6 +96,7 @@ export class Position {
     this.nonPawnKeyRed = grow(this.nonPawnKeyRed, (n) => new Int32Array(n));
     this.nonPawnKeyBlack = grow(this.nonPawnKeyBlack, (n) => new Int32Array(n));
     this.captured = grow(this.captured, (n) => new Uint8Array(n));
+    this.capturedIndex = grow(this.capturedIndex, (n) => new Uint8Array(n));
     this.moveAt = grow(this.moveAt, (n) => new Int32Array(n));
     this.checked = grow(this.checked, (n) => new Uint8Array(n));
     this.rule60 = grow(this.rule60, (n) => new Int16Array(n));
@@ -208,6 +214,7 @@ export class Position {
     this.nonPawnKeyRed.set(o.nonPawnKeyRed.subarray(0, n));
     this.nonPawnKeyBlack.set(o.nonPawnKeyBlack.subarray(0, n));
     this.captured.set(o.captured.subarray(0, n));
+    this.capturedIndex.set(o.capturedIndex.subarray(0, n));
     this.moveAt.set(o.moveAt.subarray(0, n));
     this.checked.set(o.checked.subarray(0, n));
     this.rule60.set(o.rule60.subarray(0, n));
@@ -341,7 +348,7 @@ export class Position {
    * board, or -1. Kings count only for adjacent squares (flying general is handled
    * by the callers that need it).
    */
-  leastAttacker(sq: number, c: number): number {
+  leastAttacker(sq: number, c: number, excl: Int32Array = NO_EXCLUSION, stamp = -1): number {
     const b = this.board;
     const cb = c << 3;
     const f = FILE_OF[sq], r = RANK_OF[sq];
@@ -349,16 +356,16 @@ export class Position {
     const pawn = cb | PAWN;
     if (this.pieceCount[pawn]) {
       if (c === RED) {
-        if (r > 0 && b[sq - 9] === pawn) return sq - 9;
+        if (r > 0 && b[sq - 9] === pawn && excl[sq - 9] !== stamp) return sq - 9;
         if (r >= 5) {
-          if (f > 0 && b[sq - 1] === pawn) return sq - 1;
-          if (f < 8 && b[sq + 1] === pawn) return sq + 1;
+          if (f > 0 && b[sq - 1] === pawn && excl[sq - 1] !== stamp) return sq - 1;
+          if (f < 8 && b[sq + 1] === pawn && excl[sq + 1] !== stamp) return sq + 1;
         }
       } else {
-        if (r < 9 && b[sq + 9] === pawn) return sq + 9;
+        if (r < 9 && b[sq + 9] === pawn && excl[sq + 9] !== stamp) return sq + 9;
         if (r <= 4) {
-          if (f > 0 && b[sq - 1] === pawn) return sq - 1;
-          if (f < 8 && b[sq + 1] === pawn) return sq + 1;
+          if (f > 0 && b[sq - 1] === pawn && excl[sq - 1] !== stamp) return sq - 1;
+          if (f < 8 && b[sq + 1] === pawn && excl[sq + 1] !== stamp) return sq + 1;
         }
       }
     }
@@ -367,7 +374,7 @@ export class Position {
       for (let i = 0; i < 4; i++) {
         const s = BISHOP_TO[sq * 4 + i];
         if (s < 0) break;
-        if (b[s] === bishop && b[BISHOP_EYE[sq * 4 + i]] === 0) return s;
+        if (b[s] === bishop && b[BISHOP_EYE[sq * 4 + i]] === 0 && excl[s] !== stamp) return s;
       }
     }
     const advisor = cb | ADVISOR;
@@ -375,7 +382,7 @@ export class Position {
       for (let i = 0; i < 4; i++) {
         const s = ADVISOR_TO[sq * 4 + i];
         if (s < 0) break;
-        if (b[s] === advisor) return s;
+        if (b[s] === advisor && excl[s] !== stamp) return s;
       }
     }
     const knight = cb | KNIGHT;
@@ -383,7 +390,7 @@ export class Position {
       for (let i = 0; i < 8; i++) {
         const s = KNIGHT_FROM[sq * 8 + i];
         if (s < 0) break;
-        if (b[s] === knight && b[KNIGHT_FROM_LEG[sq * 8 + i]] === 0) return s;
+        if (b[s] === knight && b[KNIGHT_FROM_LEG[sq * 8 + i]] === 0 && excl[s] !== stamp) return s;
       }
     }
     const cannon = cb | CANNON;
@@ -392,13 +399,13 @@ export class Position {
       while (m) {
         const s = r * 9 + lsb(m);
         m &= m - 1;
-        if (b[s] === cannon) return s;
+        if (b[s] === cannon && excl[s] !== stamp) return s;
       }
       m = FILE_CANNON_CAP[(r << 10) | this.fileOcc[f]];
       while (m) {
         const s = lsb(m) * 9 + f;
         m &= m - 1;
-        if (b[s] === cannon) return s;
+        if (b[s] === cannon && excl[s] !== stamp) return s;
       }
     }
     const rook = cb | ROOK;
@@ -407,20 +414,20 @@ export class Position {
       while (m) {
         const s = r * 9 + lsb(m);
         m &= m - 1;
-        if (b[s] === rook) return s;
+        if (b[s] === rook && excl[s] !== stamp) return s;
       }
       m = FILE_ROOK_CAP[(r << 10) | this.fileOcc[f]];
       while (m) {
         const s = lsb(m) * 9 + f;
         m &= m - 1;
-        if (b[s] === rook) return s;
+        if (b[s] === rook && excl[s] !== stamp) return s;
       }
     }
     const king = cb | KING;
     for (let i = 0; i < 4; i++) {
       const s = KING_TO[sq * 4 + i];
       if (s < 0) break;
-      if (b[s] === king) return s;
+      if (b[s] === king && excl[s] !== stamp) return s;
     }
     return -1;
   }
@@ -779,6 +786,7 @@ export class Position {
       const last = this.listSq[them * 16 + --this.listCount[them]];
       this.listSq[them * 16 + idx] = last;
       this.listIndex[last] = idx;
+      this.capturedIndex[np] = idx;
     } else {
       this.rankOcc[tr] |= 1 << tf;
       this.fileOcc[tf] |= 1 << tr;
@@ -847,9 +855,16 @@ export class Position {
     this.listSq[us * 16 + mi] = from;
     this.listIndex[from] = mi;
     if (cap) {
+      // Put the captured piece back at its old place in the list, and the piece
+      // that had filled that place back at the end, so the list order (and with
+      // it the move generation order) is exactly what it was before the move.
       const n = this.listCount[them]++;
-      this.listSq[them * 16 + n] = to;
-      this.listIndex[to] = n;
+      const idx = this.capturedIndex[this.sp];
+      const moved = this.listSq[them * 16 + idx];
+      this.listSq[them * 16 + n] = moved;
+      this.listIndex[moved] = n;
+      this.listSq[them * 16 + idx] = to;
+      this.listIndex[to] = idx;
       this.pieceCount[cap]++;
       const ct = cap & 7;
       if (ct & 1 && ct !== KING) this.majorMaterial[them] += PIECE_VALUE[cap];
@@ -921,6 +936,98 @@ export class Position {
 
   // ---- Static exchange evaluation ----------------------------------------------------
 
+  // Blockers of attacks on each king (pieces whose removal would expose it) and
+  // the enemy pieces pinning them, as Pikafish's blockersForKing/pinners; used
+  // by SEE so that pinned pieces do not recapture while their pinner stands.
+  private readonly blockersOf = [new Int32Array(SQUARE_NB), new Int32Array(SQUARE_NB)];
+  private readonly pinners = new Int8Array(32);
+  private readonly pinnerPiece = new Uint8Array(32);
+  private readonly pinnerCount = new Int32Array(2);
+  private readonly rayScratch = new Int8Array(10);
+  private pinStamp = 0;
+  private pinLo = 0;
+  private pinHi = 0;
+
+  private computePins(): void {
+    let st = this.pinStamp + 1;
+    if (st > 0x7fffffff) {
+      this.blockersOf[0].fill(0);
+      this.blockersOf[1].fill(0);
+      st = 1;
+    }
+    this.pinStamp = st;
+    this.pinLo = this.keyLo[this.sp];
+    this.pinHi = this.keyHi[this.sp];
+    const b = this.board;
+    const ray = this.rayScratch;
+    for (let c = 0; c < 2; c++) {
+      const blockers = this.blockersOf[c];
+      const ksq = this.kingSq[c];
+      const usBit = c << 3, themBit = usBit ^ 8;
+      const rook = themBit | ROOK, cannon = themBit | CANNON, king = themBit | KING, knight = themBit | KNIGHT;
+      let np = 0;
+      const kf = FILE_OF[ksq], kr = RANK_OF[ksq];
+      for (let dir = 0; dir < 4; dir++) {
+        const df = dir === 0 ? 1 : dir === 1 ? -1 : 0;
+        const dr = dir === 2 ? 1 : dir === 3 ? -1 : 0;
+        let n = 0;
+        for (let f = kf + df, r = kr + dr; f >= 0 && f < 9 && r >= 0 && r < 10; f += df, r += dr) {
+          if (b[r * 9 + f]) ray[n++] = r * 9 + f;
+        }
+        let plain = 0; // pieces so far that are not rook/king snipers
+        let lastPlain = -1;
+        for (let j = 0; j < n; j++) {
+          const sq = ray[j];
+          const p = b[sq];
+          if (p === rook || p === king) {
+            if (plain === 1) {
+              blockers[lastPlain] = st;
+              if ((b[lastPlain] & 8) === usBit) {
+                this.pinners[c * 16 + np] = sq;
+                this.pinnerPiece[c * 16 + np++] = p;
+              }
+            }
+            continue;
+          }
+          if (p === cannon && j === 2) {
+            blockers[ray[0]] = st;
+            blockers[ray[1]] = st;
+            if ((b[ray[0]] & 8) === usBit || (b[ray[1]] & 8) === usBit) {
+              this.pinners[c * 16 + np] = sq;
+              this.pinnerPiece[c * 16 + np++] = p;
+            }
+          }
+          plain++;
+          lastPlain = sq;
+        }
+      }
+      if (this.pieceCount[knight]) {
+        for (let i = 0; i < 8; i++) {
+          const s = KNIGHT_FROM[ksq * 8 + i];
+          if (s < 0) break;
+          const leg = KNIGHT_FROM_LEG[ksq * 8 + i];
+          if (b[s] === knight && b[leg] !== 0) {
+            blockers[leg] = st;
+            if ((b[leg] & 8) === usBit) {
+              this.pinners[c * 16 + np] = s;
+              this.pinnerPiece[c * 16 + np++] = knight;
+            }
+          }
+        }
+      }
+      this.pinnerCount[c] = np;
+    }
+  }
+
+  /** Is some piece pinning colour c's pieces still on its square (the capture square counts as vacated)? */
+  private pinnerStands(c: number, to: number): boolean {
+    for (let i = 0; i < this.pinnerCount[c]; i++) {
+      const s = this.pinners[c * 16 + i];
+      if (s !== to && this.board[s] === this.pinnerPiece[c * 16 + i]) return true;
+    }
+    return false;
+  }
+
   private seeRemoved = new Int8Array(40);
   private seeRemovedPiece = new Uint8Array(40);
 
@@ -937,6 +1044,8 @@ export class Position {
     swap = PIECE_VALUE[b[from]] - swap;
     if (swap <= 0) return true;
 
+    // Pins are those of the position itself, before any piece is lifted.
+    if (this.pinLo !== this.keyLo[this.sp] || this.pinHi !== this.keyHi[this.sp]) this.computePins();
     let nRemoved = 0;
     // The moving piece leaves `from`; the destination stays occupied throughout.
     this.seeRemoved[nRemoved] = from;
@@ -946,7 +1055,9 @@ export class Position {
     let res = 1;
     for (;;) {
       stm ^= 1;
-      let sq = this.leastAttacker(to, stm);
+      // Pinned pieces may not recapture while their pinner stands (Pikafish's rule).
+      const exclStamp = this.pinnerCount[stm] > 0 && this.pinnerStands(stm, to) ? this.pinStamp : -1;
+      const sq = this.leastAttacker(to, stm, this.blockersOf[stm], exclStamp);
       let isKing = false;
       if (sq < 0) break;
       const apc = b[sq];

@@ -11,7 +11,7 @@
 
 import { generate } from '../core/movegen.js';
 import { Position } from '../core/position.js';
-import { ruleConfigFrom, ruleJudge, type RuleConfig } from '../core/rules.js';
+import { ruleConfigFrom, ruleJudge, ruleJudgeHint, type RuleConfig } from '../core/rules.js';
 import {
   GEN_LEGAL, GEN_QUIETS, MAX_MOVES, MAX_PLY, MOVE_NONE, MOVE_NULL, PAWN, PIECE_VALUE, VALUE_DRAW,
   VALUE_INFINITE, VALUE_MATE, VALUE_MATE_IN_MAX_PLY, VALUE_MATED_IN_MAX_PLY, VALUE_NONE, VALUE_ZERO,
@@ -854,6 +854,11 @@ export class Searcher {
       // Step 2. Game end by rule (repetition, 60-move rule), aborted search, maximum ply
       const r = ruleJudge(pos, ply, this.rules);
       if (r !== VALUE_NONE) return r === VALUE_DRAW ? this.valueDraw() : r;
+      // A two-fold repetition that is not final yet (ComputerRule): the side it
+      // would favour can count on at least a draw, the other on at most one.
+      const hint = ruleJudgeHint();
+      if (hint === 1) alpha = Math.max(alpha, VALUE_DRAW - 1);
+      else if (hint === -1) beta = Math.min(beta, VALUE_DRAW + 1);
 
       if (this.stopped || ply >= MAX_PLY) return ply >= MAX_PLY && !inCheck ? this.evaluate() : this.valueDraw();
 
@@ -1330,6 +1335,12 @@ export class Searcher {
     // Step 2. Game end by rule, maximum ply
     const r = ruleJudge(pos, ply, this.rules);
     if (r !== VALUE_NONE) return r;
+    const hint = ruleJudgeHint();
+    if (hint === 1 || hint === -1) {
+      if (hint === 1) alpha = Math.max(alpha, VALUE_DRAW);
+      else beta = Math.min(beta, VALUE_DRAW);
+      if (alpha >= beta) return alpha;
+    }
     if (ply >= MAX_PLY) return !inCheck ? this.evaluate() : VALUE_DRAW;
 
     // Step 3. Transposition table lookup
