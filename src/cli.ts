@@ -7,15 +7,10 @@
 
 import { createInterface } from 'node:readline';
 import { Engine } from './engine.js';
-import { runUci } from './protocol/uci.js';
+import { Uci, runUci } from './protocol/uci.js';
 
 function writeLine(line: string): void {
   process.stdout.write(line + '\n');
-}
-
-async function* oneShot(command: string): AsyncIterable<string> {
-  yield command;
-  yield 'quit';
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -25,10 +20,11 @@ export async function main(argv: string[]): Promise<number> {
   }
   const engine = new Engine();
   if (argv.length > 0) {
-    // A one-shot command: a search started by it runs to its own limits.
-    const cmd = argv.join(' ');
-    const lines = cmd.startsWith('go') && !cmd.includes('perft') ? withWait(cmd, engine) : oneShot(cmd);
-    await runUci(engine, lines, writeLine);
+    // A one-shot command: run it to completion (a search to its own limits), then exit.
+    const uci = new Uci(engine, writeLine);
+    await uci.command(argv.join(' '));
+    await engine.waitIdle();
+    await engine.close();
     return 0;
   }
   const rl = createInterface({ input: process.stdin, crlfDelay: Infinity, terminal: false });
@@ -37,12 +33,4 @@ export async function main(argv: string[]): Promise<number> {
   rl.close();
   process.stdin.destroy();
   return 0;
-}
-
-/** For `kirin go depth 10`: let the search finish before quitting. */
-async function* withWait(command: string, engine: Engine): AsyncIterable<string> {
-  yield command;
-  await new Promise((r) => setTimeout(r, 0));
-  await engine.waitIdle();
-  yield 'quit';
 }
