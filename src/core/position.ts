@@ -15,7 +15,7 @@ import {
 import { START_FEN, parseFen, type ParsedFen } from './fen.js';
 import {
   ADVISOR, BISHOP, BLACK, CANNON, FILE_OF, KING, KNIGHT, MOVE_NULL, PAWN, PIECE_CHARS,
-  PIECE_VALUE, RANK_OF, RED, ROOK, SQUARE_NB, colorOf, moveFrom, moveTo, squareName, typeOf,
+  PIECE_VALUE, RANK_OF, RED, ROOK, SQUARE_NB, colorOf, squareName, typeOf,
   type Color, type Move,
 } from './types.js';
 import { PSQ_HI, PSQ_LO, SIDE_HI, SIDE_LO, keyToHex } from './zobrist.js';
@@ -1136,4 +1136,3 @@ export function popcount(x: number): number {
   return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
 }
 
-export { moveFrom, moveTo };

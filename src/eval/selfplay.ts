@@ -17,7 +17,7 @@ import {
 } from '../core/types.js';
 import { TERM_NAMES, T_NB, setTermWeight } from './classical.js';
 import { evaluate } from './evaluate.js';
-import { rng } from './testutil.js';
+import { mulberry32 as rng } from '../testing/fixtures.js';
 
 const MAX_DEPTH_PLY = 64;
 const moves = new Int32Array(MAX_MOVES * MAX_DEPTH_PLY);

@@ -6,7 +6,7 @@
 import { Position } from '../core/position.js';
 import { evaluateClassical } from './classical.js';
 import { evaluate } from './evaluate.js';
-import { randomPositions } from './testutil.js';
+import { randomFens as randomPositions } from '../testing/fixtures.js';
 
 const count = Number(process.argv[2] ?? 64);
 const seconds = Number(process.argv[3] ?? 3);
