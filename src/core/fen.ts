@@ -9,7 +9,7 @@
 
 import { PALACE } from './attacks.js';
 import {
-  ADVISOR, BISHOP, BLACK, CANNON, FILE_OF, KING, KNIGHT, PAWN, RANK_OF, RED, ROOK,
+  ADVISOR, BISHOP, BLACK, CANNON, FILE_OF, KING, KNIGHT, PAWN, PIECE_CHARS, RANK_OF, RED, ROOK,
   SQUARE_NB, colorOf, makePiece, makeSquare, squareName, typeOf, type Color,
 } from './types.js';
 
@@ -60,6 +60,27 @@ export function isValidSquareFor(piece: number, sq: number): boolean {
 
 function colorName(c: number): string {
   return c === RED ? 'red' : 'black';
+}
+
+/** The board field of a FEN (ranks 9 down to 0) for a piece-code-per-square array. */
+export function formatBoard(board: ArrayLike<number>): string {
+  let out = '';
+  for (let r = 9; r >= 0; r--) {
+    let empty = 0;
+    for (let f = 0; f < 9; f++) {
+      const pc = board[r * 9 + f];
+      if (!pc) {
+        empty++;
+        continue;
+      }
+      if (empty) out += empty;
+      empty = 0;
+      out += PIECE_CHARS[pc];
+    }
+    if (empty) out += empty;
+    if (r > 0) out += '/';
+  }
+  return out;
 }
 
 export function parseFen(fen: string): FenResult {

@@ -12,7 +12,7 @@ import {
   ADVISOR_TO, BISHOP_EYE, BISHOP_TO, FILE_CANNON_CAP, FILE_ROOK_CAP, KING_TO, KNIGHT_FROM,
   KNIGHT_FROM_LEG, KNIGHT_LEG, KNIGHT_TO, PAWN_TO, RANK_CANNON_CAP, RANK_ROOK_CAP, lsb,
 } from './attacks.js';
-import { START_FEN, parseFen, type ParsedFen } from './fen.js';
+import { START_FEN, formatBoard, parseFen, type ParsedFen } from './fen.js';
 import {
   ADVISOR, BISHOP, BLACK, CANNON, FILE_OF, KING, KNIGHT, MOVE_NULL, PAWN, PIECE_CHARS,
   PIECE_VALUE, RANK_OF, RED, ROOK, SQUARE_NB, colorOf, squareName, typeOf,
@@ -232,22 +232,7 @@ export class Position {
   // ---- Output ----------------------------------------------------------------
 
   fen(): string {
-    let out = '';
-    for (let r = 9; r >= 0; r--) {
-      let empty = 0;
-      for (let f = 0; f < 9; f++) {
-        const pc = this.board[r * 9 + f];
-        if (!pc) {
-          empty++;
-          continue;
-        }
-        if (empty) out += empty;
-        empty = 0;
-        out += PIECE_CHARS[pc];
-      }
-      if (empty) out += empty;
-      if (r > 0) out += '/';
-    }
+    const out = formatBoard(this.board);
     const fullmove = 1 + ((this.gamePly - (this.side === BLACK ? 1 : 0)) >> 1);
     return `${out} ${this.side === RED ? 'w' : 'b'} - - ${this.rule60[this.sp]} ${fullmove}`;
   }

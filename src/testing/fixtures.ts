@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { isValidSquareFor } from '../core/fen.js';
+import { formatBoard, isValidSquareFor } from '../core/fen.js';
 import { generate, legalMoves } from '../core/movegen.js';
 import { Position } from '../core/position.js';
 import {
@@ -76,23 +76,7 @@ export function perftTablePath(): string {
 
 /** FEN of a board given as a 90-entry piece-code array (no counters: "- - 0 1"). */
 export function boardFen(board: ArrayLike<number>, side: 'w' | 'b'): string {
-  let out = '';
-  for (let r = 9; r >= 0; r--) {
-    let empty = 0;
-    for (let f = 0; f < 9; f++) {
-      const pc = board[r * 9 + f];
-      if (!pc) {
-        empty++;
-        continue;
-      }
-      if (empty) out += empty;
-      empty = 0;
-      out += PIECE_CHARS[pc];
-    }
-    if (empty) out += empty;
-    if (r > 0) out += '/';
-  }
-  return `${out} ${side} - - 0 1`;
+  return `${formatBoard(board)} ${side} - - 0 1`;
 }
 
 /** A position from a readable list such as "K e0 k e9 R a3" (letters as in FEN). */
