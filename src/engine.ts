@@ -30,6 +30,8 @@ interface ActiveSearch {
   listener: SearchListener;
   resolve(r: SearchResult): void;
   reject(e: Error): void;
+  /** Settles (never rejects) when the search has ended, either way. */
+  ended: Promise<void>;
 }
 
 /** Parses a move in UCI coordinates ("h2e2") and checks it is legal in `pos`; returns the move or an error text. */
@@ -222,15 +224,22 @@ export class Engine {
     const id = this.nextId++;
     const sab = new SharedArrayBuffer(8);
     const signals = new Int32Array(sab);
-    const { startFen, moves } = { startFen: this.startFen, moves: this.moves.slice() };
-    const promise = new Promise<SearchResult>((resolve, reject) => {
-      this.active.set(id, { id, signals, listener, resolve, reject });
+    let resolve!: (r: SearchResult) => void;
+    let reject!: (e: Error) => void;
+    const promise = new Promise<SearchResult>((res, rej) => {
+      resolve = res;
+      reject = rej;
     });
+    const ended = promise.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.active.set(id, { id, signals, listener, resolve, reject, ended });
     this.ensureWorker().ref();
-    this.post({ type: 'go', id, fen: startFen, moves, limits, options: this.searchOptions(), signals: sab });
-    promise.finally(() => {
+    this.post({ type: 'go', id, fen: this.startFen, moves: this.moves.slice(), limits, options: this.searchOptions(), signals: sab });
+    void ended.then(() => {
       if (this.active.size === 0) this.worker?.unref();
-    }).catch(() => {});
+    });
     return promise;
   }
 
@@ -252,14 +261,7 @@ export class Engine {
 
   /** Waits until no search is running. */
   async waitIdle(): Promise<void> {
-    while (this.active.size > 0) {
-      await Promise.allSettled([...this.active.values()].map((s) => new Promise<void>((r) => {
-        const old = s.resolve;
-        s.resolve = (v) => { old(v); r(); };
-        const oldRej = s.reject;
-        s.reject = (e) => { oldRej(e); r(); };
-      })));
-    }
+    while (this.active.size > 0) await Promise.all([...this.active.values()].map((s) => s.ended));
   }
 
   /** ucinewgame: forget the transposition table and histories. */
