@@ -35,105 +35,109 @@ export function generate(pos: Position, type: GenType, list: Int32Array, start: 
 }
 
 function generatePseudo(pos: Position, caps: boolean, quiets: boolean, list: Int32Array, start: number): number {
-  const b = pos.board;
   const us = pos.side;
-  const themBit = (us ^ 1) << 3;
-  const rankOcc = pos.rankOcc, fileOcc = pos.fileOcc;
   let n = start;
   const count = pos.listCount[us];
-  for (let i = 0; i < count; i++) {
-    const from = pos.listSq[us * 16 + i];
-    const fromBits = from << 7;
-    const pt = b[from] & 7;
-    switch (pt) {
-      case ROOK:
-      case CANNON: {
-        const f = FILE_OF[from], r = RANK_OF[from];
-        const ri = (f << 9) | rankOcc[r];
-        const fi = (r << 10) | fileOcc[f];
-        const rbase = r * 9;
-        if (caps) {
-          let m = pt === ROOK ? RANK_ROOK_CAP[ri] : RANK_CANNON_CAP[ri];
-          while (m) {
-            const to = rbase + 31 - Math.clz32(m & -m);
-            m &= m - 1;
-            const p = b[to];
-            if ((p & 8) === themBit && p !== 0) list[n++] = fromBits | to;
-          }
-          m = pt === ROOK ? FILE_ROOK_CAP[fi] : FILE_CANNON_CAP[fi];
-          while (m) {
-            const to = (31 - Math.clz32(m & -m)) * 9 + f;
-            m &= m - 1;
-            const p = b[to];
-            if ((p & 8) === themBit && p !== 0) list[n++] = fromBits | to;
-          }
-        }
-        if (quiets) {
-          let m = RANK_MOVES[ri];
-          while (m) {
-            list[n++] = fromBits | (rbase + 31 - Math.clz32(m & -m));
-            m &= m - 1;
-          }
-          m = FILE_MOVES[fi];
-          while (m) {
-            list[n++] = fromBits | ((31 - Math.clz32(m & -m)) * 9 + f);
-            m &= m - 1;
-          }
-        }
-        break;
-      }
-      case KNIGHT: {
-        const base = from * 8;
-        for (let k = 0; k < 8; k++) {
-          const to = KNIGHT_TO[base + k];
-          if (to < 0) break;
-          if (b[KNIGHT_LEG[base + k]] !== 0) continue;
+  for (let i = 0; i < count; i++) n = generatePiece(pos, pos.listSq[us * 16 + i], caps, quiets, list, n);
+  return n;
+}
+
+/** Pseudo-legal captures and/or quiet moves of the piece on `from` (of the side to move). */
+function generatePiece(pos: Position, from: number, caps: boolean, quiets: boolean, list: Int32Array, start: number): number {
+  const b = pos.board;
+  const themBit = (pos.side ^ 1) << 3;
+  const rankOcc = pos.rankOcc, fileOcc = pos.fileOcc;
+  const fromBits = from << 7;
+  const pt = b[from] & 7;
+  let n = start;
+  switch (pt) {
+    case ROOK:
+    case CANNON: {
+      const f = FILE_OF[from], r = RANK_OF[from];
+      const ri = (f << 9) | rankOcc[r];
+      const fi = (r << 10) | fileOcc[f];
+      const rbase = r * 9;
+      if (caps) {
+        let m = pt === ROOK ? RANK_ROOK_CAP[ri] : RANK_CANNON_CAP[ri];
+        while (m) {
+          const to = rbase + 31 - Math.clz32(m & -m);
+          m &= m - 1;
           const p = b[to];
-          if (p === 0) {
-            if (quiets) list[n++] = fromBits | to;
-          } else if (caps && (p & 8) === themBit) list[n++] = fromBits | to;
+          if ((p & 8) === themBit && p !== 0) list[n++] = fromBits | to;
         }
-        break;
-      }
-      case PAWN: {
-        const base = us * 270 + from * 3;
-        for (let k = 0; k < 3; k++) {
-          const to = PAWN_TO[base + k];
-          if (to < 0) break;
+        m = pt === ROOK ? FILE_ROOK_CAP[fi] : FILE_CANNON_CAP[fi];
+        while (m) {
+          const to = (31 - Math.clz32(m & -m)) * 9 + f;
+          m &= m - 1;
           const p = b[to];
-          if (p === 0) {
-            if (quiets) list[n++] = fromBits | to;
-          } else if (caps && (p & 8) === themBit) list[n++] = fromBits | to;
+          if ((p & 8) === themBit && p !== 0) list[n++] = fromBits | to;
         }
-        break;
       }
-      case BISHOP: {
-        const base = from * 4;
-        for (let k = 0; k < 4; k++) {
-          const to = BISHOP_TO[base + k];
-          if (to < 0) break;
-          if (b[BISHOP_EYE[base + k]] !== 0) continue;
-          const p = b[to];
-          if (p === 0) {
-            if (quiets) list[n++] = fromBits | to;
-          } else if (caps && (p & 8) === themBit) list[n++] = fromBits | to;
+      if (quiets) {
+        let m = RANK_MOVES[ri];
+        while (m) {
+          list[n++] = fromBits | (rbase + 31 - Math.clz32(m & -m));
+          m &= m - 1;
         }
-        break;
-      }
-      case ADVISOR:
-      case KING: {
-        const table = pt === KING ? KING_TO : ADVISOR_TO;
-        const base = from * 4;
-        for (let k = 0; k < 4; k++) {
-          const to = table[base + k];
-          if (to < 0) break;
-          const p = b[to];
-          if (p === 0) {
-            if (quiets) list[n++] = fromBits | to;
-          } else if (caps && (p & 8) === themBit) list[n++] = fromBits | to;
+        m = FILE_MOVES[fi];
+        while (m) {
+          list[n++] = fromBits | ((31 - Math.clz32(m & -m)) * 9 + f);
+          m &= m - 1;
         }
-        break;
       }
+      break;
+    }
+    case KNIGHT: {
+      const base = from * 8;
+      for (let k = 0; k < 8; k++) {
+        const to = KNIGHT_TO[base + k];
+        if (to < 0) break;
+        if (b[KNIGHT_LEG[base + k]] !== 0) continue;
+        const p = b[to];
+        if (p === 0) {
+          if (quiets) list[n++] = fromBits | to;
+        } else if (caps && (p & 8) === themBit) list[n++] = fromBits | to;
+      }
+      break;
+    }
+    case PAWN: {
+      const base = pos.side * 270 + from * 3;
+      for (let k = 0; k < 3; k++) {
+        const to = PAWN_TO[base + k];
+        if (to < 0) break;
+        const p = b[to];
+        if (p === 0) {
+          if (quiets) list[n++] = fromBits | to;
+        } else if (caps && (p & 8) === themBit) list[n++] = fromBits | to;
+      }
+      break;
+    }
+    case BISHOP: {
+      const base = from * 4;
+      for (let k = 0; k < 4; k++) {
+        const to = BISHOP_TO[base + k];
+        if (to < 0) break;
+        if (b[BISHOP_EYE[base + k]] !== 0) continue;
+        const p = b[to];
+        if (p === 0) {
+          if (quiets) list[n++] = fromBits | to;
+        } else if (caps && (p & 8) === themBit) list[n++] = fromBits | to;
+      }
+      break;
+    }
+    case ADVISOR:
+    case KING: {
+      const table = pt === KING ? KING_TO : ADVISOR_TO;
+      const base = from * 4;
+      for (let k = 0; k < 4; k++) {
+        const to = table[base + k];
+        if (to < 0) break;
+        const p = b[to];
+        if (p === 0) {
+          if (quiets) list[n++] = fromBits | to;
+        } else if (caps && (p & 8) === themBit) list[n++] = fromBits | to;
+      }
+      break;
     }
   }
   return n;
@@ -166,7 +170,7 @@ export function countLegal(pos: Position, scratch: Int32Array, start: number): n
     const pt = b[from] & 7;
     if (pt === KING || dFrom[from] === st) {
       // Moves of this piece may expose the king: test each one.
-      const end = generatePiece(pos, from, scratch, start);
+      const end = generatePiece(pos, from, true, true, scratch, start);
       for (let k = start; k < end; k++) if (pos.legal(scratch[k])) c++;
       continue;
     }
@@ -252,77 +256,6 @@ export function countLegal(pos: Position, scratch: Int32Array, start: number): n
     }
   }
   return c;
-}
-
-/** Pseudo-legal moves of the piece on `from` (of the side to move). */
-function generatePiece(pos: Position, from: number, list: Int32Array, start: number): number {
-  const b = pos.board;
-  const themBit = (pos.side ^ 1) << 3;
-  const fromBits = from << 7;
-  const pt = b[from] & 7;
-  let n = start;
-  switch (pt) {
-    case ROOK:
-    case CANNON: {
-      const f = FILE_OF[from], r = RANK_OF[from];
-      const ri = (f << 9) | pos.rankOcc[r];
-      const fi = (r << 10) | pos.fileOcc[f];
-      const rbase = r * 9;
-      let m = (pt === ROOK ? RANK_ROOK_CAP[ri] : RANK_CANNON_CAP[ri]) | RANK_MOVES[ri];
-      while (m) {
-        const to = rbase + 31 - Math.clz32(m & -m);
-        m &= m - 1;
-        const p = b[to];
-        if (p === 0 || (p & 8) === themBit) list[n++] = fromBits | to;
-      }
-      m = (pt === ROOK ? FILE_ROOK_CAP[fi] : FILE_CANNON_CAP[fi]) | FILE_MOVES[fi];
-      while (m) {
-        const to = (31 - Math.clz32(m & -m)) * 9 + f;
-        m &= m - 1;
-        const p = b[to];
-        if (p === 0 || (p & 8) === themBit) list[n++] = fromBits | to;
-      }
-      return n;
-    }
-    case KNIGHT:
-      for (let k = 0; k < 8; k++) {
-        const to = KNIGHT_TO[from * 8 + k];
-        if (to < 0) break;
-        if (b[KNIGHT_LEG[from * 8 + k]] !== 0) continue;
-        const p = b[to];
-        if (p === 0 || (p & 8) === themBit) list[n++] = fromBits | to;
-      }
-      return n;
-    case PAWN:
-      for (let k = 0; k < 3; k++) {
-        const to = PAWN_TO[pos.side * 270 + from * 3 + k];
-        if (to < 0) break;
-        const p = b[to];
-        if (p === 0 || (p & 8) === themBit) list[n++] = fromBits | to;
-      }
-      return n;
-    case BISHOP:
-      for (let k = 0; k < 4; k++) {
-        const to = BISHOP_TO[from * 4 + k];
-        if (to < 0) break;
-        if (b[BISHOP_EYE[from * 4 + k]] !== 0) continue;
-        const p = b[to];
-        if (p === 0 || (p & 8) === themBit) list[n++] = fromBits | to;
-      }
-      return n;
-    case ADVISOR:
-    case KING: {
-      const table = pt === KING ? KING_TO : ADVISOR_TO;
-      for (let k = 0; k < 4; k++) {
-        const to = table[from * 4 + k];
-        if (to < 0) break;
-        const p = b[to];
-        if (p === 0 || (p & 8) === themBit) list[n++] = fromBits | to;
-      }
-      return n;
-    }
-  }
-  return n;
 }
 
 function popcount(x: number): number {
