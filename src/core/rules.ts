@@ -235,17 +235,20 @@ function byLevels(levUs: number, levThem: number, reasonUs: number, reasonThem: 
 
 /**
  * AsianRule / YitianRule: is colour c perpetually chasing one and the same piece?
- * Checks among its moves do not excuse the chase ("one check, one chase"), but at
- * least one of its moves must be a plain chasing move.
+ * Every one of its moves in the cycle must newly chase that piece. A side that
+ * gives check anywhere in the cycle is not chasing: the AXF rules (rule 12,
+ * diagram 13; rule 18, diagrams 37-38) rule "one check, one chase" and "several
+ * checks, one chase" allowed moves.
  */
 function asianChase(c: number): boolean {
-  let and = 0xffff, plain = 0;
+  let and = 0xffff, moves = 0;
   for (let i = 0; i < recCount; i++) {
-    if (recMover[i] !== c || recCheck[i]) continue;
-    plain++;
+    if (recMover[i] !== c) continue;
+    if (recCheck[i]) return false;
+    moves++;
     and &= recFresh[i];
   }
-  return plain > 0 && and !== 0;
+  return moves > 0 && and !== 0;
 }
 
 /**

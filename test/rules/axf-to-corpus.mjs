@@ -1,0 +1,68 @@
+// Turns the reconstructed AXF rule-book cases (test/rules/axf/part-*.txt: id, fen,
+// book moves in WXF notation, UCI moves, book ruling, note) into corpus lines
+// (test/rules/axf-corpus.txt, the format of corpus.txt):
+//   node test/rules/axf-to-corpus.mjs --pikafish ./rulejudge test/rules/axf/part-*.txt > test/rules/axf-corpus.txt
+// The moves are cut at the first repeated position and its cycle is played once
+// more, so that the third occurrence is reached. Expectations: AsianRule = the
+// book's ruling at the second occurrence (written "~" when Kirin does not
+// reproduce it), ComputerRule = native Pikafish's verdict (rule_judge at the root,
+// every prefix; the harness of docs/RULES.md). Needs the compiled dist/.
+import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { Position } from '../../dist/core/position.js';
+import { judgeGame, ruleConfigFrom } from '../../dist/core/rules.js';
+import { uciMove } from '../../dist/testing/fixtures.js';
+import { trace } from './wxf-notation.mjs';
+
+const args = process.argv.slice(2);
+const pi = args.indexOf('--pikafish');
+const pikafish = args[pi + 1];
+args.splice(pi, 2);
+
+function nativeFirstVerdict(fen, moves) {
+  fen = new Position(fen).fen(); // Pikafish misreads FENs without the counters
+  const lines = [];
+  for (let n = 1; n <= moves.length; n++) lines.push(`${fen}|${moves.slice(0, n).join(' ')}|0`);
+  const out = spawnSync(pikafish, { input: lines.join('\n') + '\n', encoding: 'utf8' }).stdout.trim().split('\n');
+  const redFirst = fen.split(' ')[1] === 'w';
+  for (let n = 1; n <= out.length; n++) {
+    const [kind, value, legal] = out[n - 1].split(' ');
+    const stmRed = (n % 2 === 0) === redFirst;
+    if (Number(legal) === 0) return `${stmRed ? 'black' : 'red'}@${n}`;
+    if (kind === 'final') {
+      const v = Number(value);
+      return `${v === 0 ? 'draw' : (v > 0) === stmRed ? 'red' : 'black'}@${n}`;
+    }
+  }
+  return `none@${moves.length}`;
+}
+
+function boardKey(pos) {
+  return pos.fen().split(' ').slice(0, 2).join(' ');
+}
+
+for (const file of args) {
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (!line.trim() || line.startsWith('#')) continue;
+    const [id, fen, wxf, uci, ruling, note] = line.split('\t');
+    const moves = uci.trim().split(/\s+/);
+    const converted = trace(fen, wxf.trim().split(/\s+/)).uci;
+    if (converted.join(' ') !== moves.join(' ')) throw new Error(`${id}: WXF moves convert to ${converted.join(' ')}, file says ${moves.join(' ')}`);
+    const pos = new Position(fen);
+    const seen = [boardKey(pos)];
+    let p = -1, q = -1;
+    for (let i = 0; i < moves.length && p < 0; i++) {
+      pos.doMove(uciMove(moves[i]));
+      const k = boardKey(pos);
+      const j = seen.indexOf(k);
+      if (j >= 0) { p = i + 1; q = j; }
+      seen.push(k);
+    }
+    if (p < 0) throw new Error(`${id}: the moves never repeat a position`);
+    const full = [...moves.slice(0, p), ...moves.slice(q, p)];
+    const asian = judgeGame(fen, full, ruleConfigFrom({ repetitionRule: 'AsianRule', drawRule: 'None', rule60MaxPly: 120, mateThreatDepth: 0 }));
+    const kind = asian.judgement.result === ruling && asian.ply === p ? '=' : '~';
+    const expect = `AsianRule${kind}${ruling}@${p} ComputerRule=${nativeFirstVerdict(fen, full)} NoJudgement=none`;
+    console.log([id, fen, full.join(' '), expect, `AXF ${note}`].join('\t'));
+  }
+}

@@ -1,0 +1,57 @@
+// Judges rule cases under every rule set, to help write corpus entries:
+//   node test/rules/check-case.mjs [--pikafish ./rulejudge] [file]
+// Input lines (file or stdin): "<id> TAB <fen> TAB <uci moves>" (more tab fields are
+// ignored, so corpus.txt itself can be fed in). For each case it prints the first
+// judgement that ends the game under each rule set (result@ply and the reason), and
+// with --pikafish the first final verdict of native Pikafish's rule_judge at the
+// root (the harness of docs/RULES.md, "Reproducing the oracle"), which ComputerRule
+// must equal. Needs the compiled dist/.
+import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { REPETITION_RULES, judgeGame, ruleConfigFrom } from '../../dist/core/rules.js';
+import { Position } from '../../dist/core/position.js';
+
+const args = process.argv.slice(2);
+let pikafish = null;
+const pi = args.indexOf('--pikafish');
+if (pi >= 0) { pikafish = args[pi + 1]; args.splice(pi, 2); }
+const text = readFileSync(args[0] ?? 0, 'utf8');
+
+function nativeVerdict(fen, moves) {
+  fen = new Position(fen).fen(); // Pikafish misreads FENs without the counters
+  const lines = [];
+  for (let n = 1; n <= moves.length; n++) lines.push(`${fen}|${moves.slice(0, n).join(' ')}|0`);
+  const out = spawnSync(pikafish, { input: lines.join('\n') + '\n', encoding: 'utf8' }).stdout.trim().split('\n');
+  for (let n = 1; n <= out.length; n++) {
+    const [kind, value, legal] = out[n - 1].split(' ');
+    const stmRed = (n % 2 === 0) === fen.split(' ')[1].startsWith('w');
+    const stm = stmRed ? 'red' : 'black', other = stmRed ? 'black' : 'red';
+    if (Number(legal) === 0) return `${other}@${n} (no legal move)`;
+    if (kind === 'final') {
+      const v = Number(value);
+      return `${v === 0 ? 'draw' : v > 0 ? stm : other}@${n}`;
+    }
+  }
+  return 'none';
+}
+
+for (const line of text.split('\n')) {
+  if (!line.trim() || line.startsWith('#')) continue;
+  const [id, fen, moveText] = line.split('\t');
+  const moves = moveText.trim().split(/\s+/);
+  const parts = [];
+  for (const rule of REPETITION_RULES) {
+    const depths = rule === 'ChineseRule' ? [0, 3] : [0];
+    for (const d of depths) {
+      const cfg = ruleConfigFrom({ repetitionRule: rule, drawRule: 'None', rule60MaxPly: 120, mateThreatDepth: d });
+      try {
+        const { judgement, ply } = judgeGame(fen, moves, cfg);
+        parts.push(`${rule}${d ? '/' + d : ''}=${judgement.result}@${ply}${judgement.reason ? ` (${judgement.reason})` : ''}`);
+      } catch (e) {
+        parts.push(`${rule}: ${e.message}`);
+      }
+    }
+  }
+  console.log(`${id}\n  ${parts.join('\n  ')}`);
+  if (pikafish) console.log(`  Pikafish=${nativeVerdict(fen, moves)}`);
+}
