@@ -5,8 +5,9 @@
 // The moves are cut at the first repeated position and its cycle is played once
 // more, so that the third occurrence is reached. Expectations: AsianRule = the
 // book's ruling at the second occurrence (written "~" when Kirin does not
-// reproduce it), ComputerRule = native Pikafish's verdict (rule_judge at the root,
-// every prefix; the harness of docs/RULES.md). Needs the compiled dist/.
+// reproduce it), AllowChase = the book's ruling for the perpetual-check rules 6-8
+// and a draw otherwise, ComputerRule = native Pikafish's verdict (rule_judge at the
+// root, every prefix; the harness of docs/RULES.md). Needs the compiled dist/.
 import { readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { Position } from '../../dist/core/position.js';
@@ -62,7 +63,11 @@ for (const file of args) {
     const full = [...moves.slice(0, p), ...moves.slice(q, p)];
     const asian = judgeGame(fen, full, ruleConfigFrom({ repetitionRule: 'AsianRule', drawRule: 'None', rule60MaxPly: 120, mateThreatDepth: 0 }));
     const kind = asian.judgement.result === ruling && asian.ply === p ? '=' : '~';
-    const expect = `AsianRule${kind}${ruling}@${p} ComputerRule=${nativeFirstVerdict(fen, full)} NoJudgement=none`;
+    // AllowChase forbids perpetual check only: the book's ruling for the
+    // perpetual-check rules (6-8), a draw for every other diagram.
+    const rule = Number(/^(\d+)/.exec(note)?.[1]);
+    const allow = rule >= 6 && rule <= 8 ? ruling : 'draw';
+    const expect = `AsianRule${kind}${ruling}@${p} AllowChase=${allow}@${p} ComputerRule=${nativeFirstVerdict(fen, full)} NoJudgement=none`;
     console.log([id, fen, full.join(' '), expect, `AXF ${note}`].join('\t'));
   }
 }
