@@ -5,7 +5,7 @@
 // The moves are cut at the first repeated position and its cycle is played once
 // more, so that the third occurrence is reached. Expectations: AsianRule = the
 // book's ruling at the second occurrence (written "~" when Kirin does not
-// reproduce it), AllowChase = the book's ruling for the perpetual-check rules 6-8
+// reproduce it), an optional 7th field of further expectations, AllowChase = the book's ruling for the perpetual-check rules 6-8
 // and a draw otherwise, ComputerRule = native Pikafish's verdict (rule_judge at the
 // root, every prefix; the harness of docs/RULES.md). Needs the compiled dist/.
 import { readFileSync } from 'node:fs';
@@ -45,7 +45,7 @@ function boardKey(pos) {
 for (const file of args) {
   for (const line of readFileSync(file, 'utf8').split('\n')) {
     if (!line.trim() || line.startsWith('#')) continue;
-    const [id, fen, wxf, uci, ruling, note] = line.split('\t');
+    const [id, fen, wxf, uci, ruling, note, extra] = line.split('\t');
     const moves = uci.trim().split(/\s+/);
     const converted = trace(fen, wxf.trim().split(/\s+/)).uci;
     if (converted.join(' ') !== moves.join(' ')) throw new Error(`${id}: WXF moves convert to ${converted.join(' ')}, file says ${moves.join(' ')}`);
@@ -67,7 +67,7 @@ for (const file of args) {
     // perpetual-check rules (6-8), a draw for every other diagram.
     const rule = Number(/^(\d+)/.exec(note)?.[1]);
     const allow = rule >= 6 && rule <= 8 ? ruling : 'draw';
-    const expect = `AsianRule${kind}${ruling}@${p} AllowChase=${allow}@${p} ComputerRule=${nativeFirstVerdict(fen, full)} NoJudgement=none`;
+    const expect = `AsianRule${kind}${ruling}@${p} AllowChase=${allow}@${p} ComputerRule=${nativeFirstVerdict(fen, full)} NoJudgement=none${extra ? ' ' + extra.trim() : ''}`;
     console.log([id, fen, full.join(' '), expect, `AXF ${note}`].join('\t'));
   }
 }

@@ -1,7 +1,8 @@
 // Judges rule cases under every rule set, to help write corpus entries:
 //   node test/rules/check-case.mjs [--pikafish ./rulejudge] [file]
 // Input lines (file or stdin): "<id> TAB <fen> TAB <uci moves>" (more tab fields are
-// ignored, so corpus.txt itself can be fed in). For each case it prints the first
+// ignored, so corpus.txt itself can be fed in; so can test/rules/axf/part-*.txt,
+// whose UCI moves are in the fourth field). For each case it prints the first
 // judgement that ends the game under each rule set (result@ply and the reason), and
 // with --pikafish the first final verdict of native Pikafish's rule_judge at the
 // root (the harness of docs/RULES.md, "Reproducing the oracle"), which ComputerRule
@@ -37,7 +38,10 @@ function nativeVerdict(fen, moves) {
 
 for (const line of text.split('\n')) {
   if (!line.trim() || line.startsWith('#')) continue;
-  const [id, fen, moveText] = line.split('\t');
+  const fields = line.split('\t');
+  const [id, fen] = fields;
+  // Rule-book case files (test/rules/axf/) carry WXF moves in field 3 and UCI in field 4.
+  const moveText = fields.length >= 5 && /^[a-i]\d[a-i]\d( |$)/.test(fields[3]) ? fields[3] : fields[2];
   const moves = moveText.trim().split(/\s+/);
   const parts = [];
   for (const rule of REPETITION_RULES) {
