@@ -64,4 +64,22 @@ describe('search under the repetition rules', () => {
     assert.equal(r.move, 'h9g7');
     assert.ok(r.score >= VALUE_MATE_IN_MAX_PLY, `score ${r.score}`);
   });
+  // AXF diagram 37: the red rook chases the lone black cannon on every move while
+  // the cannon answers with a check (a1a0) and a chase (a0a1). "One check, one
+  // chase" is allowed, so completing the cycle wins for Black under AsianRule,
+  // although Black is far behind on material; Pikafish's ComputerRule calls any
+  // cycle with a check in it a draw, which Black, being lost, is glad to take.
+  const AXF37 = '4k4/9/9/9/9/9/9/9/c3A1N2/1RBK5 w - - 0 1';
+
+  it('a check among the chased side\'s moves does not excuse the chaser (AsianRule)', () => {
+    const r = search(AXF37, 'b0b1 a1a0 b1b0', 'AsianRule', 8);
+    assert.equal(r.move, 'a0a1');
+    assert.ok(r.score >= VALUE_MATE_IN_MAX_PLY, `score ${r.score}`);
+  });
+
+  it('ComputerRule rules the same cycle a draw', () => {
+    const r = search(AXF37, 'b0b1 a1a0 b1b0 a0a1 b0b1 a1a0 b1b0', 'ComputerRule', 8);
+    assert.equal(r.move, 'a0a1');
+    assert.ok(Math.abs(r.score) <= 2, `score ${r.score}`);
+  });
 });
