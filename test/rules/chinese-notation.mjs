@@ -65,7 +65,7 @@ export function chineseToMove(pos, text) {
   return candidates[0];
 }
 
-if (process.argv[2]) {
+if (import.meta.url === `file://${process.argv[1]}` && process.argv[2]) {
   const lines = readFileSync(process.argv[2], 'utf8').split('\n');
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i];

@@ -1,6 +1,7 @@
 // WXF / AXF English move notation (R2=9, c1=2, H5+6, r++2, A5+6 ...) to UCI, and a
 // per-move trace of checks and chases, for writing rule-book cases:
 //   node test/rules/wxf-notation.mjs "<fen>" "R2=9 c1=2 R9=8 c2=1 ..."
+//   node test/rules/wxf-notation.mjs --cn "<fen>" "马二退一 车9平8 ..."   (Chinese notation)
 // Pieces: R rook, H/N knight, E/B/M elephant, A/G advisor ("guard"), K king,
 // C cannon, P/S pawn; the case of the letter is ignored (the side to move decides).
 // Red files 1..9 run from Red's right (file i) to its left (file a), Black files
@@ -13,6 +14,7 @@ import { Position } from '../../dist/core/position.js';
 import { legalMoves } from '../../dist/core/movegen.js';
 import { FILE_OF, RANK_OF, moveToUci } from '../../dist/core/types.js';
 import { assignIds, chasedMask, idBoard } from '../../dist/core/chase.js';
+import { chineseToMove } from './chinese-notation.mjs';
 
 const LETTERS = { R: [1], H: [5], N: [5], E: [6], B: [6], M: [6], A: [2], G: [2, 7], K: [7], C: [3], P: [4], S: [4] };
 const NAMES = ['', 'rook', 'advisor', 'cannon', 'pawn', 'knight', 'bishop', 'king'];
@@ -78,12 +80,12 @@ function idsToSquares(pos, color, mask) {
 }
 
 /** Plays the moves; returns the UCI list and a trace line per move. */
-export function trace(fen, texts) {
+export function trace(fen, texts, convert = wxfToMove) {
   const pos = new Position(fen);
   assignIds(pos);
   const uci = [], lines = [];
   for (const text of texts) {
-    const mv = wxfToMove(pos, text);
+    const mv = convert(pos, text);
     const mover = pos.side, from = mv >> 7, to = mv & 127;
     const before = chasedMask(pos, mover);
     pos.doMove(mv);
@@ -100,8 +102,11 @@ export function trace(fen, texts) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const [fen, moves] = process.argv.slice(2);
-  const { uci, lines, fen: end } = trace(fen, moves.trim().split(/\s+/));
+  const args = process.argv.slice(2);
+  const cn = args[0] === '--cn';
+  const [fen, moves] = cn ? args.slice(1) : args;
+  const texts = cn ? moves.replace(/[（(][^）)]*[）)]/g, ' ').replace(/(\S)\s+(?=[0-9０-９一二三四五六七八九])/g, '$1').trim().split(/\s+/) : moves.trim().split(/\s+/);
+  const { uci, lines, fen: end } = trace(fen, texts, cn ? chineseToMove : wxfToMove);
   console.log(lines.join('\n'));
   console.log(`UCI: ${uci.join(' ')}`);
   console.log(`end: ${end}`);
