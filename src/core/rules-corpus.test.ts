@@ -20,7 +20,7 @@ interface Case { id: string; fen: string; moves: string[]; expect: string; note:
 
 function loadCorpus(): Case[] {
   const out: Case[] = [];
-  const text = ['corpus.txt', 'axf-corpus.txt'].map((f) => readFileSync(new URL(f, root), 'utf8')).join('\n');
+  const text = ['corpus.txt', 'axf-corpus.txt', 'chinese-corpus.txt'].map((f) => readFileSync(new URL(f, root), 'utf8')).join('\n');
   for (const line of text.split('\n')) {
     if (!line.trim() || line.startsWith('#')) continue;
     const [id, fen, moves, expect, note] = line.split('\t');
