@@ -13,12 +13,12 @@
 // prefix; the harness of docs/RULES.md); NoJudgement = none; then the optional
 // further expectations. Needs the compiled dist/.
 import { readFileSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
 import { Position } from '../../dist/core/position.js';
 import { judgeGame, ruleConfigFrom } from '../../dist/core/rules.js';
 import { uciMove } from '../../dist/testing/fixtures.js';
-import { trace, wxfToMove } from './wxf-notation.mjs';
-import { chineseToMove } from './chinese-notation.mjs';
+import { trace } from './wxf-notation.mjs';
+import { chineseToMove, wxfToMove } from './notation.mjs';
+import { nativeFirstVerdict } from './pikafish-oracle.mjs';
 
 const args = process.argv.slice(2);
 const pi = args.indexOf('--pikafish');
@@ -28,24 +28,6 @@ const bi = args.indexOf('--book');
 const book = args[bi + 1];
 args.splice(bi, 2);
 if (book !== 'axf' && book !== 'chinese') throw new Error('--book axf|chinese');
-
-function nativeFirstVerdict(fen, moves) {
-  fen = new Position(fen).fen(); // Pikafish misreads FENs without the counters
-  const lines = [];
-  for (let n = 1; n <= moves.length; n++) lines.push(`${fen}|${moves.slice(0, n).join(' ')}|0`);
-  const out = spawnSync(pikafish, { input: lines.join('\n') + '\n', encoding: 'utf8' }).stdout.trim().split('\n');
-  const redFirst = fen.split(' ')[1] === 'w';
-  for (let n = 1; n <= out.length; n++) {
-    const [kind, value, legal] = out[n - 1].split(' ');
-    const stmRed = (n % 2 === 0) === redFirst;
-    if (Number(legal) === 0) return `${stmRed ? 'black' : 'red'}@${n}`;
-    if (kind === 'final') {
-      const v = Number(value);
-      return `${v === 0 ? 'draw' : (v > 0) === stmRed ? 'red' : 'black'}@${n}`;
-    }
-  }
-  return `none@${moves.length}`;
-}
 
 function boardKey(pos) {
   return pos.fen().split(' ').slice(0, 2).join(' ');
@@ -81,7 +63,8 @@ for (const file of args) {
       const clause = Number(/^(\d+)/.exec(note)?.[1]);
       expect += ` AllowChase=${clause >= 6 && clause <= 8 ? ruling : 'draw'}@${p}`;
     }
-    expect += ` ComputerRule=${nativeFirstVerdict(fen, full)} NoJudgement=none${extra ? ' ' + extra.trim() : ''}`;
+    const native = nativeFirstVerdict(pikafish, fen, full);
+    expect += ` ComputerRule=${native.result}@${native.ply} NoJudgement=none${extra ? ' ' + extra.trim() : ''}`;
     console.log([id, fen, full.join(' '), expect, `${book === 'axf' ? 'AXF' : 'Chinese rules'} ${note}`].join('\t'));
   }
 }

@@ -8,33 +8,14 @@
 // root (the harness of docs/RULES.md, "Reproducing the oracle"), which ComputerRule
 // must equal. Needs the compiled dist/.
 import { readFileSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
 import { REPETITION_RULES, judgeGame, ruleConfigFrom } from '../../dist/core/rules.js';
-import { Position } from '../../dist/core/position.js';
+import { nativeFirstVerdict } from './pikafish-oracle.mjs';
 
 const args = process.argv.slice(2);
 let pikafish = null;
 const pi = args.indexOf('--pikafish');
 if (pi >= 0) { pikafish = args[pi + 1]; args.splice(pi, 2); }
 const text = readFileSync(args[0] ?? 0, 'utf8');
-
-function nativeVerdict(fen, moves) {
-  fen = new Position(fen).fen(); // Pikafish misreads FENs without the counters
-  const lines = [];
-  for (let n = 1; n <= moves.length; n++) lines.push(`${fen}|${moves.slice(0, n).join(' ')}|0`);
-  const out = spawnSync(pikafish, { input: lines.join('\n') + '\n', encoding: 'utf8' }).stdout.trim().split('\n');
-  for (let n = 1; n <= out.length; n++) {
-    const [kind, value, legal] = out[n - 1].split(' ');
-    const stmRed = (n % 2 === 0) === fen.split(' ')[1].startsWith('w');
-    const stm = stmRed ? 'red' : 'black', other = stmRed ? 'black' : 'red';
-    if (Number(legal) === 0) return `${other}@${n} (no legal move)`;
-    if (kind === 'final') {
-      const v = Number(value);
-      return `${v === 0 ? 'draw' : v > 0 ? stm : other}@${n}`;
-    }
-  }
-  return 'none';
-}
 
 for (const line of text.split('\n')) {
   if (!line.trim() || line.startsWith('#')) continue;
@@ -57,5 +38,8 @@ for (const line of text.split('\n')) {
     }
   }
   console.log(`${id}\n  ${parts.join('\n  ')}`);
-  if (pikafish) console.log(`  Pikafish=${nativeVerdict(fen, moves)}`);
+  if (pikafish) {
+    const v = nativeFirstVerdict(pikafish, fen, moves);
+    console.log(`  Pikafish=${v.result === 'none' ? 'none' : `${v.result}@${v.ply}${v.noLegalMove ? ' (no legal move)' : ''}`}`);
+  }
 }
