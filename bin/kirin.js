@@ -1,8 +1,29 @@
 #!/usr/bin/env node
 // Kirin xiangqi engine: UCI on stdin/stdout. See README.md.
-import { main } from '../dist/cli.js';
+// `kirin match ...` runs the match runner, a development tool built into
+// dist/tools/ from a repository checkout; the published package does not
+// contain it.
+import { existsSync } from 'node:fs';
 
-main(process.argv.slice(2)).then(
+const argv = process.argv.slice(2);
+
+async function run() {
+  if (argv[0] === 'match') {
+    const cli = new URL('../dist/tools/match/cli.js', import.meta.url);
+    if (!existsSync(cli)) {
+      process.stderr.write(
+        'kirin: `kirin match` is a development tool: run it from a repository checkout after `npm run build`\n',
+      );
+      return 2;
+    }
+    const { runMatchCli } = await import(cli.href);
+    return runMatchCli(argv.slice(1));
+  }
+  const { main } = await import('../dist/src/main.js');
+  return main(argv);
+}
+
+run().then(
   (code) => {
     process.exitCode = code;
   },

@@ -3,10 +3,11 @@
 //   kirin                      the UCI engine on stdin/stdout
 //   kirin <uci command ...>    runs one command and exits (e.g. `kirin bench`,
 //                              `kirin go perft 5`, `kirin d`), like Stockfish
-//   kirin match ...            the engine-vs-engine match runner (kirin match --help)
+// (`kirin match ...`, a development tool, is dispatched by bin/kirin.js to
+// tools/match/cli.ts; the product does not import the tools.)
 
 import { createInterface } from 'node:readline';
-import { Engine } from './engine.js';
+import { Engine } from './engine/engine.js';
 import { Uci, runUci } from './protocol/uci.js';
 
 function writeLine(line: string): void {
@@ -14,10 +15,6 @@ function writeLine(line: string): void {
 }
 
 export async function main(argv: string[]): Promise<number> {
-  if (argv[0] === 'match') {
-    const { runMatchCli } = await import('./tools/match/cli.js');
-    return runMatchCli(argv.slice(1));
-  }
   const engine = new Engine();
   if (argv.length > 0) {
     // A one-shot command: run it to completion (a search to its own limits), then exit.

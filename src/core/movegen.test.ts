@@ -12,7 +12,7 @@ import {
   GEN_CAPTURES, GEN_EVASIONS, GEN_LEGAL, GEN_PSEUDO_LEGAL, GEN_QUIETS, KING, MAX_MOVES, MOVE_NONE, MOVE_NULL,
   makeMove, moveFrom, moveTo, moveToUci, parseSquare, type Move,
 } from './types.js';
-import { F, gamePositions, mulberry32, naiveReach, piecesBetween, randomPlacement, setup } from '../testing/fixtures.js';
+import { F, gamePositions, mulberry32, naiveReach, piecesBetween, randomPlacement, setup } from '../../test/support/fixtures.js';
 
 // ---- helpers -----------------------------------------------------------------------
 

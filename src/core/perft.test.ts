@@ -10,7 +10,7 @@ import { legalMoves } from './movegen.js';
 import { perft, perftDivide, perftReport } from './perft.js';
 import { Position } from './position.js';
 import { moveToUci } from './types.js';
-import { perftTablePath } from '../testing/fixtures.js';
+import { perftTablePath } from '../../test/support/fixtures.js';
 
 interface Row {
   fen: string;

@@ -12,7 +12,7 @@ import {
   BLACK, CANNON, KING, KNIGHT, MOVE_NULL, PAWN, PIECE_VALUE, RED, moveTo, moveToUci, type Move,
 } from './types.js';
 import { PSQ_LO } from './zobrist.js';
-import { mulberry32, uciMove } from '../testing/fixtures.js';
+import { mulberry32, uciMove } from '../../test/support/fixtures.js';
 
 /** Pawn, minor, non-pawn keys and major material recomputed from the board. */
 function auxFromScratch(pos: Position) {

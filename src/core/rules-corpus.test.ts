@@ -7,14 +7,16 @@
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
 
 import { Position } from './position.js';
 import { type RepetitionRule, REPETITION_RULES, judgeGame, ruleConfigFrom, ruleJudge, ruleJudgeHint } from './rules.js';
 import { VALUE_NONE } from './types.js';
-import { uciMove } from '../testing/fixtures.js';
+import { repoRoot, uciMove } from '../../test/support/fixtures.js';
 
-const root = new URL('../../test/rules/', import.meta.url);
+const root = pathToFileURL(join(repoRoot(), 'test', 'rules') + '/');
 
 interface Case { id: string; fen: string; moves: string[]; expect: string; note: string }
 

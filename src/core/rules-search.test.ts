@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import { Searcher } from '../search/search.js';
-import { defaultOptions, play, recordingIO } from '../testing/fixtures.js';
+import { defaultOptions, play, recordingIO } from '../../test/support/fixtures.js';
 import { VALUE_MATE_IN_MAX_PLY, moveToUci } from './types.js';
 
 const searcher = new Searcher(4);

@@ -11,7 +11,7 @@ import {
   formatJudgement, judge, judgeGame, ruleConfigFrom, ruleJudge, ruleJudgeHint,
 } from './rules.js';
 import { VALUE_DRAW, VALUE_NONE, mateIn, matedIn } from './types.js';
-import { play, uciMove } from '../testing/fixtures.js';
+import { play, uciMove } from '../../test/support/fixtures.js';
 
 function cfg(rule: RepetitionRule, drawRule: DrawRule = 'None', rule60MaxPly = 120, mateThreatDepth = 0): RuleConfig {
   return ruleConfigFrom({ repetitionRule: rule, drawRule, rule60MaxPly, mateThreatDepth });

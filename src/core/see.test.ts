@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import { generate } from './movegen.js';
 import { Position } from './position.js';
 import { ADVISOR, BLACK, CANNON, GEN_CAPTURES, GEN_QUIETS, KING, MAX_MOVES, PIECE_VALUE, RED, moveFrom, moveTo, moveToUci, type Move } from './types.js';
-import { F, gamePositions, mulberry32, naiveReach, piecesBetween, randomPlacement, setup, uciMove as mv } from '../testing/fixtures.js';
+import { F, gamePositions, mulberry32, naiveReach, piecesBetween, randomPlacement, setup, uciMove as mv } from '../../test/support/fixtures.js';
 
 /**
  * Asserts that the exchange started by `uci` is worth exactly `value`:

@@ -3,15 +3,15 @@
 // (src/index.ts) are thin layers over this class.
 
 import { Worker } from 'node:worker_threads';
-import { START_FEN } from './core/fen.js';
-import { generate } from './core/movegen.js';
-import { Position } from './core/position.js';
-import { DRAW_RULES, REPETITION_RULES, ruleConfigFrom, type RuleConfig } from './core/rules.js';
-import { GEN_LEGAL, MAX_MOVES, moveToUci, parseSquare, makeMove, type Move } from './core/types.js';
-import { Options } from './protocol/options.js';
-import { SCORE_TYPES, type ScoreType } from './protocol/score.js';
-import type { FromWorker, ToWorker } from './search/worker.js';
-import type { SearchInfo, SearchLimits, SearchOptions, SearchResult } from './search/types.js';
+import { START_FEN } from '../core/fen.js';
+import { generate } from '../core/movegen.js';
+import { Position } from '../core/position.js';
+import { DRAW_RULES, REPETITION_RULES, ruleConfigFrom, type RuleConfig } from '../core/rules.js';
+import { GEN_LEGAL, MAX_MOVES, moveToUci, parseSquare, makeMove, type Move } from '../core/types.js';
+import { Options } from './options.js';
+import { SCORE_TYPES, type ScoreType } from '../protocol/score.js';
+import type { FromWorker, ToWorker } from '../search/worker.js';
+import type { SearchInfo, SearchLimits, SearchOptions, SearchResult } from '../search/types.js';
 
 export const ENGINE_NAME = 'Kirin';
 export const ENGINE_VERSION = '0.1.0';
@@ -152,7 +152,7 @@ export class Engine {
 
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
-    const w = new Worker(new URL('./search/worker.js', import.meta.url));
+    const w = new Worker(new URL('../search/worker.js', import.meta.url));
     w.on('message', (msg: FromWorker) => this.onWorkerMessage(msg));
     w.on('error', (e) => {
       // A crashed search thread must not take the engine down: fail the

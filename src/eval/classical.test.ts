@@ -7,7 +7,7 @@ import {
   T_CANNONS, T_KING, T_MATERIAL, T_NB, T_PINS, TEMPO, classicalTerms, evaluateClassical, setTermWeights, termWeight,
   traceClassical,
 } from './classical.js';
-import { flipFilesFen, mirrorFen, randomFens } from '../testing/fixtures.js';
+import { flipFilesFen, mirrorFen, randomFens } from '../../test/support/fixtures.js';
 
 const START = 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1';
 const FENS = randomFens(600, 12345);

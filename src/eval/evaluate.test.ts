@@ -5,7 +5,7 @@ import { Position } from '../core/position.js';
 import { VALUE_MATED_IN_MAX_PLY, VALUE_MATE_IN_MAX_PLY } from '../core/types.js';
 import { evaluateClassical } from './classical.js';
 import { evaluate, postProcess } from './evaluate.js';
-import { mirrorFen, randomFens } from '../testing/fixtures.js';
+import { mirrorFen, randomFens } from '../../test/support/fixtures.js';
 
 const START = 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1';
 

@@ -1,7 +1,7 @@
 // `compiler`: what this build runs on (Pikafish prints its compiler and
 // instruction sets; for Kirin that is the JavaScript runtime and WebAssembly).
 
-import { ENGINE_NAME, ENGINE_VERSION } from '../engine.js';
+import { ENGINE_NAME, ENGINE_VERSION } from '../engine/engine.js';
 
 /** A minimal module using a v128 instruction: valid only where WebAssembly SIMD exists. */
 const SIMD_PROBE = new Uint8Array([

@@ -2,10 +2,11 @@
 
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { test } from 'node:test';
+import { repoRoot } from '../../test/support/fixtures.js';
 
-const BIN = fileURLToPath(new URL('../../bin/kirin.js', import.meta.url));
+const BIN = join(repoRoot(), 'bin', 'kirin.js');
 
 class EngineProcess {
   readonly proc: ChildProcessWithoutNullStreams;

@@ -7,11 +7,11 @@ import { START_FEN } from '../core/fen.js';
 import { perftReport } from '../core/perft.js';
 import { formatJudgement, judge } from '../core/rules.js';
 import { moveToUci, MOVE_NONE, squareName, type Move } from '../core/types.js';
-import { ENGINE_AUTHOR, ENGINE_NAME, ENGINE_VERSION, Engine, parseLegalMove } from '../engine.js';
+import { ENGINE_AUTHOR, ENGINE_NAME, ENGINE_VERSION, Engine, parseLegalMove } from '../engine/engine.js';
 import { traceClassical } from '../eval/classical.js';
 import type { SearchLimits, SearchResult } from '../search/types.js';
-import { runBench, runSpeedtest } from '../tools/bench.js';
-import { compilerInfo } from '../tools/compiler.js';
+import { runBench, runSpeedtest } from './bench.js';
+import { compilerInfo } from './compiler.js';
 import { formatInfo } from './info.js';
 import { materialCount } from './score.js';
 

@@ -5,7 +5,7 @@ import type { Position } from '../core/position.js';
 import { MOVE_NONE, PIECE_VALUE, moveToUci, type Move } from '../core/types.js';
 import { Histories } from './history.js';
 import { MovePicker } from './movepick.js';
-import { lcg, randomCheckPositions, randomPositions } from '../testing/fixtures.js';
+import { lcg, randomCheckPositions, randomPositions } from '../../test/support/fixtures.js';
 
 const STACK = new Int32Array(16);
 

@@ -5,7 +5,7 @@ import {
   BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, DEPTH_NONE, DEPTH_QS, DEPTH_UNSEARCHED, TranspositionTable,
   valueFromTT, valueToTT,
 } from './tt.js';
-import { lcg } from '../testing/fixtures.js';
+import { lcg } from '../../test/support/fixtures.js';
 
 test('store and probe round trip keeps every field', () => {
   const tt = new TranspositionTable(1);

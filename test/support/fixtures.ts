@@ -8,15 +8,15 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { formatBoard, isValidSquareFor } from '../core/fen.js';
-import { generate, legalMoves } from '../core/movegen.js';
-import { Position } from '../core/position.js';
+import { formatBoard, isValidSquareFor } from '../../src/core/fen.js';
+import { generate, legalMoves } from '../../src/core/movegen.js';
+import { Position } from '../../src/core/position.js';
 import {
   ADVISOR, BISHOP, BLACK, CANNON, GEN_LEGAL, KING, KNIGHT, MAX_MOVES, PAWN, PIECE_CHARS, RED, ROOK, makeMove,
   parseSquare, type Move,
-} from '../core/types.js';
-import type { SearchIO } from '../search/search.js';
-import type { SearchInfo, SearchOptions } from '../search/types.js';
+} from '../../src/core/types.js';
+import type { SearchIO } from '../../src/search/search.js';
+import type { SearchInfo, SearchOptions } from '../../src/search/types.js';
 
 // ---- deterministic random numbers ------------------------------------------------------
 

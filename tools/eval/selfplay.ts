@@ -3,21 +3,21 @@
 // fixed-depth alpha-beta (quiescence on captures, MVV-LVA order, no hash). It
 // exists to sanity-check evaluation changes independently of the real search:
 //
-//   node dist/eval/selfplay.js [games=20] [depth=2] [terms=Pins|Pins,Rooks|positional|none] [weight=0] [seed=1]
+//   node dist/tools/eval/selfplay.js [games=20] [depth=2] [terms=Pins|Pins,Rooks|positional|none] [weight=0] [seed=1]
 //
 // Side A uses the evaluation as written, side B the term set to `weight` (in
 // 64ths; `term=none` plays the evaluation against itself). Each random opening
 // is played twice with colours swapped. Repetition counts as a draw here (the
 // real rules live in core/rules.ts); 300 plies or the 60-move rule end a game drawn.
 
-import { generate } from '../core/movegen.js';
-import { Position } from '../core/position.js';
+import { generate } from '../../src/core/movegen.js';
+import { Position } from '../../src/core/position.js';
 import {
   GEN_CAPTURES, GEN_LEGAL, MAX_MOVES, PIECE_VALUE, VALUE_INFINITE, VALUE_MATE, type Move,
-} from '../core/types.js';
-import { TERM_NAMES, T_NB, setTermWeight } from './classical.js';
-import { evaluate } from './evaluate.js';
-import { mulberry32 as rng } from '../testing/fixtures.js';
+} from '../../src/core/types.js';
+import { TERM_NAMES, T_NB, setTermWeight } from '../../src/eval/classical.js';
+import { evaluate } from '../../src/eval/evaluate.js';
+import { mulberry32 as rng } from '../../test/support/fixtures.js';
 
 const MAX_DEPTH_PLY = 64;
 const moves = new Int32Array(MAX_MOVES * MAX_DEPTH_PLY);

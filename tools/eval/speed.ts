@@ -1,12 +1,12 @@
 // Measures evaluations per second of evaluate() on positions from random games:
-//   node dist/eval/speed.js [positions=64] [seconds=3]
+//   node dist/tools/eval/speed.js [positions=64] [seconds=3]
 // A small set of positions keeps their data in cache, as in a search (which
 // evaluates one Position object over and over).
 
-import { Position } from '../core/position.js';
-import { evaluateClassical } from './classical.js';
-import { evaluate } from './evaluate.js';
-import { randomFens as randomPositions } from '../testing/fixtures.js';
+import { Position } from '../../src/core/position.js';
+import { evaluateClassical } from '../../src/eval/classical.js';
+import { evaluate } from '../../src/eval/evaluate.js';
+import { randomFens as randomPositions } from '../../test/support/fixtures.js';
 
 const count = Number(process.argv[2] ?? 64);
 const seconds = Number(process.argv[3] ?? 3);

@@ -1,23 +1,24 @@
 #!/usr/bin/env node
 // Evaluates every opening of an opening file with an engine (default:
-// Fairy-Stockfish through scripts/fairy-stockfish-uci.mjs) and prints the score
-// from red's point of view, flagging unbalanced lines. Needs `npx tsc` first
-// (it reads the file with Kirin's own parser from dist/).
+// Fairy-Stockfish through tools/match/fairy-stockfish-uci.ts) and prints the score
+// from red's point of view, flagging unbalanced lines. Build first (`npm run build`):
 //
-//   node scripts/check-openings.mjs [FILE] [--depth D] [--limit CP] [--engine CMD]
+//   node dist/tools/match/check-openings.js [FILE] [--depth D] [--limit CP] [--engine CMD]
 //
 // Output: one line per opening: "<cp> <line>", with "!!" when |cp| > limit.
 
-import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { repoRoot } from '../../test/support/fixtures.js';
+import { loadOpenings } from './openings.js';
+import { UciEngine } from './uci-engine.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const root = repoRoot();
 const args = process.argv.slice(2);
 let file = join(root, 'data/openings/openings.txt');
 let depth = 10;
 let limit = 100;
-let engine = `node ${join(root, 'scripts/fairy-stockfish-uci.mjs')}`;
+let engine = `node ${join(dirname(fileURLToPath(import.meta.url)), 'fairy-stockfish-uci.js')}`;
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--depth') depth = Number(args[++i]);
   else if (args[i] === '--limit') limit = Number(args[++i]);
@@ -25,8 +26,6 @@ for (let i = 0; i < args.length; i++) {
   else file = args[i];
 }
 
-const { loadOpenings } = await import(join(root, 'dist/tools/match/openings.js'));
-const { UciEngine } = await import(join(root, 'dist/tools/match/engine.js'));
 const openings = loadOpenings(file);
 const eng = new UciEngine({ command: engine, options: [] });
 await eng.start(20000);

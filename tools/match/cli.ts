@@ -1,8 +1,8 @@
 // `kirin match`: command-line front end of the match runner.
 
 import { appendFileSync, writeFileSync } from 'node:fs';
-import { DEFAULT_RULES, ruleConfigFrom, type RuleConfig } from '../../core/rules.js';
-import type { EngineLogger, EngineSpec } from './engine.js';
+import { DEFAULT_RULES, ruleConfigFrom, type RuleConfig } from '../../src/core/rules.js';
+import type { EngineLogger, EngineSpec } from './uci-engine.js';
 import { NO_ADJUDICATION, formatTimeControl, parseTimeControl, type Adjudication, type TimeControl } from './game.js';
 import { runMatch, summaryLines, type SprtModel } from './match.js';
 import { loadOpenings, shuffled, type Opening } from './openings.js';
@@ -51,7 +51,7 @@ Output:
   --rating-interval N        print Elo every N games (default 10, 0 = end only)
 
 Example:
-  kirin match --engine "node bin/kirin.js" --engine "node scripts/fairy-stockfish-uci.mjs" \\
+  kirin match --engine "node bin/kirin.js" --engine "node dist/tools/match/fairy-stockfish-uci.js" \\
     --tc 10+0.1 --games 200 --concurrency 2 --openings data/openings/openings.txt \\
     --sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 --option Hash=16
 `;

@@ -2,7 +2,7 @@
 // Fairy-Stockfish (npm package fairy-stockfish-nnue.wasm) as a xiangqi UCI
 // engine on stdin/stdout, for Kirin's match runner.
 //
-//   node scripts/fairy-stockfish-uci.mjs
+//   node dist/tools/match/fairy-stockfish-uci.js
 //
 // - UCI_Variant is set to xiangqi before anything else and cannot be changed.
 // - Threads is held at 1 (a `setoption name Threads` is rewritten to 1).
@@ -21,21 +21,21 @@ import { createInterface } from 'node:readline';
 
 
 /** Kirin move (ranks 0-9) -> Fairy-Stockfish move (ranks 1-10). */
-export function toFairy(move) {
+export function toFairy(move: string): string {
   const m = /^([a-i])([0-9])([a-i])([0-9])$/.exec(move);
   if (!m) return move;
   return `${m[1]}${Number(m[2]) + 1}${m[3]}${Number(m[4]) + 1}`;
 }
 
 /** Fairy-Stockfish move (ranks 1-10) -> Kirin move (ranks 0-9). */
-export function fromFairy(move) {
+export function fromFairy(move: string): string {
   const m = /^([a-i])(10|[1-9])([a-i])(10|[1-9])$/.exec(move);
   if (!m) return move;
   return `${m[1]}${Number(m[2]) - 1}${m[3]}${Number(m[4]) - 1}`;
 }
 
 /** Rewrites one command from the GUI; returns null to drop it. */
-export function translateInput(line) {
+export function translateInput(line: string): string | null {
   const words = line.trim().split(/\s+/);
   const cmd = words[0];
   if (cmd === 'position') {
@@ -60,7 +60,7 @@ export function translateInput(line) {
 }
 
 /** Rewrites one line of engine output (moves back to ranks 0-9). */
-export function translateOutput(line) {
+export function translateOutput(line: string): string {
   if (line.startsWith('id name ')) return 'id name Fairy-Stockfish';
   if (line.startsWith('option name UCI_Variant ')) return 'option name UCI_Variant type combo default xiangqi var xiangqi';
   if (line.startsWith('option name Threads ')) return 'option name Threads type spin default 1 min 1 max 1';
@@ -72,7 +72,7 @@ export function translateOutput(line) {
 
 async function main() {
   const require = createRequire(import.meta.url);
-  let pkgDir;
+  let pkgDir: string;
   try {
     pkgDir = dirname(require.resolve('fairy-stockfish-nnue.wasm/stockfish.js'));
   } catch {
@@ -82,11 +82,11 @@ async function main() {
   // Passing the wasm bytes avoids the package's fetch() of a file path, which fails on Node >= 18.
   const sf = await Stockfish({
     wasmBinary: readFileSync(join(pkgDir, 'stockfish.wasm')),
-    locateFile: (file) => join(pkgDir, file),
+    locateFile: (file: string) => join(pkgDir, file),
   });
   // The reader went away (GUI closed, `| head`): nothing left to do.
   process.stdout.on('error', () => process.exit(0));
-  sf.addMessageListener((line) => {
+  sf.addMessageListener((line: unknown) => {
     process.stdout.write(translateOutput(String(line)) + '\n');
   });
   sf.postMessage('setoption name UCI_Variant value xiangqi');

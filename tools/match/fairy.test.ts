@@ -1,4 +1,4 @@
-// The Fairy-Stockfish wrapper (scripts/fairy-stockfish-uci.mjs): square
+// The Fairy-Stockfish wrapper (tools/match/fairy-stockfish-uci.ts): square
 // translation, and one short game through the match runner when the
 // fairy-stockfish-nnue.wasm dev dependency is installed.
 import assert from 'node:assert/strict';
@@ -6,14 +6,14 @@ import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_RULES } from '../../core/rules.js';
-import { UciEngine } from './engine.js';
+import { DEFAULT_RULES } from '../../src/core/rules.js';
+import { UciEngine } from './uci-engine.js';
 import { NO_ADJUDICATION, parseTimeControl, playGame, type TimeControl } from './game.js';
 import { START_OPENING } from './openings.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const wrapper = join(root, 'scripts', 'fairy-stockfish-uci.mjs');
-const fake = join(root, 'dist', 'tools', 'match', 'fake-engine.js');
+const here = dirname(fileURLToPath(import.meta.url));
+const wrapper = join(here, 'fairy-stockfish-uci.js');
+const fake = join(here, 'fake-engine.js');
 
 interface Wrapper {
   toFairy(m: string): string;

@@ -12,9 +12,9 @@
 // report `info depth 1 score cp CP` before each move.
 
 import { createInterface } from 'node:readline';
-import { legalMoves } from '../../core/movegen.js';
-import { Position } from '../../core/position.js';
-import { moveToUci } from '../../core/types.js';
+import { legalMoves } from '../../src/core/movegen.js';
+import { Position } from '../../src/core/position.js';
+import { moveToUci } from '../../src/core/types.js';
 import { applyMoves } from './openings.js';
 
 interface FakeOptions {

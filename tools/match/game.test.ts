@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { legalMoves } from '../../core/movegen.js';
-import { Position } from '../../core/position.js';
-import { DEFAULT_RULES, judge } from '../../core/rules.js';
-import { moveToUci } from '../../core/types.js';
-import { UciEngine, parseInfoScore, splitCommand } from './engine.js';
+import { legalMoves } from '../../src/core/movegen.js';
+import { Position } from '../../src/core/position.js';
+import { DEFAULT_RULES, judge } from '../../src/core/rules.js';
+import { moveToUci } from '../../src/core/types.js';
+import { UciEngine, parseInfoScore, splitCommand } from './uci-engine.js';
 import { NO_ADJUDICATION, goCommand, parseTimeControl, playGame, type GameConfig, type TimeControl } from './game.js';
 import { START_OPENING, type Opening } from './openings.js';
 

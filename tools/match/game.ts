@@ -5,11 +5,11 @@
 // (time, illegal move, crash, no answer), by optional score adjudication,
 // or by the ply cap.
 
-import { legalMoves } from '../../core/movegen.js';
-import { Position } from '../../core/position.js';
-import { judge, type RuleConfig } from '../../core/rules.js';
-import { RED, moveToUci, type Color } from '../../core/types.js';
-import type { GoResult, UciEngine } from './engine.js';
+import { legalMoves } from '../../src/core/movegen.js';
+import { Position } from '../../src/core/position.js';
+import { judge, type RuleConfig } from '../../src/core/rules.js';
+import { RED, moveToUci, type Color } from '../../src/core/types.js';
+import type { GoResult, UciEngine } from './uci-engine.js';
 import { applyMoves, type Opening } from './openings.js';
 
 /**

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_RULES } from '../../core/rules.js';
+import { DEFAULT_RULES } from '../../src/core/rules.js';
 import { parseMatchArgs, runMatchCli } from './cli.js';
 import { NO_ADJUDICATION, parseTimeControl, type TimeControl } from './game.js';
 import { addGame, emptyStats, runMatch, type MatchConfig } from './match.js';

@@ -3,9 +3,9 @@
 // W/D/L, Elo with error bars (trinomial and pentanomial), and an optional SPRT
 // that stops the match as soon as it decides.
 
-import type { RuleConfig } from '../../core/rules.js';
+import type { RuleConfig } from '../../src/core/rules.js';
 import { eloEstimate, formatElo, pentanomial, trinomial, type EloEstimate, type ScoreDistribution } from './elo.js';
-import { UciEngine, type EngineLogger, type EngineSpec } from './engine.js';
+import { UciEngine, type EngineLogger, type EngineSpec } from './uci-engine.js';
 import { playGame, resultString, type Adjudication, type GameRecord, type TimeControl } from './game.js';
 import { scheduleGames, type Opening, type ScheduledGame } from './openings.js';
 import { formatSprt, sprtStatus, type SprtParams, type SprtStatus } from './sprt.js';

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Position } from '../../core/position.js';
+import { join } from 'node:path';
+import { Position } from '../../src/core/position.js';
 import { loadOpenings, openingPosition, parseOpeningLine, parseOpenings, scheduleGames, shuffled, type Opening } from './openings.js';
+import { repoRoot } from '../../test/support/fixtures.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const root = repoRoot();
 
 test('move-list lines, comments and the startpos/moves keywords', () => {
   const o = parseOpeningLine('h2e2 h9g7 h0g2   # central cannon vs horse', 3) as Opening;

@@ -14,10 +14,10 @@
 // Each opening is played twice, once with each engine as red (a game pair).
 
 import { readFileSync } from 'node:fs';
-import { legalMoves } from '../../core/movegen.js';
-import { Position } from '../../core/position.js';
-import { DEFAULT_RULES, judge, type RuleConfig } from '../../core/rules.js';
-import { moveToUci } from '../../core/types.js';
+import { legalMoves } from '../../src/core/movegen.js';
+import { Position } from '../../src/core/position.js';
+import { DEFAULT_RULES, judge, type RuleConfig } from '../../src/core/rules.js';
+import { moveToUci } from '../../src/core/types.js';
 
 export interface Opening {
   /** Starting FEN, or null for the standard start position. */

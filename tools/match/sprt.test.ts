@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { pentanomial, scoreFromElo, trinomial, type ScoreDistribution } from './elo.js';
 import { constrainedMle, parseSprtParams, sprtBounds, sprtLlr, sprtLlrApprox, sprtStatus } from './sprt.js';
-import { assertClose } from '../../testing/fixtures.js';
+import { assertClose } from '../../test/support/fixtures.js';
 
 const P = { elo0: 0, elo1: 10, alpha: 0.05, beta: 0.05 };
 

@@ -1,7 +1,7 @@
 // Turns reconstructed rule-book cases (id, fen, the book's moves, UCI moves, book
 // ruling, note[, further expectations]) into corpus lines (the format of corpus.txt):
-//   node test/rules/book-to-corpus.mjs --book axf --pikafish ./rulejudge test/rules/axf/part-*.txt > test/rules/axf-corpus.txt
-//   node test/rules/book-to-corpus.mjs --book chinese --pikafish ./rulejudge test/rules/chinese/part-*.txt > test/rules/chinese-corpus.txt
+//   node dist/tools/rules/book-to-corpus.js --book axf --pikafish ./rulejudge test/rules/axf/part-*.txt > test/rules/axf-corpus.txt
+//   node dist/tools/rules/book-to-corpus.js --book chinese --pikafish ./rulejudge test/rules/chinese/part-*.txt > test/rules/chinese-corpus.txt
 // The book's moves (WXF notation for the AXF book, Chinese notation for the Chinese
 // rules) must convert to the UCI moves. The moves are cut at the first repeated
 // position and its cycle is played once more, so that the third occurrence is
@@ -11,14 +11,14 @@
 // also AllowChase = the book's ruling for the perpetual-check rules 6-8 and a draw
 // otherwise; ComputerRule = native Pikafish's verdict (rule_judge at the root, every
 // prefix; the harness of docs/RULES.md); NoJudgement = none; then the optional
-// further expectations. Needs the compiled dist/.
+// further expectations. Run from dist/ after `npm run build`.
 import { readFileSync } from 'node:fs';
-import { Position } from '../../dist/core/position.js';
-import { judgeGame, ruleConfigFrom } from '../../dist/core/rules.js';
-import { uciMove } from '../../dist/testing/fixtures.js';
-import { trace } from './wxf-notation.mjs';
-import { chineseToMove, wxfToMove } from './notation.mjs';
-import { nativeFirstVerdict } from './pikafish-oracle.mjs';
+import { Position } from '../../src/core/position.js';
+import { judgeGame, ruleConfigFrom } from '../../src/core/rules.js';
+import { uciMove } from '../../test/support/fixtures.js';
+import { trace } from './wxf-notation.js';
+import { chineseToMove, wxfToMove } from './notation.js';
+import { nativeFirstVerdict } from './pikafish-oracle.js';
 
 const args = process.argv.slice(2);
 const pi = args.indexOf('--pikafish');
@@ -29,7 +29,7 @@ const book = args[bi + 1];
 args.splice(bi, 2);
 if (book !== 'axf' && book !== 'chinese') throw new Error('--book axf|chinese');
 
-function boardKey(pos) {
+function boardKey(pos: Position): string {
   return pos.fen().split(' ').slice(0, 2).join(' ');
 }
 

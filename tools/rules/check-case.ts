@@ -1,15 +1,15 @@
 // Judges rule cases under every rule set, to help write corpus entries:
-//   node test/rules/check-case.mjs [--pikafish ./rulejudge] [file]
+//   node dist/tools/rules/check-case.js [--pikafish ./rulejudge] [file]
 // Input lines (file or stdin): "<id> TAB <fen> TAB <uci moves>" (more tab fields are
 // ignored, so corpus.txt itself can be fed in; so can test/rules/axf/part-*.txt,
 // whose UCI moves are in the fourth field). For each case it prints the first
 // judgement that ends the game under each rule set (result@ply and the reason), and
 // with --pikafish the first final verdict of native Pikafish's rule_judge at the
 // root (the harness of docs/RULES.md, "Reproducing the oracle"), which ComputerRule
-// must equal. Needs the compiled dist/.
+// must equal. Run from dist/ after `npm run build`.
 import { readFileSync } from 'node:fs';
-import { REPETITION_RULES, judgeGame, ruleConfigFrom } from '../../dist/core/rules.js';
-import { nativeFirstVerdict } from './pikafish-oracle.mjs';
+import { REPETITION_RULES, judgeGame, ruleConfigFrom } from '../../src/core/rules.js';
+import { nativeFirstVerdict } from './pikafish-oracle.js';
 
 const args = process.argv.slice(2);
 let pikafish = null;
@@ -33,7 +33,7 @@ for (const line of text.split('\n')) {
         const { judgement, ply } = judgeGame(fen, moves, cfg);
         parts.push(`${rule}${d ? '/' + d : ''}=${judgement.result}@${ply}${judgement.reason ? ` (${judgement.reason})` : ''}`);
       } catch (e) {
-        parts.push(`${rule}: ${e.message}`);
+        parts.push(`${rule}: ${(e as Error).message}`);
       }
     }
   }

@@ -1,11 +1,11 @@
-// Turns tiantian.txt (moves in Chinese notation, read by notation.mjs) into
+// Turns tiantian.txt (moves in Chinese notation, read by notation.ts) into
 // corpus entries:
-//   node test/rules/chinese-notation.mjs test/rules/tiantian.txt
-// (needs the compiled dist/).
+//   node dist/tools/rules/chinese-notation.js test/rules/tiantian.txt
+// (run from dist/ after `npm run build`).
 import { readFileSync } from 'node:fs';
-import { Position } from '../../dist/core/position.js';
-import { moveToUci } from '../../dist/core/types.js';
-import { chineseToMove } from './notation.mjs';
+import { Position } from '../../src/core/position.js';
+import { moveToUci } from '../../src/core/types.js';
+import { chineseToMove } from './notation.js';
 
 
 if (import.meta.url === `file://${process.argv[1]}` && process.argv[2]) {

@@ -2,17 +2,19 @@
 // Pikafish's rule_judge (ComputerRule) for them, through a small C++ harness
 // (see docs/RULES.md, "Checking ComputerRule against Pikafish").
 //
-//   node test/rules/gen-computer-oracle.mjs <rulejudge-binary> <count> <seed> [verdicts] > out.tsv
+//   node dist/tools/rules/gen-computer-oracle.js <rulejudge-binary> <count> <seed> [verdicts] > out.tsv
 //
 // Output: one line per game (format below); with 'verdicts' only games with a win or loss
 // by rule and a sample of the others are kept.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { Position } from '../../dist/core/position.js';
-import { legalMoves } from '../../dist/core/movegen.js';
-import { moveToUci } from '../../dist/core/types.js';
-import { assignIds, chasedMask, idBoard } from '../../dist/core/chase.js';
+import { Position } from '../../src/core/position.js';
+import { legalMoves } from '../../src/core/movegen.js';
+import { moveToUci, type Color } from '../../src/core/types.js';
+import { assignIds, chasedMask, idBoard } from '../../src/core/chase.js';
 import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from '../../test/support/fixtures.js';
 
 const [bin, countArg, seedArg, filterArg] = process.argv.slice(2);
 const count = Number(countArg ?? 200);
@@ -25,8 +27,8 @@ const rnd = () => {
   return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 };
 
-const here = new URL('.', import.meta.url).pathname;
-const fens = [...new Set(readFileSync('/work/shared/reference/perft.tsv', 'utf8').split('\n').slice(1)
+const here = join(repoRoot(), 'test', 'rules') + '/';
+const fens = [...new Set(readFileSync(join(repoRoot(), 'test', 'data', 'perft.tsv'), 'utf8').split('\n').slice(1)
   .filter(Boolean).map((l) => l.split('\t')[0]))].map((f) => (f.split(' ').length < 3 ? f + ' - - 0 1' : f));
 try {
   for (const l of readFileSync(here + 'oracle-fens.txt', 'utf8').split('\n')) if (l.trim() && !l.startsWith('#')) fens.push(l.trim());
@@ -70,7 +72,7 @@ for (let g = 0; g < count; g++) {
         const good = quiet.filter((x) => { pos.doMove(x); const a = chasedMask(pos, us); pos.undoMove(x); return (a & ~before) !== 0; });
         if (good.length) m = good[Math.floor(rnd() * good.length)];
       } else {
-        const threatened = chasedMask(pos, us ^ 1);
+        const threatened = chasedMask(pos, (us ^ 1) as Color);
         const good = quiet.filter((x) => threatened & (1 << idBoard[x >> 7]));
         if (good.length) m = good[Math.floor(rnd() * good.length)];
       }

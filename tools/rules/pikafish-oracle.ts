@@ -1,12 +1,16 @@
 // Native Pikafish's verdict on a game, through the rule_judge harness of
 // docs/RULES.md ("Reproducing the oracle"): every prefix of the moves is judged at
 // the root; the first final verdict (or a side left without a legal move) ends the
-// game. Shared by check-case.mjs and book-to-corpus.mjs. Needs the compiled dist/.
+// game. Shared by check-case.ts and book-to-corpus.ts. Run from dist/ after `npm run build`.
 import { spawnSync } from 'node:child_process';
-import { Position } from '../../dist/core/position.js';
+import { Position } from '../../src/core/position.js';
 
 /** { result: 'red' | 'black' | 'draw' | 'none', ply, noLegalMove } for `fen` + UCI `moves`. */
-export function nativeFirstVerdict(pikafish, fen, moves) {
+export function nativeFirstVerdict(
+  pikafish: string,
+  fen: string,
+  moves: readonly string[],
+): { result: 'red' | 'black' | 'draw' | 'none'; ply: number; noLegalMove: boolean } {
   fen = new Position(fen).fen(); // Pikafish misreads FENs without the counters
   const lines = [];
   for (let n = 1; n <= moves.length; n++) lines.push(`${fen}|${moves.slice(0, n).join(' ')}|0`);

@@ -1,23 +1,23 @@
 // A per-move trace of checks and chases of a line given in book notation (WXF / AXF
-// English notation, or Chinese with --cn; both read by notation.mjs), with its UCI
+// English notation, or Chinese with --cn; both read by notation.ts), with its UCI
 // moves, for writing rule-book cases:
-//   node test/rules/wxf-notation.mjs "<fen>" "R2=9 c1=2 R9=8 c2=1 ..."
-//   node test/rules/wxf-notation.mjs --cn "<fen>" "马二退一 车9平8 ..."   (Chinese notation)
-// Needs the compiled dist/.
-import { Position } from '../../dist/core/position.js';
-import { moveToUci, squareName } from '../../dist/core/types.js';
-import { assignIds, chasedMask, idBoard, moveId } from '../../dist/core/chase.js';
-import { chineseToMove, wxfToMove } from './notation.mjs';
+//   node dist/tools/rules/wxf-notation.js "<fen>" "R2=9 c1=2 R9=8 c2=1 ..."
+//   node dist/tools/rules/wxf-notation.js --cn "<fen>" "马二退一 车9平8 ..."   (Chinese notation)
+// Run from dist/ after `npm run build`.
+import { Position } from '../../src/core/position.js';
+import { moveToUci, squareName, type Move } from '../../src/core/types.js';
+import { assignIds, chasedMask, idBoard, moveId } from '../../src/core/chase.js';
+import { chineseToMove, wxfToMove } from './notation.js';
 
 const NAMES = ['', 'rook', 'advisor', 'cannon', 'pawn', 'knight', 'bishop', 'king'];
 
-function pieceAt(pos, s) {
+function pieceAt(pos: Position, s: number): string {
   const p = pos.board[s];
   return `${(p >> 3) === 0 ? 'red' : 'black'} ${NAMES[p & 7]} ${squareName(s)}`;
 }
 
-function idsToSquares(pos, color, mask) {
-  const out = [];
+function idsToSquares(pos: Position, color: number, mask: number): string[] {
+  const out: string[] = [];
   for (let s = 0; s < 90; s++) {
     const p = pos.board[s];
     if (p && (p >> 3) === color && mask & (1 << idBoard[s])) out.push(pieceAt(pos, s));
@@ -26,7 +26,7 @@ function idsToSquares(pos, color, mask) {
 }
 
 /** Plays the moves; returns the UCI list and a trace line per move. */
-export function trace(fen, texts, convert = wxfToMove) {
+export function trace(fen: string, texts: readonly string[], convert: (pos: Position, text: string) => Move = wxfToMove) {
   const pos = new Position(fen);
   assignIds(pos);
   const uci = [], lines = [];
