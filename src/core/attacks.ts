@@ -162,3 +162,10 @@ export const FILE_CANNON_CAP = fileTables.cannonCap;
 export function lsb(b: number): number {
   return 31 - Math.clz32(b & -b);
 }
+
+/** Number of set bits of an int32 (SWAR count). */
+export function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+}

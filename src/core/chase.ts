@@ -13,7 +13,7 @@
 //   on a piece of the same type only counts when it is not mutual (the target
 //   cannot legally capture back, or it is a knight whose leg is blocked).
 //
-// Pieces are identified by an id (0..15 per colour) fixed when a cycle analysis
+// Pieces are identified by an id (0..15 per color) fixed when a cycle analysis
 // starts, so that "the same piece" can be followed while it moves; the result of
 // `chasedMask` is a bit set of the ids of the chased enemy pieces.
 //
@@ -32,7 +32,7 @@ import {
 /** Piece id per square (valid for occupied squares after `assignIds`). */
 export const idBoard = new Int8Array(90);
 
-/** Numbers the pieces of each colour 0, 1, ... in square order (a0 first), as Pikafish does. */
+/** Numbers the pieces of each color 0, 1, ... in square order (a0 first), as Pikafish does. */
 export function assignIds(pos: Position): void {
   const b = pos.board;
   let red = 0, black = 0;
@@ -51,7 +51,7 @@ export function moveId(from: number, to: number): void {
 // ---- Trial moves on the board arrays only ---------------------------------------
 
 /**
- * Is the move from -> to of the piece of colour `side` legal as far as the king
+ * Is the move from -> to of the piece of color `side` legal as far as the king
  * is concerned (Pikafish's chase_legal): after it, the side's king is not
  * attacked. Works whichever side is to move; leaves the position unchanged.
  */
@@ -127,10 +127,10 @@ let pinStamp = 0;
 const ray = new Int32Array(10);
 
 /**
- * Marks the blockers of the king of colour `c` (pieces of either colour whose
+ * Marks the blockers of the king of color `c` (pieces of either color whose
  * removal would let an enemy rook, king, knight or cannon attack it, including
  * both screens of a cannon with two pieces in between) and the enemy pieces that
- * pin a piece of colour `c` this way. Returns the stamp that marks them.
+ * pin a piece of color `c` this way. Returns the stamp that marks them.
  */
 export function computePins(pos: Position, c: Color): number {
   const st = ++pinStamp;
@@ -240,7 +240,7 @@ function attackTargets(pos: Position, from: number, t: number): number {
   return n;
 }
 
-/** True when some piece of colour `c` can legally (chase_legal) capture on `sq`. */
+/** True when some piece of color `c` can legally (chase_legal) capture on `sq`. */
 function defended(pos: Position, sq: number, c: Color): boolean {
   const b = pos.board;
   const cb = c << 3;
@@ -334,7 +334,7 @@ function knightLegTowards(knightSq: number, sq: number): number {
 }
 
 /**
- * Ids of the enemy pieces that colour `c` chases on the current board
+ * Ids of the enemy pieces that color `c` chases on the current board
  * (Pikafish's chased(c)), whichever side is to move.
  */
 export function chasedMask(pos: Position, c: Color): number {

@@ -9,7 +9,8 @@ import { START_FEN, isValidSquareFor, parseFen } from './fen.js';
 import { legalMoves } from './movegen.js';
 import { Position } from './position.js';
 import { ADVISOR, BISHOP, BLACK, KING, PAWN, RED, makePiece, parseSquare } from './types.js';
-import { mulberry32, perftTablePath } from '../../test/support/fixtures.js';
+import { mulberry32 } from './prng.js';
+import { perftTablePath } from '../../test/support/fixtures.js';
 
 function perftFens(): string[] {
   const file = perftTablePath();

@@ -12,7 +12,8 @@ import {
   GEN_CAPTURES, GEN_EVASIONS, GEN_LEGAL, GEN_PSEUDO_LEGAL, GEN_QUIETS, KING, MAX_MOVES, MOVE_NONE, MOVE_NULL,
   makeMove, moveFrom, moveTo, moveToUci, parseSquare, type Move,
 } from './types.js';
-import { F, gamePositions, mulberry32, naiveReach, piecesBetween, randomPlacement, setup } from '../../test/support/fixtures.js';
+import { mulberry32 } from './prng.js';
+import { F, gamePositions, naiveReach, piecesBetween, randomPlacement, setup } from '../../test/support/fixtures.js';
 
 // ---- helpers -----------------------------------------------------------------------
 
@@ -30,7 +31,7 @@ function gen(pos: Position, kind: 0 | 1 | 2 | 3 | 4): Move[] {
 
 // ---- a naive, independent rules implementation (the oracle) -----------------------------
 
-/** Is colour c's king attacked (including by the other king along an open file)? */
+/** Is color c's king attacked (including by the other king along an open file)? */
 function naiveInDanger(board: ArrayLike<number>, c: number): boolean {
   const k = Array.prototype.indexOf.call(board, (c << 3) | KING) as number;
   const k2 = Array.prototype.indexOf.call(board, ((c ^ 1) << 3) | KING) as number;
@@ -87,7 +88,7 @@ describe('movement rules', () => {
     assert.deepEqual(legalUci(pos), sorted([...legalFrom(pos, 'e4'), 'd0d1', 'd0e0']));
   });
 
-  it('knight (horse): a piece of either colour on the leg blocks both jumps over it', () => {
+  it('knight (horse): a piece of either color on the leg blocks both jumps over it', () => {
     // e5 (own pawn) blocks d6/f6, d4 (enemy knight) blocks c5/c3, f6 holds an
     // enemy rook that cannot be taken through the blocked leg, d2 is own, g5 an enemy.
     const pos = setup('K d0 k f9 N e4 P e5 A d2 n d4 r f6 p g5');

@@ -5,7 +5,7 @@
 
 import {
   ADVISOR_TO, BISHOP_EYE, BISHOP_TO, FILE_CANNON_CAP, FILE_MOVES, FILE_ROOK_CAP, KING_TO,
-  KNIGHT_LEG, KNIGHT_TO, PAWN_TO, RANK_CANNON_CAP, RANK_MOVES, RANK_ROOK_CAP,
+  KNIGHT_LEG, KNIGHT_TO, PAWN_TO, RANK_CANNON_CAP, RANK_MOVES, RANK_ROOK_CAP, popcount,
 } from './attacks.js';
 import type { Position } from './position.js';
 import {
@@ -256,12 +256,6 @@ export function countLegal(pos: Position, scratch: Int32Array, start: number): n
     }
   }
   return c;
-}
-
-function popcount(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
 }
 
 /** All legal moves as a fresh array (convenient outside hot paths). */

@@ -12,7 +12,8 @@ import {
   BLACK, CANNON, KING, KNIGHT, MOVE_NULL, PAWN, PIECE_VALUE, RED, moveTo, moveToUci, type Move,
 } from './types.js';
 import { PSQ_LO } from './zobrist.js';
-import { mulberry32, uciMove } from '../../test/support/fixtures.js';
+import { mulberry32 } from './prng.js';
+import { uciMove } from '../../test/support/fixtures.js';
 
 /** Pawn, minor, non-pawn keys and major material recomputed from the board. */
 function auxFromScratch(pos: Position) {
@@ -301,8 +302,7 @@ describe('make/unmake on random games', () => {
 describe('undoMove restores the piece lists exactly', () => {
   it('keeps the order of both piece lists (so move generation order is history-independent)', () => {
     const pos = new Position();
-    let a = 0x9e3779b9;
-    const rnd = () => ((a = (Math.imul(a, 1664525) + 1013904223) | 0) >>> 0) / 4294967296;
+    const rnd = mulberry32(0x9e3779b9);
     for (let game = 0; game < 40; game++) {
       pos.setFen('rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1');
       for (let ply = 0; ply < 150; ply++) {

@@ -4,13 +4,13 @@
 //
 // Representation: a 90-square mailbox (`board`), per-rank and per-file
 // occupancy bit masks (for table-driven rook and cannon lines), piece lists per
-// colour, and a state stack of typed arrays indexed by ply (`sp`). Nothing here
+// color, and a state stack of typed arrays indexed by ply (`sp`). Nothing here
 // allocates after construction except when the state stack must grow, which
 // happens only while a game history is being set up (`reserve`).
 
 import {
   ADVISOR_TO, BISHOP_EYE, BISHOP_TO, FILE_CANNON_CAP, FILE_ROOK_CAP, KING_TO, KNIGHT_FROM,
-  KNIGHT_FROM_LEG, KNIGHT_LEG, KNIGHT_TO, PAWN_TO, RANK_CANNON_CAP, RANK_ROOK_CAP, lsb,
+  KNIGHT_FROM_LEG, KNIGHT_LEG, KNIGHT_TO, PAWN_TO, RANK_CANNON_CAP, RANK_ROOK_CAP, lsb, popcount,
 } from './attacks.js';
 import { START_FEN, formatBoard, parseFen, type ParsedFen } from './fen.js';
 import {
@@ -32,15 +32,15 @@ export class Position {
   readonly rankOcc = new Int32Array(10);
   /** Bit r set when (file f, rank r) is occupied; indexed by file. */
   readonly fileOcc = new Int32Array(9);
-  /** Piece list: squares of colour c's pieces at [c * 16 + i], i < listCount[c]. */
+  /** Piece list: squares of color c's pieces at [c * 16 + i], i < listCount[c]. */
   readonly listSq = new Int8Array(32);
   readonly listCount = new Int32Array(2);
-  /** Index of the piece on a square inside its colour's list. */
+  /** Index of the piece on a square inside its color's list. */
   readonly listIndex = new Int8Array(SQUARE_NB);
   /** Number of pieces per piece code. */
   readonly pieceCount = new Int32Array(16);
   readonly kingSq = new Int32Array(2);
-  /** Material of rooks, knights and cannons per colour (Pikafish's "major material"). */
+  /** Material of rooks, knights and cannons per color (Pikafish's "major material"). */
   readonly majorMaterial = new Int32Array(2);
   /**
    * Counting filter of the keys of all earlier states in the history (indexed by
@@ -64,7 +64,7 @@ export class Position {
   nonPawnKeyBlack!: Int32Array;
   /** Piece captured by the move that led to this state (0 if none). */
   captured!: Uint8Array;
-  /** Where the captured piece stood in its colour's piece list (restored exactly on undo). */
+  /** Where the captured piece stood in its color's piece list (restored exactly on undo). */
   capturedIndex!: Uint8Array;
   /** Move that led to this state (0 at the root of the history). */
   moveAt!: Int32Array;
@@ -278,7 +278,7 @@ export class Position {
 
   // ---- Attacks -----------------------------------------------------------------
 
-  /** True when the king of colour `c` is attacked by the other side (including flying general). */
+  /** True when the king of color `c` is attacked by the other side (including flying general). */
   kingAttacked(c: Color): boolean {
     const b = this.board;
     const ksq = this.kingSq[c];
@@ -329,7 +329,7 @@ export class Position {
   }
 
   /**
-   * Square of the least valuable piece of colour `c` attacking `sq` on the current
+   * Square of the least valuable piece of color `c` attacking `sq` on the current
    * board, or -1. Kings count only for adjacent squares (flying general is handled
    * by the callers that need it).
    */
@@ -417,7 +417,7 @@ export class Position {
     return -1;
   }
 
-  /** True when the king of colour `c` would see the square `sq` along a clear file (flying general). */
+  /** True when the king of color `c` would see the square `sq` along a clear file (flying general). */
   private kingSeesOnFile(c: number, sq: number): boolean {
     const ksq = this.kingSq[c];
     const f = FILE_OF[sq];
@@ -426,7 +426,7 @@ export class Position {
     return (caps & (1 << RANK_OF[ksq])) !== 0;
   }
 
-  /** True when `sq` is attacked by any piece of colour `c` (kings by adjacency only). */
+  /** True when `sq` is attacked by any piece of color `c` (kings by adjacency only). */
   isAttackedBy(sq: number, c: number): boolean {
     return this.leastAttacker(sq, c) >= 0;
   }
@@ -489,7 +489,7 @@ export class Position {
   // ---- Move properties -----------------------------------------------------------
 
   /**
-   * True when `m` is a pseudo-legal move in this position (right colour, right
+   * True when `m` is a pseudo-legal move in this position (right color, right
    * geometry, nothing in the way); used to validate moves from the transposition
    * table, killers and the protocol.
    */
@@ -1004,7 +1004,7 @@ export class Position {
     }
   }
 
-  /** Is some piece pinning colour c's pieces still on its square (the capture square counts as vacated)? */
+  /** Is some piece pinning color c's pieces still on its square (the capture square counts as vacated)? */
   private pinnerStands(c: number, to: number): boolean {
     for (let i = 0; i < this.pinnerCount[c]; i++) {
       const s = this.pinners[c * 16 + i];
@@ -1113,11 +1113,5 @@ export class Position {
     if ((this.checked[this.sp] === 1) !== this.kingAttacked(this.side)) return 'check flag broken';
     return null;
   }
-}
-
-export function popcount(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
 }
 

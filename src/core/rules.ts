@@ -166,7 +166,7 @@ const recFresh = new Int32Array(MAX_CYCLE);
 const recAttackers = new Int32Array(MAX_CYCLE);
 let recCount = 0;
 
-/** Ids of the pieces of colour c attacking the king or one of the pieces in `targets` (ids of the other colour). */
+/** Ids of the pieces of color c attacking the king or one of the pieces in `targets` (ids of the other color). */
 function attackerIds(pos: Position, c: number, check: boolean, targets: number): number {
   const b = pos.board;
   const them = c ^ 1;
@@ -234,7 +234,7 @@ function byLevels(levUs: number, levThem: number, reasonUs: number, reasonThem: 
 }
 
 /**
- * AsianRule / YitianRule: is colour c perpetually chasing one and the same piece?
+ * AsianRule / YitianRule: is color c perpetually chasing one and the same piece?
  * Every one of its moves in the cycle must newly chase that piece. A side that
  * gives check anywhere in the cycle is not chasing: the AXF rules (rule 12,
  * diagram 13; rule 18, diagrams 37-38) rule "one check, one chase" and "several
@@ -252,7 +252,7 @@ function asianChase(c: number): boolean {
 }
 
 /**
- * ChineseRule level of colour c: 1 when every move checks, threatens mate or
+ * ChineseRule level of color c: 1 when every move checks, threatens mate or
  * newly chases some piece (chases of different pieces count alike) and not every
  * move is a check; 0 otherwise. Sets `whyC` to the kind of offence.
  */
@@ -273,7 +273,7 @@ function chineseLevel(c: number): number {
 }
 
 /**
- * SkyRule (TianTian) level of colour c (see docs/RULES.md): 4 perpetual check;
+ * SkyRule (TianTian) level of color c (see docs/RULES.md): 4 perpetual check;
  * 3 one piece checking and chasing in turn; 2 chasing one and the same piece on
  * every move; 1 several pieces checking and chasing in turn, or chasing different
  * pieces while the opponent gives checks; 0 otherwise. A move answering a check
@@ -570,7 +570,7 @@ function isRepetitionDraw(): boolean {
   return outReason === R_REPETITION;
 }
 
-/** Colour that a draw counts as a win for under the DrawRule, or -1. */
+/** Color that a draw counts as a win for under the DrawRule, or -1. */
 function drawWinner(cfg: RuleConfig, repetition: boolean): number {
   switch (cfg.drawRule) {
     case 'DrawAsBlackWin': return BLACK;

@@ -9,7 +9,8 @@ import { describe, it } from 'node:test';
 import { generate } from './movegen.js';
 import { Position } from './position.js';
 import { ADVISOR, BLACK, CANNON, GEN_CAPTURES, GEN_QUIETS, KING, MAX_MOVES, PIECE_VALUE, RED, moveFrom, moveTo, moveToUci, type Move } from './types.js';
-import { F, gamePositions, mulberry32, naiveReach, piecesBetween, randomPlacement, setup, uciMove as mv } from '../../test/support/fixtures.js';
+import { mulberry32 } from './prng.js';
+import { F, gamePositions, naiveReach, piecesBetween, randomPlacement, setup, uciMove as mv } from '../../test/support/fixtures.js';
 
 /**
  * Asserts that the exchange started by `uci` is worth exactly `value`:
@@ -130,7 +131,7 @@ describe('seeGe and pinned pieces (Pikafish: pinned pieces do not recapture whil
 
 // ---- naive exchange search -------------------------------------------------------------
 
-/** Squares of colour c's pieces that attack the (occupied) square `to`. */
+/** Squares of color c's pieces that attack the (occupied) square `to`. */
 function attackersOf(board: number[], to: number, c: number): number[] {
   const out: number[] = [];
   for (let s = 0; s < 90; s++) if (board[s] && board[s] >> 3 === c && s !== to && naiveReach(board, s, to)) out.push(s);

@@ -1,4 +1,4 @@
-// Basic domain types of xiangqi: colours, piece types, pieces, squares and moves.
+// Basic domain types of xiangqi: colors, piece types, pieces, squares and moves.
 //
 // Everything is a small integer so that hot paths work on typed arrays and int32
 // arithmetic. The encodings follow Pikafish so that network files and tables

@@ -1,30 +1,9 @@
 // Zobrist hashing keys. A position key is 64 bits kept as two int32 halves
 // (lo, hi) so that no BigInt ever appears in a hot path.
 
+import { KeyPrng } from './prng.js';
 import { PIECE_NB, SQUARE_NB } from './types.js';
 
-/** A small deterministic PRNG (xorshift32 pair) so keys are identical run to run. */
-class Prng {
-  private a: number;
-  private b: number;
-  constructor(seed: number) {
-    this.a = seed | 0 || 1;
-    this.b = (seed * 2654435761) | 0 || 7;
-  }
-  next(): number {
-    let x = this.a;
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    this.a = x;
-    let y = this.b;
-    y ^= y << 11;
-    y ^= y >>> 19;
-    y ^= y << 7;
-    this.b = y;
-    return (x + Math.imul(y, 0x9e3779b1)) | 0;
-  }
-}
 
 /** PSQ_LO[piece * 90 + sq], PSQ_HI likewise. */
 export const PSQ_LO = new Int32Array(PIECE_NB * SQUARE_NB);
@@ -33,7 +12,7 @@ export let SIDE_LO = 0;
 export let SIDE_HI = 0;
 
 {
-  const rng = new Prng(1070372);
+  const rng = new KeyPrng(1070372);
   for (let i = 0; i < PIECE_NB * SQUARE_NB; i++) {
     PSQ_LO[i] = rng.next();
     PSQ_HI[i] = rng.next();

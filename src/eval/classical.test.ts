@@ -23,7 +23,7 @@ function redEval(fen: string): number {
 }
 
 test('mirrorFen and flipFilesFen are involutions and keep positions valid', () => {
-  // The start position is its own colour mirror.
+  // The start position is its own color mirror.
   assert.equal(mirrorFen(START), START.replace(' w ', ' b '));
   assert.equal(mirrorFen('4k4/9/9/9/9/9/9/4C4/3R5/3K5 w - - 3 10'), '3k5/3r5/4c4/9/9/9/9/9/9/4K4 b - - 3 10');
   assert.equal(flipFilesFen('4k4/9/9/9/9/9/9/4C4/3R5/3K5 w - - 3 10'), '4k4/9/9/9/9/9/9/4C4/5R3/5K3 w - - 3 10');
@@ -40,7 +40,7 @@ test('start position: balanced apart from the tempo', () => {
   assert.equal(ev(START.replace(' w ', ' b ')), TEMPO);
 });
 
-test('colour-flip symmetry on random positions', () => {
+test('color-flip symmetry on random positions', () => {
   for (const fen of FENS) {
     assert.equal(ev(fen), ev(mirrorFen(fen)), fen);
   }

@@ -1,7 +1,7 @@
 // Classical (hand-written) xiangqi evaluation.
 //
 // A tapered evaluation: every term has a middlegame and an endgame value per
-// colour, blended by a phase taken from the rooks, knights and cannons left.
+// color, blended by a phase taken from the rooks, knights and cannons left.
 // Terms (one row each in the trace):
 //   Material    piece values (knights gain and cannons lose as the board empties)
 //   Defence     advisors and bishops are worth what the enemy can attack with
@@ -60,7 +60,7 @@ export const TERM_NAMES: readonly string[] = [
   'Material', 'Defence', 'PST', 'Mobility', 'King safety', 'Cannons', 'Pins', 'Rooks', 'Knights', 'Structure',
 ];
 
-/** Middlegame / endgame score per term and colour: [term * 2 + color]. */
+/** Middlegame / endgame score per term and color: [term * 2 + color]. */
 const MG = new Int32Array(T_NB * 2);
 const EG = new Int32Array(T_NB * 2);
 
@@ -166,7 +166,7 @@ const RANK_CANNON_ATK = buildCannonAttacks(9);
 /** Index: rank * 1024 + file occupancy (bits are ranks). */
 const FILE_CANNON_ATK = buildCannonAttacks(10);
 
-/** Lowest palace rank of each colour's palace. */
+/** Lowest palace rank of each color's palace. */
 const PALACE_BASE = new Int32Array([0, 7]);
 /** Bit of a palace square inside its palace's 9-bit mask ((rank - base) * 3 + file - 3), 0 elsewhere. */
 const PAL_BIT = new Int32Array(SQUARE_NB);
@@ -741,7 +741,7 @@ function pinOrBattery(board: Uint8Array, sq: number, c: number): void {
   }
 }
 
-/** Our cannon (colour c) on `sq`, on the same file as the enemy king on `ksq`. */
+/** Our cannon (color c) on `sq`, on the same file as the enemy king on `ksq`. */
 function cannonOnKingFile(pos: Position, c: number, sq: number, ksq: number, phase: number): void {
   const board = pos.board;
   const f = FILE_OF[sq], r = RANK_OF[sq], kr = RANK_OF[ksq];
@@ -848,7 +848,7 @@ export function evaluateClassical(pos: Position): number {
 
 /**
  * Per-term contributions of the last terms computed for `pos`, tapered, from Red's
- * side: [red, black] pairs per term (index term * 2 + colour). For tests and tools.
+ * side: [red, black] pairs per term (index term * 2 + color). For tests and tools.
  */
 export function classicalTerms(pos: Position): Int32Array {
   compute(pos);

@@ -5,7 +5,8 @@ import type { Position } from '../core/position.js';
 import { MOVE_NONE, PIECE_VALUE, moveToUci, type Move } from '../core/types.js';
 import { Histories } from './history.js';
 import { MovePicker } from './movepick.js';
-import { lcg, randomCheckPositions, randomPositions } from '../../test/support/fixtures.js';
+import { mulberry32 } from '../core/prng.js';
+import { randomCheckPositions, randomPositions } from '../../test/support/fixtures.js';
 
 const STACK = new Int32Array(16);
 
@@ -26,7 +27,7 @@ const shared = new Histories();
 /** Fills the histories that the picker reads with random values (one table set reused: they are large). */
 function randomHistories(seed: number): Histories {
   const h = shared;
-  const rnd = lcg(seed);
+  const rnd = mulberry32(seed);
   for (const t of [h.main, h.capture, h.lowPly]) for (let i = 0; i < t.length; i++) t[i] = Math.floor((rnd() - 0.5) * 14000);
   // Continuation tables: only the sentinel region is used with a zero stack.
   for (let i = 0; i < 1440; i++) h.cont[i] = Math.floor((rnd() - 0.5) * 20000);
@@ -47,7 +48,7 @@ function assertSameSet(got: Move[], want: Move[], what: string, pos: Position): 
 const positions = [...randomPositions(60, 12345), ...randomCheckPositions(25, 777)];
 
 test('main/evasion picker yields every legal move exactly once, with and without a TT move', () => {
-  const rnd = lcg(99);
+  const rnd = mulberry32(99);
   let inCheck = 0;
   for (const [k, pos] of positions.entries()) {
     const h = randomHistories(k);

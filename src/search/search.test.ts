@@ -5,7 +5,8 @@ import { legalMoves } from '../core/movegen.js';
 import { Position } from '../core/position.js';
 import { MOVE_NONE, VALUE_MATE, mateIn, moveToUci, type Move } from '../core/types.js';
 import { Searcher } from './search.js';
-import { Prng, Skill, eloToLevel } from './skill.js';
+import { Prng } from '../core/prng.js';
+import { Skill, eloToLevel } from './skill.js';
 import { defaultOptions, forcesMate, mirrorFen, moveForcesMate, randomPositions, recordingIO } from '../../test/support/fixtures.js';
 
 // One searcher for most tests (its tables are large); clear() between uses.

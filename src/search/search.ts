@@ -24,7 +24,8 @@ import {
   LOW_PLY_HISTORY_LIMIT, updateEntry,
 } from './history.js';
 import { MovePicker } from './movepick.js';
-import { Prng, Skill } from './skill.js';
+import { Prng } from '../core/prng.js';
+import { Skill } from './skill.js';
 import { TimeManager, clockFor } from './timeman.js';
 import {
   BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, DEPTH_QS, DEPTH_UNSEARCHED, TranspositionTable,

@@ -8,6 +8,7 @@
 // the Pikafish wiki: 1280 = level 0, 1777 = 4, 2268 = 7, 2568 = 10, 2850 = 13,
 // 3133 = 19 (piecewise linear between them).
 
+import type { Prng } from '../core/prng.js';
 import { MOVE_NONE, PAWN_VALUE, type Move } from '../core/types.js';
 
 export const ELO_MIN = 1280;
@@ -27,22 +28,6 @@ export function eloToLevel(elo: number): number {
   return l0 + ((l1 - l0) * (elo - e0)) / (e1 - e0);
 }
 
-/** A small deterministic PRNG (xorshift32 with a multiplier); seeded per search. */
-export class Prng {
-  private s: number;
-  constructor(seed: number) {
-    this.s = seed | 0 || 0x9e3779b9;
-  }
-  /** Uniform unsigned 32-bit integer. */
-  next(): number {
-    let x = this.s;
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    this.s = x;
-    return Math.imul(x, 0x2545f491) >>> 0;
-  }
-}
 
 /** What pickBest needs of a root move. */
 export interface ScoredLine {

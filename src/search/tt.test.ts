@@ -5,7 +5,7 @@ import {
   BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, DEPTH_NONE, DEPTH_QS, DEPTH_UNSEARCHED, TranspositionTable,
   valueFromTT, valueToTT,
 } from './tt.js';
-import { lcg } from '../../test/support/fixtures.js';
+import { mulberry32 } from '../core/prng.js';
 
 test('store and probe round trip keeps every field', () => {
   const tt = new TranspositionTable(1);
@@ -109,7 +109,7 @@ test('hashfull counts entries of the current search in permill, clear empties', 
   const tt = new TranspositionTable(2);
   tt.newSearch();
   assert.equal(tt.hashfull(), 0);
-  const rnd = lcg(5);
+  const rnd = mulberry32(5);
   const n = tt.clusterCount * 3;
   for (let i = 0; i < n; i++) {
     const lo = (rnd() * 4294967296) | 0, hi = (rnd() * 4294967296) | 0;

@@ -15,30 +15,13 @@ import {
   ADVISOR, BISHOP, BLACK, CANNON, GEN_LEGAL, KING, KNIGHT, MAX_MOVES, PAWN, PIECE_CHARS, RED, ROOK, makeMove,
   parseSquare, type Move,
 } from '../../src/core/types.js';
+import { mulberry32 } from '../../src/core/prng.js';
 import type { SearchIO } from '../../src/search/search.js';
 import type { SearchInfo, SearchOptions } from '../../src/search/types.js';
 
 // ---- deterministic random numbers ------------------------------------------------------
 
-/** Deterministic PRNG (mulberry32): floats in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** Deterministic linear congruential generator: floats in [0, 1). */
-export function lcg(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 4294967296;
-  };
-}
+// The generators live in src/core/prng.ts (mulberry32 for random positions and games).
 
 // ---- moves, files and positions -------------------------------------------------------
 
@@ -104,7 +87,7 @@ function swapCase(ch: string): string {
 }
 
 /**
- * The colour-flipped mirror of a FEN: ranks reversed, red and black swapped and
+ * The color-flipped mirror of a FEN: ranks reversed, red and black swapped and
  * the other side to move (so the evaluation from the side to move is unchanged).
  */
 export function mirrorFen(fen: string): string {
@@ -115,7 +98,7 @@ export function mirrorFen(fen: string): string {
   return parts.join(' ');
 }
 
-/** The FEN with files mirrored left to right (same colours, same side to move). */
+/** The FEN with files mirrored left to right (same colors, same side to move). */
 export function flipFilesFen(fen: string): string {
   const parts = fen.trim().split(/\s+/);
   parts[0] = parts[0]
@@ -216,9 +199,9 @@ export function randomFens(count: number, seed = 1, maxPlies = 160): string[] {
   return out;
 }
 
-/** Positions reached by random legal games (lcg) from the start position, some in check, none without moves. */
+/** Positions reached by random legal games (mulberry32) from the start position, some in check, none without moves. */
 export function randomPositions(count: number, seed: number, maxPlies = 60): Position[] {
-  const rnd = lcg(seed);
+  const rnd = mulberry32(seed);
   const out: Position[] = [];
   while (out.length < count) {
     const pos = new Position();
@@ -236,9 +219,9 @@ export function randomPositions(count: number, seed: number, maxPlies = 60): Pos
   return out;
 }
 
-/** Positions in check, collected along random games (lcg). */
+/** Positions in check, collected along random games (mulberry32). */
 export function randomCheckPositions(count: number, seed: number): Position[] {
-  const rnd = lcg(seed);
+  const rnd = mulberry32(seed);
   const out: Position[] = [];
   for (let game = 0; out.length < count && game < 10 * count; game++) {
     const pos = new Position();

@@ -7,7 +7,7 @@
 //
 // Side A uses the evaluation as written, side B the term set to `weight` (in
 // 64ths; `term=none` plays the evaluation against itself). Each random opening
-// is played twice with colours swapped. Repetition counts as a draw here (the
+// is played twice with colors swapped. Repetition counts as a draw here (the
 // real rules live in core/rules.ts); 300 plies or the 60-move rule end a game drawn.
 
 import { generate } from '../../src/core/movegen.js';
@@ -17,7 +17,7 @@ import {
 } from '../../src/core/types.js';
 import { TERM_NAMES, T_NB, setTermWeight } from '../../src/eval/classical.js';
 import { evaluate } from '../../src/eval/evaluate.js';
-import { mulberry32 as rng } from '../../test/support/fixtures.js';
+import { mulberry32 as rng } from '../../src/core/prng.js';
 
 const MAX_DEPTH_PLY = 64;
 const moves = new Int32Array(MAX_MOVES * MAX_DEPTH_PLY);

@@ -1,6 +1,6 @@
 // Elo arithmetic for match results: the logistic Elo model, score statistics
 // from the trinomial (per game: loss/draw/win) or pentanomial (per game pair
-// with colours swapped: 0, 0.5, 1, 1.5, 2 points) distribution, 95% error bars
+// with colors swapped: 0, 0.5, 1, 1.5, 2 points) distribution, 95% error bars
 // and the likelihood of superiority.
 
 /** Expected score for an Elo difference under the logistic model. */

@@ -92,9 +92,9 @@ export const NO_ADJUDICATION: Adjudication = Object.freeze({ resignMoves: 0, res
 
 export interface GameConfig {
   opening: Opening;
-  /** Engines indexed by colour: [red, black]. */
+  /** Engines indexed by color: [red, black]. */
   engines: [UciEngine, UciEngine];
-  /** Limits indexed by colour: [red, black]. */
+  /** Limits indexed by color: [red, black]. */
   tc: [TimeControl, TimeControl];
   rules: RuleConfig;
   /** A move that exceeds the clock by more than this many ms loses on time. */
@@ -125,7 +125,7 @@ export interface GameRecord {
   /** e.g. "checkmate", "Fairy-Stockfish lost on time (1234 ms used, 1100 ms left)". */
   reason: string;
   termination: Termination;
-  /** Colour of the engine that forfeited (time / illegal / crash), else null. */
+  /** Color of the engine that forfeited (time / illegal / crash), else null. */
   forfeit: Color | null;
   /** Game moves after the opening (UCI). */
   moves: string[];
@@ -154,7 +154,7 @@ export function goCommand(tcs: [TimeControl, TimeControl], clocks: number[], mov
   return s;
 }
 
-const colourName = (c: number): string => (c === RED ? 'red' : 'black');
+const colorName = (c: number): string => (c === RED ? 'red' : 'black');
 
 /** Plays one game. Engines must be started; they get `ucinewgame` first. */
 export async function playGame(cfg: GameConfig): Promise<GameRecord> {
@@ -181,7 +181,7 @@ export async function playGame(cfg: GameConfig): Promise<GameRecord> {
   const base = cfg.opening.fen === null ? 'position startpos' : `position fen ${cfg.opening.fen}`;
   const clocks = [cfg.tc[0].baseMs, cfg.tc[1].baseMs];
   const movesToGo = [cfg.tc[0].movesPerPeriod, cfg.tc[1].movesPerPeriod];
-  // Scores reported by each colour's engine for its last moves (own point of view).
+  // Scores reported by each color's engine for its last moves (own point of view).
   const scores: number[][] = [[], []];
 
   const record = (result: GameResult, reason: string, termination: Termination, forfeit: Color | null = null): GameRecord => ({
@@ -195,7 +195,7 @@ export async function playGame(cfg: GameConfig): Promise<GameRecord> {
     const r = await eng.newGame();
     if (r !== true) {
       eng.kill();
-      return forfeitBy(c, r === false ? `${eng.name} (${colourName(c)}) did not answer isready` : `${eng.name} (${colourName(c)}) crashed: ${r}`, 'crash');
+      return forfeitBy(c, r === false ? `${eng.name} (${colorName(c)}) did not answer isready` : `${eng.name} (${colorName(c)}) crashed: ${r}`, 'crash');
     }
   }
 
@@ -221,11 +221,11 @@ export async function playGame(cfg: GameConfig): Promise<GameRecord> {
     if (tc.movetimeMs) limit = Math.min(limit, tc.movetimeMs + cfg.timeMarginMs);
     const res: GoResult = await eng.go(positionCmd, goCmd, limit + 1);
 
-    if (res.kind === 'crash') return forfeitBy(side, `${eng.name} (${colourName(side)}) crashed: ${res.message}`, 'crash');
+    if (res.kind === 'crash') return forfeitBy(side, `${eng.name} (${colorName(side)}) crashed: ${res.message}`, 'crash');
     if (res.kind === 'timeout') {
       const what = hasClock(tc) || tc.movetimeMs
-        ? `${eng.name} (${colourName(side)}) lost on time (no move after ${Math.round(res.elapsedMs)} ms)`
-        : `${eng.name} (${colourName(side)}) did not answer within ${cfg.moveTimeoutMs} ms`;
+        ? `${eng.name} (${colorName(side)}) lost on time (no move after ${Math.round(res.elapsedMs)} ms)`
+        : `${eng.name} (${colorName(side)}) did not answer within ${cfg.moveTimeoutMs} ms`;
       // Let the engine finish its search so it can play the next game; the match restarts it if it cannot.
       if (!(await eng.stopSearch(1000))) eng.kill();
       return forfeitBy(side, what, 'time');
@@ -233,7 +233,7 @@ export async function playGame(cfg: GameConfig): Promise<GameRecord> {
     const used = res.elapsedMs;
     if (hasClock(tc)) {
       if (used > clocks[side] + cfg.timeMarginMs) {
-        return forfeitBy(side, `${eng.name} (${colourName(side)}) lost on time (${Math.round(used)} ms used, ${Math.round(clocks[side])} ms left)`, 'time');
+        return forfeitBy(side, `${eng.name} (${colorName(side)}) lost on time (${Math.round(used)} ms used, ${Math.round(clocks[side])} ms left)`, 'time');
       }
       clocks[side] = clocks[side] - used + tc.incMs;
       if (tc.movesPerPeriod) {
@@ -243,13 +243,13 @@ export async function playGame(cfg: GameConfig): Promise<GameRecord> {
         }
       }
     } else if (tc.movetimeMs && used > tc.movetimeMs + cfg.timeMarginMs) {
-      return forfeitBy(side, `${eng.name} (${colourName(side)}) lost on time (${Math.round(used)} ms used, movetime ${tc.movetimeMs} ms)`, 'time');
+      return forfeitBy(side, `${eng.name} (${colorName(side)}) lost on time (${Math.round(used)} ms used, movetime ${tc.movetimeMs} ms)`, 'time');
     }
 
     const legal = legalMoves(pos);
     const m = legal.find((x) => moveToUci(x) === res.move);
     if (m === undefined) {
-      return forfeitBy(side, `${eng.name} (${colourName(side)}) played an illegal move "${res.move}" in ${pos.fen()}`, 'illegal');
+      return forfeitBy(side, `${eng.name} (${colorName(side)}) played an illegal move "${res.move}" in ${pos.fen()}`, 'illegal');
     }
     pos.doMove(m);
     note();
@@ -266,10 +266,10 @@ export async function playGame(cfg: GameConfig): Promise<GameRecord> {
       const theirs = scores[side ^ 1].slice(-adj.resignMoves);
       if (mine.length === adj.resignMoves && theirs.length === adj.resignMoves) {
         if (mine.every((v) => v <= -adj.resignScore) && theirs.every((v) => v >= adj.resignScore)) {
-          return record(side === RED ? 'black' : 'red', `${colourName(side)} resigns (both engines agree on a score beyond ${adj.resignScore} cp)`, 'adjudication');
+          return record(side === RED ? 'black' : 'red', `${colorName(side)} resigns (both engines agree on a score beyond ${adj.resignScore} cp)`, 'adjudication');
         }
         if (mine.every((v) => v >= adj.resignScore) && theirs.every((v) => v <= -adj.resignScore)) {
-          return record(side === RED ? 'red' : 'black', `${colourName(side ^ 1)} resigns (both engines agree on a score beyond ${adj.resignScore} cp)`, 'adjudication');
+          return record(side === RED ? 'red' : 'black', `${colorName(side ^ 1)} resigns (both engines agree on a score beyond ${adj.resignScore} cp)`, 'adjudication');
         }
       }
     }

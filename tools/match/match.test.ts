@@ -81,7 +81,7 @@ test('pair statistics: pentanomial counts from both games of a pair', () => {
   assert.deepEqual([st.wins, st.draws, st.losses], [1, 1, 2]);
 });
 
-test('a small match: colours alternate per opening, W/D/L add up, one log line per game', async () => {
+test('a small match: colors alternate per opening, W/D/L add up, one log line per game', async () => {
   const lines: string[] = [];
   const printed: string[] = [];
   const openings = parseOpenings('h2e2 h9g7 # one\nc3c4 g6g5 # two\ng0e2 # three\n');

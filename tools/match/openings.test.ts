@@ -43,7 +43,7 @@ test('bad lines are reported with their line numbers', () => {
   assert.match(parseOpeningLine('3k5/9/9/9/9/9/9/9/3R5/3RK4 b') as string, /already ends the game \(red, checkmate\)/);
 });
 
-test('schedule: each opening twice with colours swapped, cycling through the set', () => {
+test('schedule: each opening twice with colors swapped, cycling through the set', () => {
   const set = parseOpenings('h2e2\nc3c4\ng0e2\n');
   const s = scheduleGames(set, 8);
   assert.equal(s.length, 8);

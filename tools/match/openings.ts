@@ -146,7 +146,7 @@ export interface ScheduledGame {
 
 /**
  * The game schedule: game 2k and 2k+1 use opening k (cycling through the set),
- * the first with engine 0 as red, the second with colours swapped.
+ * the first with engine 0 as red, the second with colors swapped.
  */
 export function scheduleGames(openings: readonly Opening[], games: number): ScheduledGame[] {
   const set = openings.length ? openings : [START_OPENING];

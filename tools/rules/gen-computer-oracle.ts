@@ -14,18 +14,12 @@ import { moveToUci, type Color } from '../../src/core/types.js';
 import { assignIds, chasedMask, idBoard } from '../../src/core/chase.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { mulberry32 } from '../../src/core/prng.js';
 import { repoRoot } from '../../test/support/fixtures.js';
 
 const [bin, countArg, seedArg, filterArg] = process.argv.slice(2);
 const count = Number(countArg ?? 200);
-let seed = Number(seedArg ?? 1) >>> 0;
-const rnd = () => {
-  seed = (seed + 0x6d2b79f5) >>> 0;
-  let t = seed;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
+const rnd = mulberry32(Number(seedArg ?? 1));
 
 const here = join(repoRoot(), 'test', 'rules') + '/';
 const fens = [...new Set(readFileSync(join(repoRoot(), 'test', 'data', 'perft.tsv'), 'utf8').split('\n').slice(1)
