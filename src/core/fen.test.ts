@@ -10,12 +10,12 @@ import { legalMoves } from './movegen.js';
 import { Position } from './position.js';
 import { ADVISOR, BISHOP, BLACK, KING, PAWN, RED, makePiece, parseSquare } from './types.js';
 import { mulberry32 } from './prng.js';
-import { perftTablePath } from '../../test/support/fixtures.js';
+import { perftTablePath, tableLines } from '../../test/support/fixtures.js';
 
 function perftFens(): string[] {
   const file = perftTablePath();
-  assert.ok(existsSync(file), `reference data missing: ${file} (the shared/ folder must sit beside the repository)`);
-  const fens = readFileSync(file, 'utf8').trim().split('\n').slice(1).map((l) => l.split('\t')[0]);
+  assert.ok(existsSync(file), `reference data missing: ${file}`);
+  const fens = tableLines(readFileSync(file, 'utf8')).slice(1).map((l) => l.split('\t')[0]);
   return [...new Set(fens)];
 }
 

@@ -1,5 +1,5 @@
 // Perft against the reference table measured with native Pikafish
-// (shared/reference/perft.tsv: 49 positions, depths 1-4, and the start position
+// (test/data/perft.tsv: 49 positions, depths 1-4, and the start position
 // at depth 5, run only with KIRIN_SLOW=1), and divide consistency.
 
 import assert from 'node:assert/strict';
@@ -10,7 +10,7 @@ import { legalMoves } from './movegen.js';
 import { perft, perftDivide, perftReport } from './perft.js';
 import { Position } from './position.js';
 import { moveToUci } from './types.js';
-import { perftTablePath } from '../../test/support/fixtures.js';
+import { perftTablePath, tableLines } from '../../test/support/fixtures.js';
 
 interface Row {
   fen: string;
@@ -18,13 +18,13 @@ interface Row {
   nodes: number;
 }
 
-/** Rows of shared/reference/perft.tsv (shared/ is a sibling of the repository folder). */
+/** Rows of test/data/perft.tsv. */
 function loadTable(): Row[] {
   const file = perftTablePath();
   if (!existsSync(file)) {
-    throw new Error(`perft reference table not found at ${file}: the shared/ folder must sit beside the repository`);
+    throw new Error(`perft reference table not found at ${file}`);
   }
-  const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '');
+  const lines = tableLines(readFileSync(file, 'utf8'));
   assert.deepEqual(lines[0].split('\t'), ['fen', 'depth', 'nodes'], `unexpected header in ${file}`);
   return lines.slice(1).map((l, i) => {
     const [fen, depth, nodes] = l.split('\t');

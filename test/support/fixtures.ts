@@ -52,9 +52,14 @@ export function repoRoot(): string {
   return dir;
 }
 
-/** Path of the perft reference table, shared/reference/perft.tsv (shared/ sits beside the repository). */
+/** Path of the perft reference table inside the repository (test/data/perft.tsv, measured with native Pikafish). */
 export function perftTablePath(): string {
-  return resolve(repoRoot(), '..', 'shared', 'reference', 'perft.tsv');
+  return resolve(repoRoot(), 'test', 'data', 'perft.tsv');
+}
+
+/** The data lines of a tab-separated table: header first, `#` comment lines and blank lines left out. */
+export function tableLines(text: string): string[] {
+  return text.split('\n').map((l) => l.replace(/\r$/, '')).filter((l) => l.trim() !== '' && !l.startsWith('#'));
 }
 
 /** FEN of a board given as a 90-entry piece-code array (no counters: "- - 0 1"). */

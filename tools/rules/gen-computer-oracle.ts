@@ -22,8 +22,8 @@ const count = Number(countArg ?? 200);
 const rnd = mulberry32(Number(seedArg ?? 1));
 
 const here = join(repoRoot(), 'test', 'rules') + '/';
-const fens = [...new Set(readFileSync(join(repoRoot(), 'test', 'data', 'perft.tsv'), 'utf8').split('\n').slice(1)
-  .filter(Boolean).map((l) => l.split('\t')[0]))].map((f) => (f.split(' ').length < 3 ? f + ' - - 0 1' : f));
+const fens = [...new Set(readFileSync(join(repoRoot(), 'test', 'data', 'perft.tsv'), 'utf8').split('\n').filter((l) => l && !l.startsWith('#')).slice(1)
+  .map((l) => l.split('\t')[0]))].map((f) => (f.split(' ').length < 3 ? f + ' - - 0 1' : f));
 try {
   for (const l of readFileSync(here + 'oracle-fens.txt', 'utf8').split('\n')) if (l.trim() && !l.startsWith('#')) fens.push(l.trim());
 } catch { /* optional */ }
