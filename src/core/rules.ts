@@ -16,8 +16,9 @@
 import { assignIds, chasedMask, idBoard } from './chase.js';
 import { GEN_LEGAL, generate } from './movegen.js';
 import { Position } from './position.js';
+import { parseLegalMove } from './ucimove.js';
 import {
-  ADVISOR, BISHOP, BLACK, CANNON_VALUE, MAX_MOVES, PAWN, RED, VALUE_DRAW, VALUE_NONE, mateIn, matedIn, parseSquare,
+  ADVISOR, BISHOP, BLACK, CANNON_VALUE, MAX_MOVES, PAWN, RED, VALUE_DRAW, VALUE_NONE, mateIn, matedIn,
 } from './types.js';
 
 export type RepetitionRule = 'AsianRule' | 'ComputerRule' | 'ChineseRule' | 'SkyRule' | 'YitianRule' | 'AllowChase' | 'NoJudgement';
@@ -654,12 +655,11 @@ export function formatJudgement(j: Judgement): string {
 export function judgeGame(fen: string, moves: readonly string[], cfg: RuleConfig): { judgement: Judgement; ply: number } {
   const pos = new Position(fen);
   pos.reserve(moves.length + 1);
+  const list = new Int32Array(MAX_MOVES);
   for (let i = 0; i < moves.length; i++) {
-    const t = moves[i];
-    const from = parseSquare(t.slice(0, 2)), to = parseSquare(t.slice(2, 4));
-    const m = (from << 7) | to;
-    if (t.length !== 4 || from < 0 || to < 0 || !pos.pseudoLegal(m) || !pos.legal(m)) throw new Error(`illegal move ${t} at ply ${i + 1}`);
-    pos.doMove(m);
+    const m = parseLegalMove(pos, moves[i], list);
+    if (!m.ok) throw new Error(`illegal move ${moves[i]} at ply ${i + 1}`);
+    pos.doMove(m.value);
     const j = judge(pos, cfg);
     if (j.result !== 'none') return { judgement: j, ply: i + 1 };
   }

@@ -12,10 +12,11 @@ import { formatBoard, isValidSquareFor } from '../../src/core/fen.js';
 import { generate, legalMoves } from '../../src/core/movegen.js';
 import { Position } from '../../src/core/position.js';
 import {
-  ADVISOR, BISHOP, BLACK, CANNON, GEN_LEGAL, KING, KNIGHT, MAX_MOVES, PAWN, PIECE_CHARS, RED, ROOK, makeMove,
+  ADVISOR, BISHOP, BLACK, CANNON, GEN_LEGAL, KING, KNIGHT, MAX_MOVES, PAWN, PIECE_CHARS, RED, ROOK,
   parseSquare, type Move,
 } from '../../src/core/types.js';
 import { mulberry32 } from '../../src/core/prng.js';
+import { parseUciMove } from '../../src/core/ucimove.js';
 import type { SearchIO } from '../../src/search/search.js';
 import type { SearchInfo, SearchOptions } from '../../src/search/types.js';
 
@@ -27,7 +28,9 @@ import type { SearchInfo, SearchOptions } from '../../src/search/types.js';
 
 /** The move of a UCI text such as "h2e2" (no legality check). */
 export function uciMove(text: string): Move {
-  return makeMove(parseSquare(text.slice(0, 2)), parseSquare(text.slice(2, 4)));
+  const m = parseUciMove(text);
+  if (!m.ok) throw new Error(m.error.message);
+  return m.value;
 }
 
 /** The position after playing space-separated UCI moves from `fen`; every move must be legal. */

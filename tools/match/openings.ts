@@ -14,10 +14,9 @@
 // Each opening is played twice, once with each engine as red (a game pair).
 
 import { readFileSync } from 'node:fs';
-import { legalMoves } from '../../src/core/movegen.js';
 import { Position } from '../../src/core/position.js';
+import { parseLegalMove, parseUciMove } from '../../src/core/ucimove.js';
 import { DEFAULT_RULES, judge, type RuleConfig } from '../../src/core/rules.js';
-import { moveToUci } from '../../src/core/types.js';
 
 export interface Opening {
   /** Starting FEN, or null for the standard start position. */
@@ -30,15 +29,15 @@ export interface Opening {
   line: number;
 }
 
-const MOVE_RE = /^[a-i][0-9][a-i][0-9]$/;
+const isMove = (token: string): boolean => parseUciMove(token).ok;
 
 /** Applies UCI moves to `pos`; returns null or an error message naming the bad move. */
 export function applyMoves(pos: Position, moves: readonly string[]): string | null {
   for (let i = 0; i < moves.length; i++) {
     const text = moves[i];
-    const m = legalMoves(pos).find((x) => moveToUci(x) === text);
-    if (m === undefined) return `move ${i + 1} "${text}" is not legal in ${pos.fen()}`;
-    pos.doMove(m);
+    const m = parseLegalMove(pos, text);
+    if (!m.ok) return `move ${i + 1} "${text}" is not legal in ${pos.fen()}`;
+    pos.doMove(m.value);
   }
   return null;
 }
@@ -70,14 +69,14 @@ export function parseOpeningLine(raw: string, lineNo = 0, rules: RuleConfig = DE
   }
   if (i < tokens.length && tokens[i].includes('/')) {
     const fenTokens = [tokens[i++]];
-    while (i < tokens.length && fenTokens.length < 6 && tokens[i] !== 'moves' && !MOVE_RE.test(tokens[i])) fenTokens.push(tokens[i++]);
+    while (i < tokens.length && fenTokens.length < 6 && tokens[i] !== 'moves' && !isMove(tokens[i])) fenTokens.push(tokens[i++]);
     fen = fenTokens.join(' ');
   } else if (tokens[0] === 'fen') {
     return `line ${lineNo}: "fen" without a FEN`;
   }
   if (tokens[i] === 'moves') i++;
-  const moves = tokens.slice(i);
-  for (const m of moves) if (!MOVE_RE.test(m)) return `line ${lineNo}: "${m}" is not a move (expected UCI squares a0-i9, e.g. h2e2)`;
+  const moves = tokens.slice(i).map((t) => t.toLowerCase());
+  for (const m of moves) if (!isMove(m)) return `line ${lineNo}: "${m}" is not a move (expected UCI squares a0-i9, e.g. h2e2)`;
   let pos: Position;
   try {
     pos = new Position(fen ?? undefined);
