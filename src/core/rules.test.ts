@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 import { Position } from './position.js';
 import {
   DEFAULT_RULES, DRAW_RULES, REPETITION_RULES, type DrawRule, type RepetitionRule, type RuleConfig,
-  formatJudgement, judge, judgeGame, ruleConfigFrom, ruleJudge, ruleJudgeHint,
+  formatJudgement, isBoardReason, judge, judgeGame, reasonText, ruleConfigFrom, ruleJudge, ruleJudgeHint,
 } from './rules.js';
 import { VALUE_DRAW, VALUE_NONE, mateIn, matedIn } from './types.js';
 import { play, uciMove } from '../../test/support/fixtures.js';
@@ -38,26 +38,33 @@ describe('options', () => {
     assert.deepEqual(d, { repetitionRule: 'AsianRule', drawRule: 'None', rule60MaxPly: 60, mateThreatDepth: 10 });
   });
 
+  it('every reason code has its words, and the board reasons are told apart from cycles', () => {
+    assert.equal(reasonText('rule60'), '60-move rule');
+    assert.equal(reasonText('perpetual-mate-threat'), 'perpetual mate threat');
+    assert.equal(reasonText('none'), '');
+    assert.ok(isBoardReason('checkmate') && isBoardReason('insufficient-material'));
+    assert.ok(!isBoardReason('repetition') && !isBoardReason('perpetual-check'));
+  });
   it('formats judgements for `d`', () => {
-    assert.equal(formatJudgement({ result: 'none', reason: '' }), 'Judgement: none');
-    assert.equal(formatJudgement({ result: 'draw', reason: 'repetition' }), 'Judgement: draw (repetition)');
-    assert.equal(formatJudgement({ result: 'red', reason: 'perpetual chase' }), 'Judgement: red wins (perpetual chase)');
-    assert.equal(formatJudgement({ result: 'black', reason: 'checkmate' }), 'Judgement: black wins (checkmate)');
+    assert.equal(formatJudgement({ result: 'none', code: 'none', byDrawRule: false, reason: '' }), 'Judgement: none');
+    assert.equal(formatJudgement({ result: 'draw', code: 'repetition', byDrawRule: false, reason: 'repetition' }), 'Judgement: draw (repetition)');
+    assert.equal(formatJudgement({ result: 'red', code: 'perpetual-chase', byDrawRule: false, reason: 'perpetual chase' }), 'Judgement: red wins (perpetual chase)');
+    assert.equal(formatJudgement({ result: 'black', code: 'checkmate', byDrawRule: false, reason: 'checkmate' }), 'Judgement: black wins (checkmate)');
   });
 });
 
 describe('mate and stalemate', () => {
   it('a mated side loses', () => {
     const pos = new Position('R3k4/1R7/9/9/9/9/9/9/9/3K5 b - - 0 1');
-    for (const r of REPETITION_RULES) assert.deepEqual(judge(pos, cfg(r)), { result: 'red', reason: 'checkmate' });
+    for (const r of REPETITION_RULES) assert.deepEqual(judge(pos, cfg(r)), { result: 'red', code: 'checkmate', byDrawRule: false, reason: 'checkmate' });
   });
   it('a stalemated side loses too', () => {
     const pos = new Position('4k4/R8/9/9/9/9/9/9/9/3K1R3 b - - 0 1');
     assert.equal(pos.inCheck(), false);
-    assert.deepEqual(judge(pos, cfg('AsianRule')), { result: 'red', reason: 'stalemate' });
+    assert.deepEqual(judge(pos, cfg('AsianRule')), { result: 'red', code: 'stalemate', byDrawRule: false, reason: 'stalemate' });
   });
   it('the start position is not over', () => {
-    assert.deepEqual(judge(new Position(), DEFAULT_RULES), { result: 'none', reason: '' });
+    assert.deepEqual(judge(new Position(), DEFAULT_RULES), { result: 'none', code: 'none', byDrawRule: false, reason: '' });
   });
 });
 
@@ -68,7 +75,7 @@ describe('60-move rule', () => {
     assert.equal(ruleJudge(pos, 3, DEFAULT_RULES), VALUE_NONE);
     pos.doMove(uciMove('h9g7'));
     assert.equal(pos.rule60Count(), 120);
-    assert.deepEqual(judge(pos, DEFAULT_RULES), { result: 'draw', reason: '60-move rule' });
+    assert.deepEqual(judge(pos, DEFAULT_RULES), { result: 'draw', code: 'rule60', byDrawRule: false, reason: '60-move rule' });
     assert.equal(ruleJudge(pos, 3, DEFAULT_RULES), VALUE_DRAW);
   });
   it('Rule60MaxPly 0 turns it off, smaller values shorten it', () => {
@@ -101,8 +108,10 @@ describe('60-move rule', () => {
 describe('DrawRule', () => {
   const repDraw = (dr: DrawRule) => judgeGame(PROTECTED, CHASE_CYCLE.split(' '), cfg('AsianRule', dr)).judgement;
   it('converts repetition draws', () => {
-    assert.deepEqual(repDraw('None'), { result: 'draw', reason: 'repetition' });
-    assert.equal(repDraw('DrawAsBlackWin').result, 'black');
+    assert.deepEqual(repDraw('None'), { result: 'draw', code: 'repetition', byDrawRule: false, reason: 'repetition' });
+    assert.deepEqual(repDraw('DrawAsBlackWin'), {
+      result: 'black', code: 'repetition', byDrawRule: true, reason: 'repetition, counted as a black win by DrawRule',
+    });
     assert.equal(repDraw('DrawAsRedWin').result, 'red');
     assert.equal(repDraw('DrawRepAsBlackWin').result, 'black');
     assert.equal(repDraw('DrawRepAsRedWin').result, 'red');
@@ -122,7 +131,7 @@ describe('DrawRule', () => {
 describe('insufficient material', () => {
   it('no attacking pieces at all is a draw under every judging rule set', () => {
     const pos = new Position('3ak4/4a4/9/9/9/9/9/9/4A4/3K5 w - - 0 1');
-    assert.deepEqual(judge(pos, cfg('ComputerRule')), { result: 'draw', reason: 'insufficient material' });
+    assert.deepEqual(judge(pos, cfg('ComputerRule')), { result: 'draw', code: 'insufficient-material', byDrawRule: false, reason: 'insufficient material' });
     assert.equal(judge(pos, cfg('AsianRule')).result, 'draw');
   });
   it("ComputerRule: Pikafish's cannon endings", () => {

@@ -69,13 +69,41 @@ const O_WIN = 1;
 const O_LOSS = 2;
 const O_DRAW = 3;
 
-// Reasons (index into REASONS).
+// Reasons (index into REASON_CODES and REASON_TEXTS).
 const R_NONE = 0, R_PERPETUAL_CHECK = 1, R_PERPETUAL_CHASE = 2, R_REPETITION = 3, R_RULE60 = 4;
 const R_MATERIAL = 5, R_CHECKMATE = 6, R_STALEMATE = 7, R_FORBIDDEN = 8, R_MATE_THREAT = 9, R_CHECK_LIMIT = 10;
-const REASONS = [
+
+/** Why a game ended: a stable code that callers switch on (`reasonText` gives the words). */
+export type ReasonCode =
+  | 'none'
+  | 'perpetual-check'
+  | 'perpetual-chase'
+  | 'repetition'
+  | 'rule60'
+  | 'insufficient-material'
+  | 'checkmate'
+  | 'stalemate'
+  | 'forbidden-cycle'
+  | 'perpetual-mate-threat'
+  | 'check-limit';
+const REASON_CODES: readonly ReasonCode[] = [
+  'none', 'perpetual-check', 'perpetual-chase', 'repetition', 'rule60', 'insufficient-material',
+  'checkmate', 'stalemate', 'forbidden-cycle', 'perpetual-mate-threat', 'check-limit',
+];
+const REASON_TEXTS: readonly string[] = [
   '', 'perpetual check', 'perpetual chase', 'repetition', '60-move rule', 'insufficient material',
   'checkmate', 'stalemate', 'forbidden cycle', 'perpetual mate threat', 'check limit',
 ];
+
+/** The words for a reason code, as `d` and the match runner print them. */
+export function reasonText(code: ReasonCode): string {
+  return REASON_TEXTS[REASON_CODES.indexOf(code)];
+}
+
+/** True for the reasons that end a game on the board itself (no cycle of positions involved). */
+export function isBoardReason(code: ReasonCode): boolean {
+  return code === 'checkmate' || code === 'stalemate' || code === 'rule60' || code === 'insufficient-material';
+}
 
 let outReason = R_NONE;
 /** Provisional score of a two-fold repetition that ComputerRule does not settle yet (see ruleJudgeHint). */
@@ -615,8 +643,15 @@ export function ruleJudgeHint(): number {
 
 export interface Judgement {
   result: 'none' | 'draw' | 'red' | 'black';
+  /** Why (switch on this); 'none' when the game goes on. */
+  code: ReasonCode;
+  /** True when DrawRule turned a draw into this win. */
+  byDrawRule: boolean;
+  /** The reason in words (empty when the game goes on), for display. */
   reason: string;
 }
+
+const NO_JUDGEMENT: Judgement = Object.freeze({ result: 'none', code: 'none', byDrawRule: false, reason: '' });
 
 /**
  * Whole-game judgement of the game so far (the history kept in `pos`): mate and
@@ -626,19 +661,24 @@ export interface Judgement {
  */
 export function judge(pos: Position, cfg: RuleConfig): Judgement {
   const stm = pos.side;
-  const win = (c: number, reason: string): Judgement => ({ result: c === RED ? 'red' : 'black', reason });
-  if (!hasLegal(pos, 0)) return win(stm ^ 1, pos.checked[pos.sp] ? REASONS[R_CHECKMATE] : REASONS[R_STALEMATE]);
+  const win = (c: number, r: number, byDrawRule = false): Judgement => ({
+    result: c === RED ? 'red' : 'black',
+    code: REASON_CODES[r],
+    byDrawRule,
+    reason: byDrawRule ? `${REASON_TEXTS[r]}, counted as a ${c === RED ? 'red' : 'black'} win by DrawRule` : REASON_TEXTS[r],
+  });
+  if (!hasLegal(pos, 0)) return win(stm ^ 1, pos.checked[pos.sp] ? R_CHECKMATE : R_STALEMATE);
   const o = outcome(pos, 0, cfg);
-  if (o === O_NONE) return { result: 'none', reason: '' };
+  if (o === O_NONE) return { ...NO_JUDGEMENT };
   // TianTian does not adjudicate a cycle nobody is to blame for: the game goes on
   // (and ends by the 60-move rule unless someone deviates).
-  if (cfg.repetitionRule === 'SkyRule' && o === O_DRAW && outReason === R_REPETITION) return { result: 'none', reason: '' };
-  const reason = REASONS[outReason];
-  if (o === O_WIN) return win(stm, reason);
-  if (o === O_LOSS) return win(stm ^ 1, reason);
+  if (cfg.repetitionRule === 'SkyRule' && o === O_DRAW && outReason === R_REPETITION) return { ...NO_JUDGEMENT };
+  const r = outReason;
+  if (o === O_WIN) return win(stm, r);
+  if (o === O_LOSS) return win(stm ^ 1, r);
   const w = drawWinner(cfg, isRepetitionDraw());
-  if (w >= 0) return win(w, `${reason}, counted as a ${w === RED ? 'red' : 'black'} win by DrawRule`);
-  return { result: 'draw', reason };
+  if (w >= 0) return win(w, r, true);
+  return { result: 'draw', code: REASON_CODES[r], byDrawRule: false, reason: REASON_TEXTS[r] };
 }
 
 export function formatJudgement(j: Judgement): string {
@@ -663,5 +703,5 @@ export function judgeGame(fen: string, moves: readonly string[], cfg: RuleConfig
     const j = judge(pos, cfg);
     if (j.result !== 'none') return { judgement: j, ply: i + 1 };
   }
-  return { judgement: { result: 'none', reason: '' }, ply: moves.length };
+  return { judgement: { ...NO_JUDGEMENT }, ply: moves.length };
 }

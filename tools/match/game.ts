@@ -7,7 +7,7 @@
 
 import { legalMoves } from '../../src/core/movegen.js';
 import { Position } from '../../src/core/position.js';
-import { judge, type RuleConfig } from '../../src/core/rules.js';
+import { isBoardReason, judge, type RuleConfig } from '../../src/core/rules.js';
 import { RED, moveToUci, type Color } from '../../src/core/types.js';
 import type { GoResult, UciEngine } from './uci-engine.js';
 import { applyMoves, type Opening } from './openings.js';
@@ -203,7 +203,7 @@ export async function playGame(cfg: GameConfig): Promise<GameRecord> {
     const j = judge(pos, cfg.rules);
     if (j.result !== 'none') {
       const occurrences = seen.get(pos.keyHex()) ?? 1;
-      const byRepetition = occurrences >= 2 && !/^(checkmate|stalemate|60-move rule|insufficient material)/.test(j.reason);
+      const byRepetition = occurrences >= 2 && !isBoardReason(j.code);
       if (!byRepetition || occurrences >= repetitions) return record(j.result, j.reason, 'rules');
     }
     if (cfg.maxPlies > 0 && moves.length >= cfg.maxPlies) return record('draw', `game reached ${cfg.maxPlies} plies`, 'maxplies');
