@@ -14,7 +14,8 @@ export { perft, perftDivide, perftReport, type DivideEntry } from './core/perft.
 export * from './core/rules.js';
 export { evaluate } from './eval/evaluate.js';
 export { evaluateClassical, traceClassical } from './eval/classical.js';
-export { Engine, parseLegalMove, ENGINE_NAME, ENGINE_VERSION, type SearchListener } from './engine/engine.js';
+export { Engine, ENGINE_NAME, ENGINE_VERSION, type SearchListener } from './engine/engine.js';
+export { parseUciMove, parseLegalMove, playUciMoves, type MoveErrorCode } from './core/ucimove.js';
 export { Searcher } from './search/search.js';
 export type { SearchLimits, SearchOptions, SearchInfo, SearchResult, Bound } from './search/types.js';
 export { formatScore, toCp, wdl, materialCount, type ScoreType } from './protocol/score.js';

@@ -153,11 +153,13 @@ describe('malformed FENs are rejected with a message naming the problem', () => 
       for (let i = 0; i < 3; i++) pos.doMove(legalMoves(pos)[i * 7]);
       const before = pos.fen();
       const key = pos.keyHex();
-      const err = pos.setFen(fen);
-      assert.notEqual(err, null, `accepted: ${fen}`);
-      assert.match(err!, re);
-      assert.match(err!, /^invalid FEN "/);
-      if (!parsed.ok) assert.equal(parsed.error, err);
+      const r = pos.setFen(fen);
+      assert.ok(!r.ok, `accepted: ${fen}`);
+      assert.match(r.error.message, re);
+      assert.match(r.error.message, /^invalid FEN "/);
+      assert.match(r.error.code, /^fen-/);
+      if (!parsed.ok) assert.deepEqual(parsed.error, r.error);
+      else assert.equal(r.error.code, 'fen-check');
       // The position is unchanged, history included.
       assert.equal(pos.fen(), before);
       assert.equal(pos.keyHex(), key);
@@ -177,7 +179,7 @@ describe('malformed FENs are rejected with a message naming the problem', () => 
       '4k4/9/9/9/4N4/9/9/9/9/3K4C w', // no check at all
       `${S} w - - 119 100000`,
     ]) {
-      assert.equal(new Position(null).setFen(fen), null, fen);
+      assert.ok(new Position(null).setFen(fen).ok, fen);
     }
   });
 });

@@ -8,6 +8,7 @@
 // fields may be missing: side defaults to red, counters to 0 and 1.
 
 import { PALACE } from './attacks.js';
+import { err, ok, type Result } from './result.js';
 import {
   ADVISOR, BISHOP, BLACK, CANNON, FILE_OF, KING, KNIGHT, PAWN, PIECE_CHARS, RANK_OF, RED, ROOK,
   SQUARE_NB, colorOf, makePiece, makeSquare, squareName, typeOf, type Color,
@@ -25,7 +26,21 @@ export interface ParsedFen {
   fullmove: number;
 }
 
-export type FenResult = { ok: true; value: ParsedFen } | { ok: false; error: string };
+/** Why a FEN was rejected. */
+export type FenErrorCode =
+  | 'fen-empty'
+  | 'fen-ranks'
+  | 'fen-piece'
+  | 'fen-rank-width'
+  | 'fen-king'
+  | 'fen-piece-count'
+  | 'fen-square'
+  | 'fen-side'
+  | 'fen-counter'
+  | 'fen-extra'
+  | 'fen-check';
+
+export type FenResult = Result<ParsedFen, FenErrorCode>;
 
 const LETTER_TYPE: Record<string, number> = {
   r: ROOK, a: ADVISOR, c: CANNON, p: PAWN, n: KNIGHT, h: KNIGHT, b: BISHOP, e: BISHOP, k: KING,
@@ -84,11 +99,11 @@ export function formatBoard(board: ArrayLike<number>): string {
 }
 
 export function parseFen(fen: string): FenResult {
-  const fail = (error: string): FenResult => ({ ok: false, error: `invalid FEN "${fen}": ${error}` });
+  const fail = (code: FenErrorCode, error: string): FenResult => err(code, `invalid FEN "${fen}": ${error}`);
   const fields = fen.trim().split(/\s+/);
-  if (fields.length === 0 || fields[0] === '') return fail('it is empty');
+  if (fields.length === 0 || fields[0] === '') return fail('fen-empty', 'it is empty');
   const ranks = fields[0].split('/');
-  if (ranks.length !== 10) return fail(`the board has ${ranks.length} ranks, expected 10 separated by '/'`);
+  if (ranks.length !== 10) return fail('fen-ranks', `the board has ${ranks.length} ranks, expected 10 separated by '/'`);
 
   const board = new Uint8Array(SQUARE_NB);
   const counts = new Int32Array(16);
@@ -101,8 +116,8 @@ export function parseFen(fen: string): FenResult {
         continue;
       }
       const type = LETTER_TYPE[ch.toLowerCase()];
-      if (type === undefined) return fail(`unknown piece letter '${ch}' in rank ${rank}`);
-      if (file >= 9) return fail(`rank ${rank} ("${ranks[i]}") is wider than 9 files`);
+      if (type === undefined) return fail('fen-piece', `unknown piece letter '${ch}' in rank ${rank}`);
+      if (file >= 9) return fail('fen-rank-width', `rank ${rank} ("${ranks[i]}") is wider than 9 files`);
       const color: Color = ch === ch.toUpperCase() ? RED : BLACK;
       const piece = makePiece(color, type);
       const sq = makeSquare(file, rank);
@@ -111,23 +126,23 @@ export function parseFen(fen: string): FenResult {
       file++;
     }
     if (file !== 9) {
-      return fail(`rank ${rank} ("${ranks[i]}") has ${file} files, expected 9`);
+      return fail('fen-rank-width', `rank ${rank} ("${ranks[i]}") has ${file} files, expected 9`);
     }
   }
 
   for (const c of [RED, BLACK]) {
     const kings = counts[makePiece(c, KING)];
-    if (kings === 0) return fail(`the ${colorName(c)} king is missing`);
-    if (kings > 1) return fail(`${colorName(c)} has ${kings} kings`);
+    if (kings === 0) return fail('fen-king', `the ${colorName(c)} king is missing`);
+    if (kings > 1) return fail('fen-king', `${colorName(c)} has ${kings} kings`);
     for (let t = ROOK; t <= BISHOP; t++) {
       const n = counts[makePiece(c, t)];
-      if (n > MAX_COUNT[t]) return fail(`${colorName(c)} has ${n} ${TYPE_NAME[t]}s, at most ${MAX_COUNT[t]} allowed`);
+      if (n > MAX_COUNT[t]) return fail('fen-piece-count', `${colorName(c)} has ${n} ${TYPE_NAME[t]}s, at most ${MAX_COUNT[t]} allowed`);
     }
   }
   for (let s = 0; s < SQUARE_NB; s++) {
     const p = board[s];
     if (p && !isValidSquareFor(p, s)) {
-      return fail(`${colorName(colorOf(p))} ${TYPE_NAME[typeOf(p)]} on ${squareName(s)}, a square it can never stand on`);
+      return fail('fen-square', `${colorName(colorOf(p))} ${TYPE_NAME[typeOf(p)]} on ${squareName(s)}, a square it can never stand on`);
     }
   }
 
@@ -136,23 +151,23 @@ export function parseFen(fen: string): FenResult {
     const s = fields[1].toLowerCase();
     if (s === 'w' || s === 'r') side = RED;
     else if (s === 'b') side = BLACK;
-    else return fail(`side to move "${fields[1]}" must be 'w' (red) or 'b' (black)`);
+    else return fail('fen-side', `side to move "${fields[1]}" must be 'w' (red) or 'b' (black)`);
   }
 
   let rule60 = 0;
   let fullmove = 1;
   if (fields.length > 4) {
-    if (!/^\d+$/.test(fields[4])) return fail(`half-move counter "${fields[4]}" is not a number`);
+    if (!/^\d+$/.test(fields[4])) return fail('fen-counter', `half-move counter "${fields[4]}" is not a number`);
     rule60 = Number(fields[4]);
-    if (rule60 > 119) return fail(`half-move counter ${rule60} is out of range 0..119 (the game would already be drawn)`);
+    if (rule60 > 119) return fail('fen-counter', `half-move counter ${rule60} is out of range 0..119 (the game would already be drawn)`);
   }
   if (fields.length > 5) {
-    if (!/^\d+$/.test(fields[5])) return fail(`move number "${fields[5]}" is not a number`);
+    if (!/^\d+$/.test(fields[5])) return fail('fen-counter', `move number "${fields[5]}" is not a number`);
     fullmove = Number(fields[5]);
-    if (fullmove > 100000) return fail(`move number ${fullmove} is out of range 1..100000`);
+    if (fullmove > 100000) return fail('fen-counter', `move number ${fullmove} is out of range 1..100000`);
     if (fullmove === 0) fullmove = 1;
   }
-  if (fields.length > 6) return fail(`unexpected extra field "${fields[6]}"`);
+  if (fields.length > 6) return fail('fen-extra', `unexpected extra field "${fields[6]}"`);
 
-  return { ok: true, value: { board, side, rule60, fullmove } };
+  return ok({ board, side, rule60, fullmove });
 }

@@ -12,7 +12,8 @@ import {
   ADVISOR_TO, BISHOP_EYE, BISHOP_TO, FILE_CANNON_CAP, FILE_ROOK_CAP, KING_TO, KNIGHT_FROM,
   KNIGHT_FROM_LEG, KNIGHT_LEG, KNIGHT_TO, PAWN_TO, RANK_CANNON_CAP, RANK_ROOK_CAP, lsb, popcount,
 } from './attacks.js';
-import { START_FEN, formatBoard, parseFen, type ParsedFen } from './fen.js';
+import { START_FEN, formatBoard, parseFen, type FenErrorCode, type ParsedFen } from './fen.js';
+import { err, ok, type Result } from './result.js';
 import {
   ADVISOR, BISHOP, BLACK, CANNON, FILE_OF, KING, KNIGHT, MOVE_NULL, PAWN, PIECE_CHARS,
   PIECE_VALUE, RANK_OF, RED, ROOK, SQUARE_NB, colorOf, squareName, typeOf,
@@ -79,8 +80,8 @@ export class Position {
   constructor(fen: string | null = START_FEN) {
     this.allocate(INITIAL_CAPACITY);
     if (fen === null) return;
-    const err = this.setFen(fen);
-    if (err !== null) throw new Error(err);
+    const r = this.setFen(fen);
+    if (!r.ok) throw new Error(r.error.message);
   }
 
   private allocate(capacity: number): void {
@@ -113,25 +114,25 @@ export class Position {
 
   // ---- Set-up ----------------------------------------------------------------
 
-  /** Sets the position from a FEN. Returns null, or an error message (the position is then unchanged). */
-  setFen(fen: string): string | null {
+  /** Sets the position from a FEN; a rejected FEN (code and message) leaves the position unchanged. */
+  setFen(fen: string): Result<Position, FenErrorCode> {
     const parsed = parseFen(fen);
-    if (!parsed.ok) return parsed.error;
+    if (!parsed.ok) return parsed;
     return this.setParsed(parsed.value, fen);
   }
 
-  private setParsed(p: ParsedFen, fen: string): string | null {
+  private setParsed(p: ParsedFen, fen: string): Result<Position, FenErrorCode> {
     // Validate on a scratch copy first so a rejected FEN leaves us untouched.
     const scratch = Position.scratch ?? (Position.scratch = new Position(null));
     if (scratch !== this) {
       scratch.load(p);
       const attacker = scratch.side ^ 1;
       if (scratch.kingAttacked(attacker as Color)) {
-        return `invalid FEN "${fen}": the side not to move (${attacker === RED ? 'red' : 'black'}) is in check, so its king could be captured`;
+        return err('fen-check', `invalid FEN "${fen}": the side not to move (${attacker === RED ? 'red' : 'black'}) is in check, so its king could be captured`);
       }
     }
     this.load(p);
-    return null;
+    return ok(this);
   }
   private static scratch: Position | undefined;
 

@@ -3,11 +3,12 @@
 // (src/index.ts) are thin layers over this class.
 
 import { Worker } from 'node:worker_threads';
-import { START_FEN } from '../core/fen.js';
-import { generate } from '../core/movegen.js';
+import { START_FEN, type FenErrorCode } from '../core/fen.js';
 import { Position } from '../core/position.js';
+import { ok, type Result } from '../core/result.js';
 import { DRAW_RULES, REPETITION_RULES, ruleConfigFrom, type RuleConfig } from '../core/rules.js';
-import { GEN_LEGAL, MAX_MOVES, moveToUci, parseSquare, makeMove, type Move } from '../core/types.js';
+import { moveToUci, type Move } from '../core/types.js';
+import { playUciMoves, type MoveErrorCode } from '../core/ucimove.js';
 import { Options } from './options.js';
 import { SCORE_TYPES, type ScoreType } from '../protocol/score.js';
 import type { FromWorker, ToWorker } from '../search/worker.js';
@@ -32,20 +33,6 @@ interface ActiveSearch {
   reject(e: Error): void;
   /** Settles (never rejects) when the search has ended, either way. */
   ended: Promise<void>;
-}
-
-/** Parses a move in UCI coordinates ("h2e2") and checks it is legal in `pos`; returns the move or an error text. */
-export function parseLegalMove(pos: Position, text: string, scratch?: Int32Array): Move | string {
-  const t = text.trim();
-  if (t.length !== 4) return `'${text}' is not a move in UCI coordinates (like h2e2)`;
-  const from = parseSquare(t.slice(0, 2).toLowerCase());
-  const to = parseSquare(t.slice(2, 4).toLowerCase());
-  if (from < 0 || to < 0) return `'${text}' is not a move in UCI coordinates (files a-i, ranks 0-9, like h2e2)`;
-  const m = makeMove(from, to);
-  const list = scratch ?? new Int32Array(MAX_MOVES);
-  const n = generate(pos, GEN_LEGAL, list, 0);
-  for (let i = 0; i < n; i++) if (list[i] === m) return m;
-  return `'${text}' is not a legal move`;
 }
 
 export class Engine {
@@ -85,25 +72,19 @@ export class Engine {
 
   /**
    * Sets the game: a start FEN (null = the start position) and moves in UCI
-   * coordinates. Returns null, or an error message; on error nothing changes.
+   * coordinates. A rejected FEN or move (code and message) changes nothing.
    */
-  setPosition(fen: string | null, moves: readonly string[]): string | null {
+  setPosition(fen: string | null, moves: readonly string[]): Result<null, FenErrorCode | MoveErrorCode> {
     const startFen = fen ?? START_FEN;
     const p = new Position(null);
-    const err = p.setFen(startFen);
-    if (err !== null) return err;
-    const list = new Int32Array(MAX_MOVES);
-    const played: Move[] = [];
-    for (let i = 0; i < moves.length; i++) {
-      const m = parseLegalMove(p, moves[i], list);
-      if (typeof m === 'string') return `move ${i + 1} of the list: ${m} in position ${p.fen()}`;
-      p.doMove(m);
-      played.push(m);
-    }
+    const set = p.setFen(startFen);
+    if (!set.ok) return set;
+    const played = playUciMoves(p, moves);
+    if (!played.ok) return played;
     this.pos.copyFrom(p);
     this.startFen = startFen;
-    this.moves = played;
-    return null;
+    this.moves = played.value;
+    return ok(null);
   }
 
   /** FEN of the current position. */

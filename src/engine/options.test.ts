@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { uciOptionLines } from '../protocol/info.js';
 import { Options } from './options.js';
 
 function make() {
@@ -15,7 +16,7 @@ function make() {
 
 test('uci lines list every option with type, default and range', () => {
   const { o } = make();
-  assert.deepEqual(o.uciLines(), [
+  assert.deepEqual(uciOptionLines(o.list()), [
     'option name Hash type spin default 16 min 1 max 1024',
     'option name Ponder type check default false',
     'option name Repetition Rule type combo default AsianRule var AsianRule var ComputerRule',
@@ -26,7 +27,7 @@ test('uci lines list every option with type, default and range', () => {
 
 test('names are case-insensitive and values are typed', () => {
   const { o, changes } = make();
-  assert.deepEqual(o.set('hash', '64'), { ok: true });
+  assert.deepEqual(o.set('hash', '64'), { ok: true, value: {} });
   assert.equal(o.getNumber('Hash'), 64);
   assert.deepEqual(changes, [64]);
   assert.equal(o.set('PONDER', 'true').ok, true);
@@ -39,18 +40,21 @@ test('names are case-insensitive and values are typed', () => {
 
 test('out-of-range and malformed values are rejected with a message and the old value kept', () => {
   const { o, changes } = make();
-  for (const [name, value, re] of [
-    ['Hash', '0', /out of range 1\.\.1024/],
-    ['Hash', '2048', /out of range/],
-    ['Hash', 'lots', /must be an integer/],
-    ['Hash', undefined, /must be an integer/],
-    ['Ponder', 'yes', /true or false/],
-    ['Repetition Rule', 'MarsRule', /one of AsianRule, ComputerRule/],
-    ['No Such', '1', /No such option: No Such/],
+  for (const [name, value, code, re] of [
+    ['Hash', '0', 'option-range', /out of range 1\.\.1024/],
+    ['Hash', '2048', 'option-range', /out of range/],
+    ['Hash', 'lots', 'option-value', /must be an integer/],
+    ['Hash', undefined, 'option-value', /must be an integer/],
+    ['Ponder', 'yes', 'option-value', /true or false/],
+    ['Repetition Rule', 'MarsRule', 'option-value', /one of AsianRule, ComputerRule/],
+    ['No Such', '1', 'option-unknown', /No such option: No Such/],
   ] as const) {
     const r = o.set(name, value);
     assert.equal(r.ok, false, `${name}=${value}`);
-    if (!r.ok) assert.match(r.error, re);
+    if (!r.ok) {
+      assert.equal(r.error.code, code);
+      assert.match(r.error.message, re);
+    }
   }
   assert.equal(o.getNumber('Hash'), 16);
   assert.equal(o.getBool('Ponder'), false);
@@ -66,6 +70,9 @@ test('a handler that throws rejects the change', () => {
   });
   const r = o.set('EvalFile', 'bad');
   assert.equal(r.ok, false);
-  if (!r.ok) assert.match(r.error, /cannot read bad/);
+  if (!r.ok) {
+    assert.equal(r.error.code, 'option-rejected');
+    assert.match(r.error.message, /cannot read bad/);
+  }
   assert.equal(o.getString('EvalFile'), 'a');
 });

@@ -1,5 +1,9 @@
-// UCI options: typed, range-checked, case-insensitive names, as Stockfish's
-// ucioption. Every option listed here does something; handlers run on change.
+// The engine's options: typed, range-checked, case-insensitive names, as
+// Stockfish's ucioption. Every option listed here does something; handlers run
+// on change. The protocol prints them (protocol/info.ts uciOptionLines) and
+// passes `setoption` values in as text.
+
+import { err, ok, type Result } from '../core/result.js';
 
 export type OptionType = 'check' | 'spin' | 'combo' | 'button' | 'string';
 export type OptionValue = boolean | number | string;
@@ -19,7 +23,21 @@ interface Option extends OptionDef {
   value: OptionValue;
 }
 
-export type SetResult = { ok: true; message?: string } | { ok: false; error: string };
+/** Why a value was rejected. */
+export type OptionErrorCode = 'option-unknown' | 'option-value' | 'option-range' | 'option-rejected';
+
+/** An accepted value may come with a message for the user (e.g. what a file held). */
+export type SetResult = Result<{ message?: string }, OptionErrorCode>;
+
+/** What the protocol needs to list an option. */
+export interface OptionInfo {
+  readonly name: string;
+  readonly type: OptionType;
+  readonly default?: OptionValue;
+  readonly min?: number;
+  readonly max?: number;
+  readonly vars?: readonly string[];
+}
 
 export class Options {
   private readonly byKey = new Map<string, Option>();
@@ -55,7 +73,7 @@ export class Options {
   /** Sets an option from protocol text; `value` is undefined for buttons. */
   set(name: string, value: string | undefined): SetResult {
     const o = this.byKey.get(name.trim().toLowerCase());
-    if (!o) return { ok: false, error: `No such option: ${name}` };
+    if (!o) return err('option-unknown', `No such option: ${name}`);
     let v: OptionValue;
     switch (o.type) {
       case 'button':
@@ -63,16 +81,16 @@ export class Options {
         break;
       case 'check': {
         const t = (value ?? '').trim().toLowerCase();
-        if (t !== 'true' && t !== 'false') return { ok: false, error: `${o.name} must be true or false, got '${value ?? ''}'; keeping ${o.value}` };
+        if (t !== 'true' && t !== 'false') return err('option-value', `${o.name} must be true or false, got '${value ?? ''}'; keeping ${o.value}`);
         v = t === 'true';
         break;
       }
       case 'spin': {
         const t = (value ?? '').trim();
-        if (!/^[+-]?\d+$/.test(t)) return { ok: false, error: `${o.name} must be an integer in ${o.min}..${o.max}, got '${t}'; keeping ${o.value}` };
+        if (!/^[+-]?\d+$/.test(t)) return err('option-value', `${o.name} must be an integer in ${o.min}..${o.max}, got '${t}'; keeping ${o.value}`);
         const n = Number(t);
         if (n < (o.min as number) || n > (o.max as number)) {
-          return { ok: false, error: `${o.name} value ${n} is out of range ${o.min}..${o.max}; keeping ${o.value}` };
+          return err('option-range', `${o.name} value ${n} is out of range ${o.min}..${o.max}; keeping ${o.value}`);
         }
         v = n;
         break;
@@ -80,7 +98,7 @@ export class Options {
       case 'combo': {
         const t = (value ?? '').trim().toLowerCase();
         const match = o.vars?.find((x) => x.toLowerCase() === t);
-        if (match === undefined) return { ok: false, error: `${o.name} must be one of ${o.vars?.join(', ')}, got '${value ?? ''}'; keeping ${o.value}` };
+        if (match === undefined) return err('option-value', `${o.name} must be one of ${o.vars?.join(', ')}, got '${value ?? ''}'; keeping ${o.value}`);
         v = match;
         break;
       }
@@ -92,24 +110,15 @@ export class Options {
     if (o.type !== 'button') o.value = v;
     try {
       const message = o.onChange?.(v);
-      return message ? { ok: true, message } : { ok: true };
+      return ok(message ? { message } : {});
     } catch (e) {
       o.value = previous;
-      return { ok: false, error: `${o.name}: ${(e as Error).message}; keeping ${previous === '' ? '<empty>' : previous}` };
+      return err('option-rejected', `${o.name}: ${(e as Error).message}; keeping ${previous === '' ? '<empty>' : previous}`);
     }
   }
 
-  /** The `option name ... type ...` lines printed in answer to `uci`. */
-  uciLines(): string[] {
-    return this.order.map((o) => {
-      let s = `option name ${o.name} type ${o.type}`;
-      if (o.type === 'button') return s;
-      const def = o.default ?? '';
-      const d = o.type === 'string' && def === '' ? '<empty>' : String(def);
-      s += ` default ${d}`;
-      if (o.type === 'spin') s += ` min ${o.min} max ${o.max}`;
-      if (o.type === 'combo') for (const x of o.vars ?? []) s += ` var ${x}`;
-      return s;
-    });
+  /** The options in the order they were added (definitions, not values). */
+  list(): OptionInfo[] {
+    return this.order.map(({ name, type, default: d, min, max, vars }) => ({ name, type, default: d, min, max, vars }));
   }
 }

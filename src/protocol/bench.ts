@@ -97,8 +97,8 @@ export async function runBench(engine: Engine, args: string[], out: Out, err: Ou
         continue;
       }
       const e = engine.setPosition(fen, []);
-      if (e !== null) {
-        out(`info string ERROR: bench position ${i + 1}: ${e}; skipped`);
+      if (!e.ok) {
+        out(`info string ERROR: bench position ${i + 1}: ${e.error.message}; skipped`);
         continue;
       }
       err(`\nPosition: ${i + 1}/${setup.fens.length} (${engine.fen()})`);
@@ -167,7 +167,7 @@ export async function runSpeedtest(engine: Engine, args: string[], out: Out, err
       engine.newGame();
       for (let i = 0; i < g.length; i++) {
         k++;
-        if (engine.setPosition(g[i], []) !== null) continue;
+        if (!engine.setPosition(g[i], []).ok) continue;
         err(`Position ${k}/${count}`);
         const movetime = Math.max(1, Math.round(corrected(i + 1) * scale));
         const t0 = Date.now();

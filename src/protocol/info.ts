@@ -1,6 +1,7 @@
 // Formatting of search reports as UCI `info` lines.
 
 import { moveToUci } from '../core/types.js';
+import type { OptionInfo } from '../engine/options.js';
 import type { SearchInfo } from '../search/types.js';
 import { formatScore, wdl, type ScoreType } from './score.js';
 
@@ -18,4 +19,18 @@ export function formatInfo(i: SearchInfo, material: number, opts: InfoFormat): s
   s += ` nodes ${i.nodes} nps ${i.nps} hashfull ${i.hashfull} tbhits 0 time ${i.timeMs}`;
   if (i.pv.length) s += ` pv ${i.pv.map(moveToUci).join(' ')}`;
   return s;
+}
+
+/** The `option name ... type ...` lines printed in answer to `uci`. */
+export function uciOptionLines(options: readonly OptionInfo[]): string[] {
+  return options.map((o) => {
+    let s = `option name ${o.name} type ${o.type}`;
+    if (o.type === 'button') return s;
+    const def = o.default ?? '';
+    const d = o.type === 'string' && def === '' ? '<empty>' : String(def);
+    s += ` default ${d}`;
+    if (o.type === 'spin') s += ` min ${o.min} max ${o.max}`;
+    if (o.type === 'combo') for (const x of o.vars ?? []) s += ` var ${x}`;
+    return s;
+  });
 }

@@ -7,12 +7,13 @@ import { START_FEN } from '../core/fen.js';
 import { perftReport } from '../core/perft.js';
 import { formatJudgement, judge } from '../core/rules.js';
 import { moveToUci, MOVE_NONE, squareName, type Move } from '../core/types.js';
-import { ENGINE_AUTHOR, ENGINE_NAME, ENGINE_VERSION, Engine, parseLegalMove } from '../engine/engine.js';
+import { parseLegalMove } from '../core/ucimove.js';
+import { ENGINE_AUTHOR, ENGINE_NAME, ENGINE_VERSION, Engine } from '../engine/engine.js';
 import { traceClassical } from '../eval/classical.js';
 import type { SearchLimits, SearchResult } from '../search/types.js';
 import { runBench, runSpeedtest } from './bench.js';
 import { compilerInfo } from './compiler.js';
-import { formatInfo } from './info.js';
+import { formatInfo, uciOptionLines } from './info.js';
 import { materialCount } from './score.js';
 
 export type Writer = (line: string) => void;
@@ -122,7 +123,7 @@ export class Uci {
         this.out(`id name ${ENGINE_NAME} ${ENGINE_VERSION}`);
         this.out(`id author ${ENGINE_AUTHOR}`);
         this.out('');
-        for (const l of this.engine.options.uciLines()) this.out(l);
+        for (const l of uciOptionLines(this.engine.options.list())) this.out(l);
         this.engine.warmup();
         this.out('uciok');
         return true;
@@ -201,8 +202,8 @@ export class Uci {
     // Like Pikafish, an option change waits for the running search to finish.
     await this.whenIdle();
     const r = this.engine.options.set(name, value);
-    if (!r.ok) this.error(r.error);
-    else if (r.message) this.out(`info string ${r.message}`);
+    if (!r.ok) this.error(r.error.message);
+    else if (r.value.message) this.out(`info string ${r.value.message}`);
   }
 
   private position(args: string[]): void {
@@ -232,8 +233,8 @@ export class Uci {
       }
       moves = args.slice(i + 1);
     }
-    const err = this.engine.setPosition(fen, moves);
-    if (err !== null) this.error(`${err}; position unchanged`);
+    const r = this.engine.setPosition(fen, moves);
+    if (!r.ok) this.error(`${r.error.message}; position unchanged`);
   }
 
   private go(args: string[]): void {
@@ -251,8 +252,8 @@ export class Uci {
       const ms: Move[] = [];
       for (const t of text) {
         const m = parseLegalMove(this.engine.pos, t);
-        if (typeof m === 'string') this.error(`searchmoves: ${m}; ignored`);
-        else if (!ms.includes(m)) ms.push(m);
+        if (!m.ok) this.error(`searchmoves: ${m.error.message}; ignored`);
+        else if (!ms.includes(m.value)) ms.push(m.value);
       }
       if (ms.length) limits.searchmoves = ms;
       else delete limits.searchmoves;

@@ -82,8 +82,8 @@ export function setup(spec: string, side: 'w' | 'b' = 'w'): Position {
     board[sq] = pc;
   }
   const pos = new Position(null);
-  const err = pos.setFen(boardFen(board, side));
-  assert.equal(err, null, `setup "${spec}" rejected: ${err}`);
+  const r = pos.setFen(boardFen(board, side));
+  assert.ok(r.ok, `setup "${spec}" rejected: ${r.ok ? '' : r.error.message}`);
   return pos;
 }
 
@@ -146,7 +146,7 @@ export function randomPlacement(rnd: () => number, varyDensity = false): Positio
       }
     }
     const pos = new Position(null);
-    if (pos.setFen(boardFen(board, rnd() < 0.5 ? 'w' : 'b')) === null) return pos;
+    if (pos.setFen(boardFen(board, rnd() < 0.5 ? 'w' : 'b')).ok) return pos;
   }
 }
 

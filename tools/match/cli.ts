@@ -183,8 +183,8 @@ export function parseMatchArgs(argv: readonly string[]): MatchArgs {
       }
       case '--sprt': {
         const p = parseSprtParams(group());
-        if (typeof p === 'string') throw new Error(p);
-        a.sprt = p;
+        if (!p.ok) throw new Error(p.error.message);
+        a.sprt = p.value;
         break;
       }
       case '--sprt-model': {
@@ -222,8 +222,8 @@ export function parseMatchArgs(argv: readonly string[]): MatchArgs {
 
 function parseTc(text: string): TimeControl {
   const tc = parseTimeControl(text);
-  if (typeof tc === 'string') throw new Error(tc);
-  return tc;
+  if (!tc.ok) throw new Error(tc.error.message);
+  return tc.value;
 }
 
 /** `kirin match ...`: returns the process exit code (0 done, 1 match error, 2 bad arguments). */

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_RULES } from '../../src/core/rules.js';
 import { UciEngine } from './uci-engine.js';
-import { NO_ADJUDICATION, parseTimeControl, playGame, type TimeControl } from './game.js';
+import { NO_ADJUDICATION, parseTimeControl, playGame } from './game.js';
 import { START_OPENING } from './openings.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -51,10 +51,11 @@ test('Fairy-Stockfish plays legal xiangqi moves through the runner', { skip: has
     await fsf.start(30000);
     await other.start(10000);
     assert.equal(fsf.name, 'Fairy-Stockfish');
-    const tc = parseTimeControl('depth=2') as TimeControl;
+    const tc = parseTimeControl('depth=2');
+    assert.ok(tc.ok);
     for (const engines of [[fsf, other], [other, fsf]] as Array<[UciEngine, UciEngine]>) {
       const rec = await playGame({
-        opening: START_OPENING, engines, tc: [tc, tc], rules: DEFAULT_RULES, timeMarginMs: 100, moveTimeoutMs: 20000,
+        opening: START_OPENING, engines, tc: [tc.value, tc.value], rules: DEFAULT_RULES, timeMarginMs: 100, moveTimeoutMs: 20000,
         maxPlies: 12, adjudication: NO_ADJUDICATION,
       });
       // Every move was checked by the runner; an untranslated square would have been an illegal move.

@@ -25,8 +25,8 @@ async function engine(args: string): Promise<UciEngine> {
 
 function tc(text: string): TimeControl {
   const t = parseTimeControl(text);
-  if (typeof t === 'string') throw new Error(t);
-  return t;
+  if (!t.ok) throw new Error(t.error.message);
+  return t.value;
 }
 
 function config(red: UciEngine, black: UciEngine, limits: string, opening: Opening = START_OPENING, extra: Partial<GameConfig> = {}): GameConfig {
@@ -45,9 +45,14 @@ test('parseTimeControl', () => {
   assert.equal(tc('movetime=200').movetimeMs, 200);
   assert.equal(tc('st=0.5').movetimeMs, 500);
   assert.deepEqual([tc('nodes=5000,depth=3').nodes, tc('nodes=5000,depth=3').depth], [5000, 3]);
-  assert.equal(typeof parseTimeControl('fast'), 'string');
-  assert.equal(typeof parseTimeControl('0+0'), 'string');
-  assert.equal(typeof parseTimeControl(''), 'string');
+  const code = (text: string): string | undefined => {
+    const r = parseTimeControl(text);
+    return r.ok ? undefined : r.error.code;
+  };
+  assert.equal(code('fast'), 'tc-syntax');
+  assert.equal(code('0+0'), 'tc-no-time');
+  assert.equal(code(''), 'tc-empty');
+  assert.equal(code('nodes=0'), 'tc-value');
 });
 
 test('go commands: both clocks, each side its own increment, movestogo, fixed limits', () => {

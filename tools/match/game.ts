@@ -7,6 +7,7 @@
 
 import { legalMoves } from '../../src/core/movegen.js';
 import { Position } from '../../src/core/position.js';
+import { err, ok, type Result } from '../../src/core/result.js';
 import { isBoardReason, judge, type RuleConfig } from '../../src/core/rules.js';
 import { RED, moveToUci, type Color } from '../../src/core/types.js';
 import type { GoResult, UciEngine } from './uci-engine.js';
@@ -41,10 +42,12 @@ export function hasClock(tc: TimeControl): boolean {
  *   "movetime=200"  ms per move    "nodes=20000"    "depth=6"
  * Several may be joined with commas ("10+0.1,nodes=50000"). Returns an error string on bad input.
  */
-export function parseTimeControl(text: string): TimeControl | string {
+export type TimeControlErrorCode = 'tc-empty' | 'tc-syntax' | 'tc-value' | 'tc-no-time' | 'tc-no-limit';
+
+export function parseTimeControl(text: string): Result<TimeControl, TimeControlErrorCode> {
   const tc: TimeControl = { ...NO_LIMITS };
   const parts = text.trim().split(',').map((p) => p.trim()).filter((p) => p);
-  if (parts.length === 0) return `empty time control`;
+  if (parts.length === 0) return err('tc-empty', `empty time control`);
   for (const part of parts) {
     const kv = /^(movetime|st|nodes|depth)=(\d+(?:\.\d+)?)$/i.exec(part);
     if (kv) {
@@ -54,18 +57,18 @@ export function parseTimeControl(text: string): TimeControl | string {
       else if (key === 'st') tc.movetimeMs = Math.round(v * 1000);
       else if (key === 'nodes') tc.nodes = Math.round(v);
       else tc.depth = Math.round(v);
-      if (!(v > 0)) return `time control "${part}": the value must be positive`;
+      if (!(v > 0)) return err('tc-value', `time control "${part}": the value must be positive`);
       continue;
     }
     const m = /^(?:(\d+)\/)?(?:(\d+):)?(\d+(?:\.\d+)?)(?:\+(\d+(?:\.\d+)?))?$/.exec(part);
-    if (!m) return `bad time control "${part}" (examples: 10+0.1, 40/60, 1:30+1, movetime=100, nodes=20000, depth=6)`;
+    if (!m) return err('tc-syntax', `bad time control "${part}" (examples: 10+0.1, 40/60, 1:30+1, movetime=100, nodes=20000, depth=6)`);
     tc.movesPerPeriod = m[1] ? Number(m[1]) : 0;
     tc.baseMs = Math.round(((m[2] ? Number(m[2]) * 60 : 0) + Number(m[3])) * 1000);
     tc.incMs = m[4] ? Math.round(Number(m[4]) * 1000) : 0;
-    if (tc.baseMs <= 0 && tc.incMs <= 0) return `time control "${part}" gives no time`;
+    if (tc.baseMs <= 0 && tc.incMs <= 0) return err('tc-no-time', `time control "${part}" gives no time`);
   }
-  if (!hasClock(tc) && !tc.movetimeMs && !tc.nodes && !tc.depth) return `time control "${text}" sets no limit`;
-  return tc;
+  if (!hasClock(tc) && !tc.movetimeMs && !tc.nodes && !tc.depth) return err('tc-no-limit', `time control "${text}" sets no limit`);
+  return ok(tc);
 }
 
 export function formatTimeControl(tc: TimeControl): string {

@@ -11,7 +11,11 @@ import type { GameRecord } from './game.js';
 
 const fake = join(dirname(fileURLToPath(import.meta.url)), 'fake-engine.js');
 const cmd = (args: string): string => `"${process.execPath}" "${fake}" ${args}`;
-const tc = (t: string): TimeControl => parseTimeControl(t) as TimeControl;
+const tc = (t: string): TimeControl => {
+  const r = parseTimeControl(t);
+  if (!r.ok) throw new Error(r.error.message);
+  return r.value;
+};
 
 function config(a: string, b: string, extra: Partial<MatchConfig>): MatchConfig {
   return {

@@ -76,9 +76,13 @@ test('LLR is antisymmetric when the hypotheses are swapped', () => {
 });
 
 test('parseSprtParams', () => {
-  assert.deepEqual(parseSprtParams(['elo0=-1', 'elo1=4', 'alpha=0.05', 'beta=0.1']), { elo0: -1, elo1: 4, alpha: 0.05, beta: 0.1 });
-  assert.deepEqual(parseSprtParams([]), { elo0: 0, elo1: 10, alpha: 0.05, beta: 0.05 });
-  assert.equal(typeof parseSprtParams(['elo0=5', 'elo1=0']), 'string');
-  assert.equal(typeof parseSprtParams(['gamma=1']), 'string');
-  assert.equal(typeof parseSprtParams(['alpha=1.5']), 'string');
+  assert.deepEqual(parseSprtParams(['elo0=-1', 'elo1=4', 'alpha=0.05', 'beta=0.1']), { ok: true, value: { elo0: -1, elo1: 4, alpha: 0.05, beta: 0.1 } });
+  assert.deepEqual(parseSprtParams([]), { ok: true, value: { elo0: 0, elo1: 10, alpha: 0.05, beta: 0.05 } });
+  const code = (tokens: string[]): string | undefined => {
+    const r = parseSprtParams(tokens);
+    return r.ok ? undefined : r.error.code;
+  };
+  assert.equal(code(['elo0=5', 'elo1=0']), 'sprt-bounds');
+  assert.equal(code(['gamma=1']), 'sprt-syntax');
+  assert.equal(code(['alpha=1.5']), 'sprt-bounds');
 });

@@ -8,6 +8,7 @@
 // The test stops when LLR >= log((1 - beta) / alpha) (accept H1) or
 // LLR <= log(beta / (1 - alpha)) (accept H0).
 
+import { err, ok, type Result } from '../../src/core/result.js';
 import { scoreFromElo, scoreStats, type ScoreDistribution } from './elo.js';
 
 export interface SprtParams {
@@ -118,16 +119,18 @@ export function formatSprt(p: SprtParams, st: SprtStatus): string {
 }
 
 /** Parses "elo0=0 elo1=10 alpha=0.05 beta=0.05" style key=value tokens (missing keys take the defaults). */
-export function parseSprtParams(tokens: readonly string[]): SprtParams | string {
+export type SprtErrorCode = 'sprt-syntax' | 'sprt-value' | 'sprt-bounds';
+
+export function parseSprtParams(tokens: readonly string[]): Result<SprtParams, SprtErrorCode> {
   const p: SprtParams = { ...DEFAULT_SPRT };
   for (const t of tokens) {
     const m = /^(elo0|elo1|alpha|beta)=(-?[0-9.]+(?:e-?[0-9]+)?)$/i.exec(t);
-    if (!m) return `bad SPRT parameter "${t}" (expected elo0=, elo1=, alpha=, beta=)`;
+    if (!m) return err('sprt-syntax', `bad SPRT parameter "${t}" (expected elo0=, elo1=, alpha=, beta=)`);
     const v = Number(m[2]);
-    if (!Number.isFinite(v)) return `bad SPRT value in "${t}"`;
+    if (!Number.isFinite(v)) return err('sprt-value', `bad SPRT value in "${t}"`);
     (p as unknown as Record<string, number>)[m[1].toLowerCase()] = v;
   }
-  if (!(p.elo1 > p.elo0)) return 'SPRT needs elo1 > elo0';
-  if (!(p.alpha > 0 && p.alpha < 1 && p.beta > 0 && p.beta < 1)) return 'SPRT needs 0 < alpha, beta < 1';
-  return p;
+  if (!(p.elo1 > p.elo0)) return err('sprt-bounds', 'SPRT needs elo1 > elo0');
+  if (!(p.alpha > 0 && p.alpha < 1 && p.beta > 0 && p.beta < 1)) return err('sprt-bounds', 'SPRT needs 0 < alpha, beta < 1');
+  return ok(p);
 }
