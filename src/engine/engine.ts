@@ -10,7 +10,7 @@ import { DRAW_RULES, REPETITION_RULES, ruleConfigFrom, type RuleConfig } from '.
 import { moveToUci, type Move } from '../core/types.js';
 import { playUciMoves, type MoveErrorCode } from '../core/ucimove.js';
 import { Options } from './options.js';
-import { SCORE_TYPES, type ScoreType } from '../protocol/score.js';
+import { SCORE_TYPES, type ScoreType } from '../eval/score.js';
 import type { FromWorker, ToWorker } from '../search/worker.js';
 import type { SearchInfo, SearchLimits, SearchOptions, SearchResult } from '../search/types.js';
 

@@ -5,8 +5,8 @@ import { Position } from '../core/position.js';
 import { PAWN_VALUE, RED } from '../core/types.js';
 import {
   T_CANNONS, T_KING, T_MATERIAL, T_NB, T_PINS, TEMPO, classicalTerms, evaluateClassical, setTermWeights, termWeight,
-  traceClassical,
 } from './classical.js';
+import { traceClassical } from './evaluate.js';
 import { flipFilesFen, mirrorFen, randomFens } from '../../test/support/fixtures.js';
 
 const START = 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1';

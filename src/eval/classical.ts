@@ -37,8 +37,6 @@ import {
   RANK_MOVES, RANK_ROOK_CAP,
 } from '../core/attacks.js';
 import type { Position } from '../core/position.js';
-// evaluate.ts imports this module too; postProcess is only called at run time, so the cycle is harmless.
-import { postProcess } from './evaluate.js';
 import {
   ADVISOR, BISHOP, BLACK, CANNON, FILE_OF, KNIGHT, PAWN, PAWN_VALUE, RANK_OF, RED, ROOK, SQUARE_NB,
 } from '../core/types.js';
@@ -859,7 +857,8 @@ export function classicalTerms(pos: Position): Int32Array {
 
 // ---- Trace ----------------------------------------------------------------------------
 
-function pawns(v: number): string {
+/** A value in pawns, two decimals, padded to 7 characters (the trace's column). */
+export function pawns(v: number): string {
   const s = (v / PAWN_VALUE).toFixed(2);
   return (v >= 0 ? ' ' + s : s).padStart(7);
 }
@@ -873,13 +872,12 @@ function tapered(mg: number, eg: number, phase: number, w = 64): number {
 }
 
 /**
- * A table of the evaluation terms for the `eval` command: per term the Red, Black
- * and Total (Red minus Black) contributions in pawns, then the blended total, the
- * scale factor, the classical evaluation and the final evaluation (with
- * evaluate()'s post-processing) from the side to move and from Red's side.
+ * A table of the evaluation terms: per term the Red, Black and Total (Red minus
+ * Black) contributions in pawns, then the blended total, the scale factor and
+ * the classical evaluation from the side to move and from Red's side.
+ * evaluate.ts traceClassical adds the final evaluation. Not for a side in check.
  */
-export function traceClassical(pos: Position): string {
-  if (pos.inCheck()) return 'Final evaluation: none (in check)';
+export function classicalTermTable(pos: Position): string {
   const classical = evaluateClassical(pos);
   const phase = last[0];
   const lines: string[] = [];
@@ -899,8 +897,5 @@ export function traceClassical(pos: Position): string {
   lines.push(`Classical evaluation ${classical} (side to move, internal units)`);
   const redClassical = pos.side === RED ? classical : -classical;
   lines.push(`Classical evaluation ${pawns(redClassical).trim()} (red side)`);
-  const f = postProcess(pos, classical, 0);
-  lines.push(`Final evaluation     ${pawns(f).trim()} (side to move, with optimism 0 and rule-60 damping)`);
-  lines.push(`Final evaluation     ${pawns(pos.side === RED ? f : -f).trim()} (red side)`);
   return lines.join('\n');
 }

@@ -4,8 +4,8 @@
 // counter grows, and a clamp that keeps static scores out of the mate range.
 
 import type { Position } from '../core/position.js';
-import { VALUE_MATED_IN_MAX_PLY, VALUE_MATE_IN_MAX_PLY } from '../core/types.js';
-import { evaluateClassical } from './classical.js';
+import { RED, VALUE_MATED_IN_MAX_PLY, VALUE_MATE_IN_MAX_PLY } from '../core/types.js';
+import { classicalTermTable, evaluateClassical, pawns } from './classical.js';
 
 /** Applies the blend, rule-60 damping and clamp to a raw score `e` (side to move). */
 export function postProcess(pos: Position, e: number, optimism: number): number {
@@ -28,4 +28,19 @@ export function postProcess(pos: Position, e: number, optimism: number): number 
  */
 export function evaluate(pos: Position, optimism: number): number {
   return postProcess(pos, evaluateClassical(pos), optimism);
+}
+
+/**
+ * The `eval` table of the classical evaluation (classicalTermTable), then the
+ * final evaluation (with the post-processing above) from the side to move and
+ * from Red's side.
+ */
+export function traceClassical(pos: Position): string {
+  if (pos.inCheck()) return 'Final evaluation: none (in check)';
+  const f = postProcess(pos, evaluateClassical(pos), 0);
+  return [
+    classicalTermTable(pos),
+    `Final evaluation     ${pawns(f).trim()} (side to move, with optimism 0 and rule-60 damping)`,
+    `Final evaluation     ${pawns(pos.side === RED ? f : -f).trim()} (red side)`,
+  ].join('\n');
 }

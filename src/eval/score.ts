@@ -1,4 +1,4 @@
-// Turning internal scores into what the protocol shows: cp (by ScoreType),
+// The score model: internal scores as users see them, cp (by ScoreType),
 // mate in moves, and the win/draw/loss model, following Pikafish's uci.cpp.
 
 import type { Position } from '../core/position.js';

@@ -13,9 +13,9 @@
 import { readFileSync } from 'node:fs';
 import { perft } from '../core/perft.js';
 import type { Engine } from '../engine/engine.js';
-import { traceClassical } from '../eval/classical.js';
+import { traceClassical } from '../eval/evaluate.js';
 import { formatInfo } from './info.js';
-import { materialCount } from './score.js';
+import { materialCount } from '../eval/score.js';
 import type { SearchLimits } from '../search/types.js';
 import { moveToUci, MOVE_NONE } from '../core/types.js';
 import { BENCH_FENS, SPEEDTEST_GAMES } from './benchpositions.js';

@@ -3,7 +3,7 @@
 import { moveToUci } from '../core/types.js';
 import type { OptionInfo } from '../engine/options.js';
 import type { SearchInfo } from '../search/types.js';
-import { formatScore, wdl, type ScoreType } from './score.js';
+import { formatScore, wdl, type ScoreType } from '../eval/score.js';
 
 export interface InfoFormat {
   scoreType: ScoreType;

@@ -9,12 +9,12 @@ import { formatJudgement, judge } from '../core/rules.js';
 import { moveToUci, MOVE_NONE, squareName, type Move } from '../core/types.js';
 import { parseLegalMove } from '../core/ucimove.js';
 import { ENGINE_AUTHOR, ENGINE_NAME, ENGINE_VERSION, Engine } from '../engine/engine.js';
-import { traceClassical } from '../eval/classical.js';
+import { traceClassical } from '../eval/evaluate.js';
 import type { SearchLimits, SearchResult } from '../search/types.js';
 import { runBench, runSpeedtest } from './bench.js';
 import { compilerInfo } from './compiler.js';
 import { formatInfo, uciOptionLines } from './info.js';
-import { materialCount } from './score.js';
+import { materialCount } from '../eval/score.js';
 
 export type Writer = (line: string) => void;
 
