@@ -1,22 +1,41 @@
-// Kirin's library API: the rules core, evaluation, judgement and the engine.
+// Kirin's library API: what a program that plays, analyses or referees xiangqi
+// needs, and nothing mutable. Importing it has no side effects (the search
+// thread starts with the first search, files are read when asked for).
 //
-//   import { Engine } from 'kirin-xiangqi';
+//   import { Engine, moveToUci } from 'kirin-xiangqi';
 //   const engine = new Engine();
 //   engine.setPosition(null, ['h2e2']);
 //   const { bestMove } = await engine.go({ depth: 10, startTime: Date.now() });
+//   console.log(moveToUci(bestMove));
 //   await engine.close();
 
-export * from './core/types.js';
-export { START_FEN, parseFen, isValidSquareFor, type ParsedFen, type FenResult } from './core/fen.js';
+// The engine: options, the game, searches on a worker thread.
+export { Engine, type SearchListener } from './engine/engine.js';
+export { ENGINE_AUTHOR, ENGINE_NAME, engineVersion } from './engine/version.js';
+export type { OptionErrorCode, OptionInfo, OptionType, OptionValue, SetResult } from './engine/options.js';
+export type { Bound, SearchInfo, SearchLimits, SearchResult } from './search/types.js';
+
+// The rules: positions, FEN, moves, game judgement.
 export { Position } from './core/position.js';
-export { generate, legalMoves, hasLegalMove } from './core/movegen.js';
-export { perft, perftDivide, perftReport, type DivideEntry } from './core/perft.js';
-export * from './core/rules.js';
+export { START_FEN, parseFen, type FenErrorCode, type FenResult, type ParsedFen } from './core/fen.js';
+export { hasLegalMove, legalMoves } from './core/movegen.js';
+export { parseLegalMove, parseUciMove, playUciMoves, type MoveErrorCode } from './core/ucimove.js';
+export {
+  BLACK, MOVE_NONE, RED, makeMove, moveFrom, moveTo, moveToUci, parseSquare, squareName,
+  type Color, type Move,
+} from './core/types.js';
+export { perft, perftDivide, type DivideEntry } from './core/perft.js';
+export {
+  DEFAULT_RULES, DRAW_RULES, REPETITION_RULES, formatJudgement, isBoardReason, judge, judgeGame, reasonText,
+  ruleConfigFrom, type DrawRule, type Judgement, type ReasonCode, type RepetitionRule, type RuleConfig,
+} from './core/rules.js';
+
+// Evaluation and the score model.
 export { evaluate, traceClassical } from './eval/evaluate.js';
-export { evaluateClassical } from './eval/classical.js';
-export { Engine, ENGINE_NAME, ENGINE_VERSION, type SearchListener } from './engine/engine.js';
-export { parseUciMove, parseLegalMove, playUciMoves, type MoveErrorCode } from './core/ucimove.js';
-export { Searcher } from './search/search.js';
-export type { SearchLimits, SearchOptions, SearchInfo, SearchResult, Bound } from './search/types.js';
-export { formatScore, toCp, wdl, materialCount, type ScoreType } from './eval/score.js';
-export { Uci, runUci, parseGo } from './protocol/uci.js';
+export { formatScore, materialCount, toCp, wdl, type ScoreType } from './eval/score.js';
+
+// The one way to fail.
+export { err, ok, type KirinError, type Result } from './core/result.js';
+
+// The UCI text protocol over an Engine (for embedding the engine behind a stream).
+export { Uci, runUci, type Writer } from './protocol/uci.js';

@@ -8,6 +8,7 @@
 
 import { createInterface } from 'node:readline';
 import { Engine } from './engine/engine.js';
+import { applyWeightsFromEnvironment } from './eval/classical.js';
 import { Uci, runUci } from './protocol/uci.js';
 
 function writeLine(line: string): void {
@@ -15,6 +16,11 @@ function writeLine(line: string): void {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  const weights = applyWeightsFromEnvironment();
+  if (!weights.ok) {
+    process.stderr.write(`kirin: ${weights.error.message}\n`);
+    return 2;
+  }
   const engine = new Engine();
   if (argv.length > 0) {
     // A one-shot command: run it to completion (a search to its own limits), then exit.

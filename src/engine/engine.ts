@@ -14,10 +14,6 @@ import { SCORE_TYPES, type ScoreType } from '../eval/score.js';
 import type { FromWorker, ToWorker } from '../search/worker.js';
 import type { SearchInfo, SearchLimits, SearchOptions, SearchResult } from '../search/types.js';
 
-export const ENGINE_NAME = 'Kirin';
-export const ENGINE_VERSION = '0.1.0';
-export const ENGINE_AUTHOR = 'the Kirin developers';
-
 export const MAX_HASH_MB = 65536;
 
 export interface SearchListener {

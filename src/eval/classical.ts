@@ -37,6 +37,7 @@ import {
   RANK_MOVES, RANK_ROOK_CAP,
 } from '../core/attacks.js';
 import type { Position } from '../core/position.js';
+import { err, ok, type Result } from '../core/result.js';
 import {
   ADVISOR, BISHOP, BLACK, CANNON, FILE_OF, KNIGHT, PAWN, PAWN_VALUE, RANK_OF, RED, ROOK, SQUARE_NB,
 } from '../core/types.js';
@@ -84,9 +85,10 @@ export function termWeight(term: number): number {
 
 /**
  * Applies a weight list such as "Pins=0,King safety=96" (term names as in the
- * trace, case and spaces ignored; weights in 64ths). Returns null, or an error.
+ * trace, case and spaces ignored; weights in 64ths). A bad item is rejected
+ * (the items before it stay applied).
  */
-export function setTermWeights(spec: string): string | null {
+export function setTermWeights(spec: string): Result<null, 'eval-weights'> {
   const norm = (x: string) => x.toLowerCase().replace(/[\s_-]/g, '');
   for (const item of spec.split(',')) {
     if (!item.trim()) continue;
@@ -94,21 +96,24 @@ export function setTermWeights(spec: string): string | null {
     const t = TERM_NAMES.findIndex((n) => norm(n) === norm(name ?? ''));
     const w = Number(value);
     if (t < 0 || value === undefined || !Number.isInteger(w) || w < 0 || w > 1024) {
-      return `bad term weight "${item}" (terms: ${TERM_NAMES.join(', ')}; weights 0..1024 in 64ths)`;
+      return err('eval-weights', `bad term weight "${item}" (terms: ${TERM_NAMES.join(', ')}; weights 0..1024 in 64ths)`);
     }
     WEIGHT[t] = w;
   }
-  return null;
+  return ok(null);
 }
 
-// Experiments with whole engines (e.g. `kirin match` between two weight sets)
-// can set KIRIN_EVAL_WEIGHTS in the environment of one of them.
-{
-  const spec = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.KIRIN_EVAL_WEIGHTS;
-  if (spec) {
-    const err = setTermWeights(spec);
-    if (err) throw new Error(`KIRIN_EVAL_WEIGHTS: ${err}`);
-  }
+/**
+ * Experiments with whole engines (e.g. `kirin match` between two weight sets)
+ * set KIRIN_EVAL_WEIGHTS in the environment of one of them. The command line
+ * (main.ts) and the search thread (search/worker.ts) apply it when they start;
+ * the library never reads the environment by itself.
+ */
+export function applyWeightsFromEnvironment(): Result<null, 'eval-weights'> {
+  const spec = process.env.KIRIN_EVAL_WEIGHTS;
+  if (!spec) return ok(null);
+  const r = setTermWeights(spec);
+  return r.ok ? r : err(r.error.code, `KIRIN_EVAL_WEIGHTS: ${r.error.message}`);
 }
 
 // ---- Piece values (mg, eg) ------------------------------------------------------

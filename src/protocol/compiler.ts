@@ -1,7 +1,7 @@
 // `compiler`: what this build runs on (Pikafish prints its compiler and
 // instruction sets; for Kirin that is the JavaScript runtime and WebAssembly).
 
-import { ENGINE_NAME, ENGINE_VERSION } from '../engine/engine.js';
+import { ENGINE_NAME, engineVersion } from '../engine/version.js';
 
 /** A minimal module using a v128 instruction: valid only where WebAssembly SIMD exists. */
 const SIMD_PROBE = new Uint8Array([
@@ -25,7 +25,7 @@ export function compilerInfo(): string {
   const v = process.versions;
   return [
     '',
-    `${ENGINE_NAME} ${ENGINE_VERSION}`,
+    `${ENGINE_NAME} ${engineVersion()}`,
     `Runtime                    : Node.js ${process.version} (V8 ${v.v8})`,
     `Platform                   : ${process.platform} ${process.arch}`,
     `Compiled by                : TypeScript to ES2022 modules`,

@@ -8,7 +8,8 @@ import { perftReport } from '../core/perft.js';
 import { formatJudgement, judge } from '../core/rules.js';
 import { moveToUci, MOVE_NONE, squareName, type Move } from '../core/types.js';
 import { parseLegalMove } from '../core/ucimove.js';
-import { ENGINE_AUTHOR, ENGINE_NAME, ENGINE_VERSION, Engine } from '../engine/engine.js';
+import { Engine } from '../engine/engine.js';
+import { ENGINE_AUTHOR, ENGINE_NAME, engineVersion } from '../engine/version.js';
 import { traceClassical } from '../eval/evaluate.js';
 import type { SearchLimits, SearchResult } from '../search/types.js';
 import { runBench, runSpeedtest } from './bench.js';
@@ -120,7 +121,7 @@ export class Uci {
     const [cmd, ...args] = tokens;
     switch (cmd) {
       case 'uci':
-        this.out(`id name ${ENGINE_NAME} ${ENGINE_VERSION}`);
+        this.out(`id name ${ENGINE_NAME} ${engineVersion()}`);
         this.out(`id author ${ENGINE_AUTHOR}`);
         this.out('');
         for (const l of uciOptionLines(this.engine.options.list())) this.out(l);

@@ -6,6 +6,7 @@
 import { parentPort } from 'node:worker_threads';
 import { Position } from '../core/position.js';
 import type { Move } from '../core/types.js';
+import { applyWeightsFromEnvironment } from '../eval/classical.js';
 import { Searcher } from './search.js';
 import type { SearchLimits, SearchOptions } from './types.js';
 
@@ -24,6 +25,8 @@ export type FromWorker =
 
 const port = parentPort;
 if (!port) throw new Error('worker.ts must run in a worker thread');
+const weights = applyWeightsFromEnvironment();
+if (!weights.ok) port.postMessage({ type: 'text', id: 0, line: `ERROR: ${weights.error.message}` } satisfies FromWorker);
 
 let searcher = new Searcher(16);
 

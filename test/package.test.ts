@@ -1,0 +1,68 @@
+// The package as a user gets it: the README's library example runs against
+// the package name (through the `exports` map), the API holds nothing mutable,
+// importing it has no side effects, and `npm pack` ships no tests and no tools.
+
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { repoRoot } from './support/fixtures.js';
+
+const root = repoRoot();
+
+function node(args: string[], env: NodeJS.ProcessEnv = process.env): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, args, { cwd: root, env, encoding: 'utf8', timeout: 60000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+test("the README's library example runs as written", () => {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const block = /## Library\s+```ts\n([\s\S]*?)```/.exec(readme);
+  assert.ok(block, 'README has a ```ts block under ## Library');
+  // The example is TypeScript without annotations, so it also runs as a module.
+  // It must sit inside the package for the self-reference 'kirin-xiangqi' to resolve.
+  const dir = mkdtempSync(join(root, 'dist', 'readme-'));
+  try {
+    const file = join(dir, 'example.mjs');
+    writeFileSync(file, block[1]);
+    const r = node([file]);
+    assert.equal(r.status, 0, r.stderr);
+    const lines = r.stdout.trim().split('\n');
+    assert.deepEqual(lines.slice(0, 2), ['44', 'none']);
+    assert.match(lines[2], /^[a-i][0-9][a-i][0-9]$/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the exports map leads to src/index.ts only', () => {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
+  assert.deepEqual(Object.keys(pkg.exports).sort(), ['.', './package.json']);
+  const r = node(['--input-type=module', '-e', "import('kirin-xiangqi/dist/src/core/position.js').then(() => console.log('reached'), (e) => console.log(e.code))"]);
+  assert.equal(r.stdout.trim(), 'ERR_PACKAGE_PATH_NOT_EXPORTED');
+});
+
+test('nothing the API exports is mutable', async () => {
+  const api = (await import('kirin-xiangqi')) as Record<string, unknown>;
+  assert.ok(typeof api.Engine === 'function' && typeof api.Position === 'function');
+  for (const [name, value] of Object.entries(api)) {
+    if (value !== null && typeof value === 'object') assert.ok(Object.isFrozen(value), `${name} is not frozen`);
+  }
+});
+
+test('importing the package has no side effects: no output, no throw, even with a bad KIRIN_EVAL_WEIGHTS', () => {
+  const env = { ...process.env, KIRIN_EVAL_WEIGHTS: 'NoSuchTerm=5' };
+  const r = node(['--input-type=module', '-e', "await import('kirin-xiangqi');"], env);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout + r.stderr, '');
+});
+
+test('npm pack ships the product only: no tests, no tools, no test support', () => {
+  const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8', timeout: 60000 });
+  assert.equal(r.status, 0, r.stderr);
+  const files = (JSON.parse(r.stdout) as { files: { path: string }[] }[])[0].files.map((f) => f.path);
+  assert.ok(files.includes('dist/src/index.js') && files.includes('bin/kirin.js') && files.includes('dist/src/search/worker.js'));
+  const bad = files.filter((f) => /\.test\.|^tools\/|^test\/|^dist\/(tools|test)\/|^src\//.test(f));
+  assert.deepEqual(bad, []);
+});
