@@ -11,7 +11,10 @@ import { repoRoot } from './support/fixtures.js';
 
 const root = repoRoot();
 
-function node(args: string[], env: NodeJS.ProcessEnv = process.env): { status: number | null; stdout: string; stderr: string } {
+function node(
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, args, { cwd: root, env, encoding: 'utf8', timeout: 60000 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -39,7 +42,11 @@ test("the README's library example runs as written", () => {
 test('the exports map leads to src/index.ts only', () => {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
   assert.deepEqual(Object.keys(pkg.exports).sort(), ['.', './package.json']);
-  const r = node(['--input-type=module', '-e', "import('kirin-xiangqi/dist/src/core/position.js').then(() => console.log('reached'), (e) => console.log(e.code))"]);
+  const r = node([
+    '--input-type=module',
+    '-e',
+    "import('kirin-xiangqi/dist/src/core/position.js').then(() => console.log('reached'), (e) => console.log(e.code))",
+  ]);
   assert.equal(r.stdout.trim(), 'ERR_PACKAGE_PATH_NOT_EXPORTED');
 });
 
@@ -59,10 +66,18 @@ test('importing the package has no side effects: no output, no throw, even with 
 });
 
 test('npm pack ships the product only: no tests, no tools, no test support', () => {
-  const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8', timeout: 60000 });
+  const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 60000,
+  });
   assert.equal(r.status, 0, r.stderr);
   const files = (JSON.parse(r.stdout) as { files: { path: string }[] }[])[0].files.map((f) => f.path);
-  assert.ok(files.includes('dist/src/index.js') && files.includes('bin/kirin.js') && files.includes('dist/src/search/worker.js'));
+  assert.ok(
+    files.includes('dist/src/index.js') &&
+      files.includes('bin/kirin.js') &&
+      files.includes('dist/src/search/worker.js'),
+  );
   const bad = files.filter((f) => /\.test\.|^tools\/|^test\/|^dist\/(tools|test)\/|^src\//.test(f));
   assert.deepEqual(bad, []);
 });

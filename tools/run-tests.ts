@@ -34,7 +34,10 @@ function main(): number {
     return 1;
   }
   process.stdout.write(`# ${files.length} test files\n`);
-  const r = spawnSync(process.execPath, ['--test', ...process.argv.slice(2), ...files], { cwd: root, stdio: 'inherit' });
+  const r = spawnSync(process.execPath, ['--test', ...process.argv.slice(2), ...files], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   return r.status ?? 1;
 }
 

@@ -15,7 +15,8 @@ export function parseUciMove(text: string): Result<Move, 'move-syntax'> {
   if (t.length !== 4) return err('move-syntax', `'${text}' is not a move in UCI coordinates (like h2e2)`);
   const from = parseSquare(t.slice(0, 2).toLowerCase());
   const to = parseSquare(t.slice(2, 4).toLowerCase());
-  if (from < 0 || to < 0) return err('move-syntax', `'${text}' is not a move in UCI coordinates (files a-i, ranks 0-9, like h2e2)`);
+  if (from < 0 || to < 0)
+    return err('move-syntax', `'${text}' is not a move in UCI coordinates (files a-i, ranks 0-9, like h2e2)`);
   return ok(makeMove(from, to));
 }
 

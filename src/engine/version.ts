@@ -13,7 +13,9 @@ export function engineVersion(): string {
   if (version === undefined) {
     try {
       // dist/src/engine/version.js -> the package root.
-      const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
+      const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+        version?: unknown;
+      };
       version = typeof pkg.version === 'string' ? pkg.version : 'unknown';
     } catch {
       version = 'unknown';

@@ -34,7 +34,7 @@
 
 import {
   BISHOP_EYE, BISHOP_TO, FILE_MOVES, FILE_ROOK_CAP, KING_TO, KNIGHT_LEG, KNIGHT_TO, PALACE, PAWN_TO,
-  RANK_MOVES, RANK_ROOK_CAP,
+  RANK_MOVES, RANK_ROOK_CAP, popcount,
 } from '../core/attacks.js';
 import type { Position } from '../core/position.js';
 import { err, ok, type Result } from '../core/result.js';
@@ -127,9 +127,6 @@ const VAL_EG = new Int32Array([0, 1400, 150, 700, 150, 770, 160, 0]);
 const FLIP = new Uint8Array(SQUARE_NB);
 for (let s = 0; s < SQUARE_NB; s++) FLIP[s] = (9 - RANK_OF[s]) * 9 + FILE_OF[s];
 
-/** Popcount of a 10-bit line mask. */
-const POP = new Uint8Array(1024);
-for (let i = 1; i < 1024; i++) POP[i] = POP[i >> 1] + (i & 1);
 
 /** Bits strictly between positions a and b on a line: BETWEEN[a * 10 + b]. */
 const BETWEEN = new Int32Array(100);
@@ -203,9 +200,6 @@ for (let s = 0; s < SQUARE_NB; s++) {
   const f = FILE_OF[s], r = RANK_OF[s];
   EDGE[s] = f === 0 || f === 8 || r === 0 || r === 9 ? 1 : 0;
 }
-
-/** Number of set bits of a 9-bit palace mask. */
-const POP9 = POP;
 
 // ---- Piece-square tables ----------------------------------------------------------
 // Written from Red's side: the first row is rank 9 (Black's back rank), the last
@@ -489,7 +483,7 @@ function compute(pos: Position): number {
         case 1: { // ROOK
           const ri = (f << 9) | rankOcc[r];
           const fi = (r << 10) | fileOcc[f];
-          mob += ROOK_MOB[POP[RANK_MOVES[ri]] + POP[FILE_MOVES[fi]]];
+          mob += ROOK_MOB[popcount(RANK_MOVES[ri]) + popcount(FILE_MOVES[fi])];
           // Palace attacks.
           let m = 0;
           if (f - 3 >>> 0 <= 2) m |= FILE_PAL[(f - 3) * 8 + (((FILE_MOVES[fi] | FILE_ROOK_CAP[fi]) >> pb) & 7)];
@@ -511,17 +505,17 @@ function compute(pos: Position): number {
           // Pins against the enemy king.
           if (f === kf) {
             const btw = fileOcc[f] & BETWEEN[r * 10 + kr];
-            if (POP[btw] === 1) pinOrBattery(board, (31 - Math.clz32(btw)) * 9 + f, c);
+            if (popcount(btw) === 1) pinOrBattery(board, (31 - Math.clz32(btw)) * 9 + f, c);
           } else if (r === kr) {
             const btw = rankOcc[r] & BETWEEN[f * 10 + kf];
-            if (POP[btw] === 1) pinOrBattery(board, r * 9 + 31 - Math.clz32(btw), c);
+            if (popcount(btw) === 1) pinOrBattery(board, r * 9 + 31 - Math.clz32(btw), c);
           }
           break;
         }
         case 3: { // CANNON
           const ri = (f << 9) | rankOcc[r];
           const fi = (r << 10) | fileOcc[f];
-          mob += CANNON_MOB[POP[RANK_MOVES[ri]] + POP[FILE_MOVES[fi]]];
+          mob += CANNON_MOB[popcount(RANK_MOVES[ri]) + popcount(FILE_MOVES[fi])];
           let m = 0;
           if (f - 3 >>> 0 <= 2) m |= FILE_PAL[(f - 3) * 8 + ((FILE_CANNON_ATK[fi] >> pb) & 7)];
           if (r - pb >>> 0 <= 2) m |= ((RANK_CANNON_ATK[ri] >> 3) & 7) << ((r - pb) * 3);
@@ -676,7 +670,7 @@ function compute(pos: Position): number {
     const eo = e << 3;
     const eksq = pos.kingSq[e];
     const m = palAtt[c];
-    let danger = attWeight[c] + 9 * POP9[m] + 14 * POP9[palAtt2[c]] + 22 * POP9[m & KING_ZONE[eksq]] -
+    const danger = attWeight[c] + 9 * popcount(m) + 14 * popcount(palAtt2[c]) + 22 * popcount(m & KING_ZONE[eksq]) -
       24 * pos.pieceCount[eo | ADVISOR] - 12 * pos.pieceCount[eo | BISHOP];
     if (attCount[c] >= 2 && danger > 0) {
       let pen = (danger * danger) >> 7;
@@ -701,8 +695,8 @@ function compute(pos: Position): number {
       const row = (RANK_OF[eksq] - PALACE_BASE[e]) * 3;
       const doors = rookPal[c] & ((1 | 4) << row);
       if (doors) {
-        MG[T_CANNONS * 2 + c] += POP9[doors] === 2 ? 110 : 65;
-        EG[T_CANNONS * 2 + c] += POP9[doors] === 2 ? 50 : 30;
+        MG[T_CANNONS * 2 + c] += popcount(doors) === 2 ? 110 : 65;
+        EG[T_CANNONS * 2 + c] += popcount(doors) === 2 ? 50 : 30;
       }
     }
   }
@@ -749,7 +743,7 @@ function cannonOnKingFile(pos: Position, c: number, sq: number, ksq: number, pha
   const board = pos.board;
   const f = FILE_OF[sq], r = RANK_OF[sq], kr = RANK_OF[ksq];
   const btw = pos.fileOcc[f] & BETWEEN[r * 10 + kr];
-  const n = POP[btw];
+  const n = popcount(btw);
   const e = c ^ 1;
   if (n === 0) {
     // Hollow cannon: no piece may step in between (it would be a screen).

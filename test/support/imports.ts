@@ -29,7 +29,9 @@ export function importGraph(root: string, folders: readonly string[]): Graph {
     for (const m of text.matchAll(IMPORT_RE)) {
       const spec = m[1] ?? m[2];
       if (!spec.startsWith('.')) continue; // node: and packages
-      const target = relative(root, join(dirname(file), spec.replace(/\.js$/, '.ts'))).split('\\').join('/');
+      const target = relative(root, join(dirname(file), spec.replace(/\.js$/, '.ts')))
+        .split('\\')
+        .join('/');
       deps.add(target);
     }
     g.set(from, deps);
