@@ -2,7 +2,7 @@
 // mate in moves, and the win/draw/loss model, following Pikafish's uci.cpp.
 
 import type { Position } from '../core/position.js';
-import { ADVISOR, BISHOP, CANNON, KNIGHT, PAWN, PAWN_VALUE, ROOK, VALUE_MATE, VALUE_MATE_IN_MAX_PLY } from '../core/types.js';
+import { ADVISOR, BISHOP, CANNON, KNIGHT, PAWN, ROOK, VALUE_MATE, VALUE_MATE_IN_MAX_PLY } from '../core/types.js';
 
 export type ScoreType = 'Elo' | 'PawnValueNormalized' | 'Raw';
 export const SCORE_TYPES: readonly ScoreType[] = ['Elo', 'PawnValueNormalized', 'Raw'];
@@ -62,9 +62,4 @@ export function toCp(v: number, material: number, type: ScoreType): number {
 /** "cp N" or "mate N". */
 export function formatScore(v: number, material: number, type: ScoreType): string {
   return isMateScore(v) ? `mate ${mateInMoves(v)}` : `cp ${toCp(v, material, type)}`;
-}
-
-/** Pawn units for diagnostics (e.g. `eval`), using the pawn value. */
-export function toPawns(v: number): number {
-  return v / PAWN_VALUE;
 }
