@@ -205,18 +205,11 @@ export class UciEngine {
     let infoCount = 0;
     this.send(positionCmd);
     const t0 = performance.now();
-    return new Promise<GoResult>((resolve) => {
-      let done = false;
-      const finish = (r: GoResult): void => {
-        if (done) return;
-        done = true;
-        clearTimeout(timer);
-        this.handler = null;
-        this.exitHandler = null;
-        resolve(r);
-      };
-      const timer = setTimeout(() => finish({ kind: 'timeout', elapsedMs: performance.now() - t0 }), Math.max(1, timeoutMs));
-      this.handler = (line) => {
+    const reply = this.awaitReply<GoResult>(
+      timeoutMs,
+      () => ({ kind: 'timeout', elapsedMs: performance.now() - t0 }),
+      (message) => ({ kind: 'crash', elapsedMs: performance.now() - t0, message }),
+      (line, finish) => {
         if (line.startsWith('info')) {
           infoCount++;
           const s = parseInfoScore(line);
@@ -225,10 +218,10 @@ export class UciEngine {
         }
         const m = /^bestmove\s+(\S+)/.exec(line);
         if (m) finish({ kind: 'move', move: m[1], elapsedMs: performance.now() - t0, score, infoCount });
-      };
-      this.exitHandler = (message) => finish({ kind: 'crash', elapsedMs: performance.now() - t0, message });
-      this.send(goCmd);
-    });
+      },
+    );
+    this.send(goCmd);
+    return reply;
   }
 
   /** Sends `stop` and waits (up to timeoutMs) for the bestmove of the running search; false when none came. */
@@ -276,9 +269,31 @@ export class UciEngine {
   /** Sends a command and waits for a line satisfying `until`: true, false on timeout, or the crash message. */
   private exchange(command: string, until: (line: string) => boolean, timeoutMs: number): Promise<true | false | string> {
     if (!this.alive) return Promise.resolve(this.exitMessage || `engine "${this.name}" is not running`);
-    return new Promise((resolve) => {
+    const reply = this.awaitReply<true | false | string>(
+      timeoutMs,
+      () => false,
+      (message) => message,
+      (line, finish) => {
+        if (until(line)) finish(true);
+      },
+    );
+    this.send(command);
+    return reply;
+  }
+
+  /**
+   * Waits for one answer: `onLine` sees each line and may finish; a timeout or
+   * the end of the process finishes too. The handlers are in place on return.
+   */
+  private awaitReply<T>(
+    timeoutMs: number,
+    onTimeout: () => T,
+    onExit: (message: string) => T,
+    onLine: (line: string, finish: (r: T) => void) => void,
+  ): Promise<T> {
+    return new Promise<T>((resolve) => {
       let done = false;
-      const finish = (r: true | false | string): void => {
+      const finish = (r: T): void => {
         if (done) return;
         done = true;
         clearTimeout(timer);
@@ -286,12 +301,9 @@ export class UciEngine {
         this.exitHandler = null;
         resolve(r);
       };
-      const timer = setTimeout(() => finish(false), Math.max(1, timeoutMs));
-      this.handler = (line) => {
-        if (until(line)) finish(true);
-      };
-      this.exitHandler = (message) => finish(message);
-      this.send(command);
+      const timer = setTimeout(() => finish(onTimeout()), Math.max(1, timeoutMs));
+      this.handler = (line) => onLine(line, finish);
+      this.exitHandler = (message) => finish(onExit(message));
     });
   }
 
