@@ -10,7 +10,13 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
+      // An object in a template literal prints "[object Object]" (e.g. a Result's error instead of its message).
+      '@typescript-eslint/restrict-template-expressions': [
+        'error',
+        { allowNumber: true, allowBoolean: true, allowNullish: true, allowAny: true },
+      ],
       // tsc checks unused names (noUnusedLocals, noUnusedParameters).
       '@typescript-eslint/no-unused-vars': 'off',
       // Definite assignments after checks the compiler cannot follow are deliberate.

@@ -80,7 +80,7 @@ export async function runBench(engine: Engine, args: string[], out: Out, err: Ou
   if (setup.threads !== 1) out(`info string bench: only 1 thread is supported yet; using 1 instead of ${setup.threads}`);
   const hashSet = engine.options.set('Hash', String(setup.hash));
   if (!hashSet.ok) {
-    out(`info string ERROR: ${hashSet.error}`);
+    out(`info string ERROR: ${hashSet.error.message}`);
     return null;
   }
   engine.newGame();
@@ -149,7 +149,7 @@ export async function runSpeedtest(engine: Engine, args: string[], out: Out, err
   const seconds = nums[2] ?? 150;
   const hashSet = engine.options.set('Hash', String(hash));
   if (!hashSet.ok) {
-    out(`info string ERROR: ${hashSet.error}`);
+    out(`info string ERROR: ${hashSet.error.message}`);
     return null;
   }
   // Time per move fitted to long games (Pikafish): 50000 / (ply + 15) ms, scaled to the budget.

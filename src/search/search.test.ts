@@ -255,7 +255,7 @@ test('weak skill picks sub-optimal lines sometimes, strong skill keeps the best'
     return seen;
   };
   const weak = count(0), strong = count(19);
-  assert.ok((weak.get(2) ?? 0) + (weak.get(3) ?? 0) > 40, `level 0 picks: ${[...weak]}`);
+  assert.ok((weak.get(2) ?? 0) + (weak.get(3) ?? 0) > 40, `level 0 picks: ${JSON.stringify([...weak])}`);
   assert.ok((strong.get(1) ?? 0) > (weak.get(1) ?? 0), 'stronger keeps the best line more often');
   assert.equal(strong.get(4) ?? 0, 0, 'level 19 never chooses a line 5 pawns worse');
   assert.ok((weak.get(4) ?? 0) > 0, 'level 0 sometimes blunders badly');
