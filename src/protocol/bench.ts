@@ -11,6 +11,7 @@
 //   plays through positions from 5 games with time per move scaled by ply.
 
 import { readFileSync } from 'node:fs';
+import { err, ok, type Result } from '../core/result.js';
 import { perft } from '../core/perft.js';
 import type { Engine } from '../engine/engine.js';
 import { traceClassical } from '../eval/evaluate.js';
@@ -32,19 +33,21 @@ export interface BenchSetup {
   fens: string[];
 }
 
-/** Parses bench arguments; returns the setup or an error message. */
-export function parseBenchArgs(args: string[], currentFen: string): BenchSetup | string {
-  const intArg = (v: string | undefined, def: number, what: string): number | string => {
-    if (v === undefined) return def;
-    if (!/^\d+$/.test(v)) return `bench: ${what} must be a positive integer, got '${v}'`;
-    return Number(v);
+export type BenchErrorCode = 'bench-arg' | 'bench-file';
+
+/** Parses bench arguments. */
+export function parseBenchArgs(args: string[], currentFen: string): Result<BenchSetup, BenchErrorCode> {
+  const intArg = (v: string | undefined, def: number, what: string): Result<number, 'bench-arg'> => {
+    if (v === undefined) return ok(def);
+    if (!/^\d+$/.test(v)) return err('bench-arg', `bench: ${what} must be a positive integer, got '${v}'`);
+    return ok(Number(v));
   };
   const hash = intArg(args[0], 16, 'hash (MB)');
-  if (typeof hash === 'string') return hash;
+  if (!hash.ok) return hash;
   const threads = intArg(args[1], 1, 'threads');
-  if (typeof threads === 'string') return threads;
+  if (!threads.ok) return threads;
   const limit = intArg(args[2], 13, 'limit');
-  if (typeof limit === 'string') return limit;
+  if (!limit.ok) return limit;
   let fenFile = 'default';
   let limitType = 'depth';
   // Pikafish's order is [fen file] [limit type]; accept the two the other way round too.
@@ -59,10 +62,10 @@ export function parseBenchArgs(args: string[], currentFen: string): BenchSetup |
     try {
       fens = readFileSync(fenFile, 'utf8').split(/\r?\n/).map((l) => l.trim()).filter((l) => l.length > 0);
     } catch (e) {
-      return `bench: unable to open file ${fenFile} (${(e as Error).message})`;
+      return err('bench-file', `bench: unable to open file ${fenFile} (${(e as Error).message})`);
     }
   }
-  return { hash, threads, limit, limitType, fens };
+  return ok({ hash: hash.value, threads: threads.value, limit: limit.value, limitType, fens });
 }
 
 export interface BenchResult {
@@ -72,11 +75,12 @@ export interface BenchResult {
 }
 
 export async function runBench(engine: Engine, args: string[], out: Out, err: Out): Promise<BenchResult | null> {
-  const setup = parseBenchArgs(args, engine.fen());
-  if (typeof setup === 'string') {
-    out(`info string ERROR: ${setup}`);
+  const parsed = parseBenchArgs(args, engine.fen());
+  if (!parsed.ok) {
+    out(`info string ERROR: ${parsed.error.message}`);
     return null;
   }
+  const setup = parsed.value;
   if (setup.threads !== 1) out(`info string bench: only 1 thread is supported yet; using 1 instead of ${setup.threads}`);
   const hashSet = engine.options.set('Hash', String(setup.hash));
   if (!hashSet.ok) {
