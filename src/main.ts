@@ -21,7 +21,8 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`kirin: ${weights.error.message}\n`);
     return 2;
   }
-  const engine = new Engine();
+  // The search thread starts (and warms up) now, while the GUI sends uci/isready.
+  const engine = new Engine({ warmup: true });
   if (argv.length > 0) {
     // A one-shot command: run it to completion (a search to its own limits), then exit.
     const uci = new Uci(engine, writeLine);

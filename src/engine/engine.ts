@@ -16,6 +16,21 @@ import type { SearchInfo, SearchLimits, SearchOptions, SearchResult } from '../s
 
 export const MAX_HASH_MB = 65536;
 
+export interface EngineConfig {
+  /**
+   * Start the search thread now and let it run a short warm-up search (on
+   * scratch tables, so the real ones and `bench` are untouched) so that the
+   * first `go` runs compiled code at full speed. Default false: a library user's
+   * thread starts at the first search (or at warmup()).
+   */
+  warmup?: boolean;
+}
+
+/** A fresh per-search signal buffer: [0] stop, [1] ponderhit (see src/search/worker.ts). */
+export function newSignals(): Int32Array {
+  return new Int32Array(new SharedArrayBuffer(8));
+}
+
 export interface SearchListener {
   info?(info: SearchInfo): void;
   text?(line: string): void;
@@ -41,10 +56,17 @@ export class Engine {
   private nextId = 1;
   private readonly active = new Map<number, ActiveSearch>();
   private readonly hashfullWaiters = new Map<number, (v: number) => void>();
+  private readonly warmupWanted: boolean;
+  /** Set to stop the warm-up search early (a `stop` or `quit` arrived meanwhile). */
+  private warmupAbort = newSignals();
+  /** Settles when the current search thread has started and finished its warm-up. */
+  private readyPromise: Promise<void> = Promise.resolve();
+  private readyResolve: () => void = () => {};
   /** Messages the engine wants shown (e.g. a failed hash allocation). */
   onMessage: (line: string) => void = () => {};
 
-  constructor() {
+  constructor(config: EngineConfig = {}) {
+    this.warmupWanted = config.warmup ?? false;
     const o = this.options;
     o.add({ name: 'Hash', type: 'spin', default: 16, min: 1, max: MAX_HASH_MB, onChange: (v) => this.post({ type: 'hash', mb: v as number }) });
     o.add({ name: 'Clear Hash', type: 'button', onChange: () => this.post({ type: 'clear' }) });
@@ -62,6 +84,7 @@ export class Engine {
     o.add({ name: 'DrawRule', type: 'combo', default: 'None', vars: DRAW_RULES });
     o.add({ name: 'ScoreType', type: 'combo', default: 'PawnValueNormalized', vars: SCORE_TYPES });
     o.add({ name: 'LU_Output', type: 'check', default: true });
+    if (this.warmupWanted) this.ensureWorker();
   }
 
   // ---- Game state --------------------------------------------------------------
@@ -129,16 +152,26 @@ export class Engine {
 
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
-    const w = new Worker(new URL('../search/worker.js', import.meta.url));
+    this.warmupAbort = newSignals();
+    this.readyPromise = new Promise<void>((resolve) => {
+      this.readyResolve = resolve;
+    });
+    const w = new Worker(new URL('../search/worker.js', import.meta.url), {
+      workerData: { warmup: this.warmupWanted, abort: this.warmupAbort.buffer },
+    });
     w.on('message', (msg: FromWorker) => this.onWorkerMessage(msg));
-    w.on('error', (e) => {
+    const failed = (e: Error) => {
+      if (this.worker !== w) return;
       // A crashed search thread must not take the engine down: fail the
       // searches in flight and start a fresh thread on the next `go`.
-      this.onMessage(`ERROR: search thread failed: ${e.message}`);
+      this.onMessage(`ERROR: search thread failed: ${e.message.split('\n')[0]}`);
       for (const s of this.active.values()) s.reject(e);
       this.active.clear();
       this.worker = null;
-    });
+      this.readyResolve();
+    };
+    w.on('error', failed);
+    w.on('exit', (code) => failed(new Error(`the search thread exited (code ${code})`)));
     w.unref();
     this.worker = w;
     // Bring the new thread up to date with the options that live there.
@@ -157,6 +190,10 @@ export class Engine {
   }
 
   private onWorkerMessage(msg: FromWorker): void {
+    if (msg.type === 'ready') {
+      this.readyResolve();
+      return;
+    }
     if (msg.type === 'hashfull') {
       this.hashfullWaiters.get(msg.id)?.(msg.value);
       this.hashfullWaiters.delete(msg.id);
@@ -191,16 +228,28 @@ export class Engine {
     this.ensureWorker();
   }
 
+  /**
+   * Settles when the search thread is up and warmed (at once when no thread has
+   * been started). `isready` waits for this, as Stockfish's waits for its threads.
+   */
+  ready(): Promise<void> {
+    return this.readyPromise;
+  }
+
   /** True while a search runs (or is queued). */
   searching(): boolean {
     return this.active.size > 0;
   }
 
-  /** Starts a search of the current position; resolves with the best move when it ends. */
-  go(limits: SearchLimits, listener: SearchListener = {}): Promise<SearchResult> {
+  /**
+   * Starts a search of the current position; resolves with the best move when it ends.
+   * `signals` (from newSignals()) lets a caller stop the search before this call is
+   * made: the protocol creates it when it reads `go`, so a `stop` read after the
+   * `go` reaches it even while the `go` still waits behind earlier commands.
+   */
+  go(limits: SearchLimits, listener: SearchListener = {}, signals: Int32Array = newSignals()): Promise<SearchResult> {
     const id = this.nextId++;
-    const sab = new SharedArrayBuffer(8);
-    const signals = new Int32Array(sab);
+    const sab = signals.buffer as SharedArrayBuffer;
     let resolve!: (r: SearchResult) => void;
     let reject!: (e: Error) => void;
     const promise = new Promise<SearchResult>((res, rej) => {
@@ -220,8 +269,9 @@ export class Engine {
     return promise;
   }
 
-  /** Asks every running search to stop; each still reports its best move. */
+  /** Asks every running search (and a warm-up in progress) to stop; each search still reports its best move. */
   stop(): void {
+    Atomics.store(this.warmupAbort, 0, 1);
     for (const s of this.active.values()) {
       Atomics.store(s.signals, 0, 1);
       Atomics.notify(s.signals, 0);
@@ -260,7 +310,8 @@ export class Engine {
   async close(): Promise<void> {
     this.stop();
     await this.waitIdle();
-    await this.worker?.terminate();
+    const w = this.worker;
     this.worker = null;
+    await w?.terminate();
   }
 }

@@ -2,11 +2,16 @@
 
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { after, test } from 'node:test';
 import { join } from 'node:path';
-import { test } from 'node:test';
 import { repoRoot } from '../../test/support/fixtures.js';
 
 const BIN = join(repoRoot(), 'bin', 'kirin.js');
+/** Every engine process a test started: killed when the file's tests end, so a failed test cannot hang the run. */
+const started: ChildProcessWithoutNullStreams[] = [];
+after(() => {
+  for (const p of started) if (p.exitCode === null && p.signalCode === null) p.kill('SIGKILL');
+});
 
 class EngineProcess {
   readonly proc: ChildProcessWithoutNullStreams;
@@ -17,6 +22,7 @@ class EngineProcess {
 
   constructor(args: string[] = []) {
     this.proc = spawn(process.execPath, [BIN, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    started.push(this.proc);
     let buf = '';
     this.proc.stdout.on('data', (d: Buffer) => {
       buf += d.toString();
@@ -36,6 +42,15 @@ class EngineProcess {
 
   send(cmd: string): void {
     this.proc.stdin.write(cmd + '\n');
+  }
+
+  /** Sends several lines in one write, as a GUI that sends them at once. */
+  sendAll(cmds: string[]): void {
+    this.proc.stdin.write(cmds.map((c) => c + '\n').join(''));
+  }
+
+  count(re: RegExp, from = 0): number {
+    return this.lines.slice(from).filter((l) => re.test(l)).length;
   }
 
   /** Waits for a line matching `re` after index `from`; returns its index. */
@@ -117,6 +132,7 @@ test('bad input gets clear errors and never kills the engine or loses the positi
   e.send('setoption name NoSuchOption value 3');
   e.send('setoption name MultiPV value many');
   e.send('go depth x movetime 300');
+  e.send('go movetime 300');
   await e.waitFor(/^bestmove /);
   e.send('d');
   await e.waitFor(/^Judgement: /);
@@ -129,7 +145,8 @@ test('bad input gets clear errors and never kills the engine or loses the positi
   assert.match(text, /info string ERROR: Hash value 0 is out of range 1\.\.\d+; keeping 16/);
   assert.match(text, /info string ERROR: No such option: NoSuchOption/);
   assert.match(text, /info string ERROR: MultiPV must be an integer/);
-  assert.match(text, /info string ERROR: 'go depth' needs an integer value, got 'x'/);
+  assert.match(text, /info string ERROR: 'go depth' needs an integer value, got 'x'; no search/);
+  assert.equal(e.count(/^bestmove /), 1, 'the refused go searched nothing');
   // The position set before the bad commands is still there.
   assert.match(text, /Fen: rnbakabnr\/9\/1c5c1\/p1p1p1p1p\/9\/9\/P1P1P1P1P\/1C2C4\/9\/RNBAKABNR b - - 1 1/);
   assert.equal(await e.quit(), 0);
@@ -183,4 +200,120 @@ test('bench node count is identical run to run', async () => {
   const b = await run();
   assert.ok(a > 0);
   assert.equal(a, b);
+});
+
+// Issue 8: a stop sent right after a go, behind a command that got an error, was lost
+// and the engine searched until quit.
+for (const middle of ['setoption name NoSuchOption value 1', 'thisisnotacommand', 'position startpos moves a0a5', 'ucinewgame']) {
+  test(`stop right after go is not lost behind '${middle}'`, async () => {
+    const e = new EngineProcess();
+    e.sendAll(['uci', 'isready', middle, 'go depth 30', 'stop', 'isready']);
+    // No further input: the stop alone must end the search.
+    const i = await e.waitFor(/^bestmove [a-i]\d[a-i]\d/, 20000);
+    await e.waitFor(/^readyok$/, 20000);
+    assert.equal(e.count(/^readyok$/), 2);
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(e.count(/^bestmove /), 1, e.lines.slice(i).join('\n'));
+    assert.equal(await e.quit(), 0);
+  });
+}
+
+test('stop before go is ignored; the go after it searches until its own stop', async () => {
+  const e = new EngineProcess();
+  e.sendAll(['stop', 'go infinite', 'isready']);
+  await e.waitFor(/^readyok$/);
+  await e.waitFor(/^info depth 2 /);
+  assert.equal(e.count(/^bestmove /), 0, 'the earlier stop did not reach the later go');
+  e.sendAll(['stop', 'isready']);
+  await e.waitFor(/^bestmove /);
+  assert.equal(await e.quit(), 0);
+  assert.equal(e.count(/^bestmove /), 1);
+});
+
+test('go while a search runs: both end in one bestmove each, a stop ends both', async () => {
+  const e = new EngineProcess();
+  e.sendAll(['go infinite', 'go infinite', 'isready']);
+  await e.waitFor(/^readyok$/);
+  e.send('stop');
+  await e.waitFor(/^bestmove /);
+  const first = e.lines.findIndex((l) => l.startsWith('bestmove '));
+  await e.waitFor(/^bestmove /, 20000, first + 1);
+  assert.equal(await e.quit(), 0);
+  assert.equal(e.count(/^bestmove /), 2);
+});
+
+test('quit during searches (one waiting) ends them with a bestmove each and exits', async () => {
+  const e = new EngineProcess();
+  e.sendAll(['go infinite', 'go depth 200', 'quit']);
+  assert.equal(await e.exited, 0);
+  assert.equal(e.count(/^bestmove /), 2);
+});
+
+test('setoption and isready during a search are answered without waiting for it', async () => {
+  const e = new EngineProcess();
+  e.sendAll(['go infinite', 'setoption name MultiPV value 2', 'setoption name Hash value 8', 'isready']);
+  await e.waitFor(/^readyok$/);
+  assert.equal(e.count(/^bestmove /), 0);
+  e.sendAll(['stop', 'go depth 3']);
+  await e.waitFor(/^bestmove /);
+  const b = e.lines.findIndex((l) => l.startsWith('bestmove '));
+  await e.waitFor(/^bestmove /, 20000, b + 1);
+  // The second search uses the new MultiPV.
+  assert.ok(e.lines.slice(b).some((l) => / multipv 2 /.test(l)));
+  assert.equal(await e.quit(), 0);
+});
+
+// A malformed go is refused: an error naming the bad token, no search, no bestmove.
+const REFUSED: Array<[string, RegExp]> = [
+  ['go depth banana', /'go depth' needs an integer value, got 'banana'; no search/],
+  ['go movetime -5', /'go movetime -5' is out of range: the least value is 1; no search/],
+  ['go depth 0', /'go depth 0' is out of range: the least value is 1; no search/],
+  ['go nodes 1e99', /'go nodes' needs an integer value, got '1e99'; no search/],
+  ['go nodes', /'go nodes' needs an integer value; no search/],
+  ['go wtime 1000 banana', /unknown 'go' parameter 'banana'; no search/],
+  ['go searchmoves', /'go searchmoves' needs at least one move; no search/],
+  ['go searchmoves h2e2 a0a5', /go searchmoves: 'a0a5' is not a legal move; no search/],
+  ['go infinite depth -1', /'go depth -1' is out of range/],
+];
+test('malformed go commands are refused without a search', async () => {
+  const e = new EngineProcess();
+  for (const [cmd] of REFUSED) e.send(cmd);
+  // A refused go must not have started a search: this one would wait behind it forever.
+  e.sendAll(['isready', 'go depth 1']);
+  await e.waitFor(/^bestmove /);
+  await e.waitFor(/^readyok$/);
+  const errors = e.lines.filter((l) => l.startsWith('info string ERROR: '));
+  assert.equal(errors.length, REFUSED.length, errors.join('\n'));
+  REFUSED.forEach(([cmd, re], k) => assert.match(errors[k], re, cmd));
+  assert.equal(e.count(/^bestmove /), 1);
+  assert.equal(await e.quit(), 0);
+});
+
+test('huge go values are clamped with a note; the search is bounded', async () => {
+  const e = new EngineProcess();
+  e.sendAll(['go depth 99999 nodes 3000', 'isready']);
+  await e.waitFor(/^bestmove /);
+  assert.ok(e.lines.some((l) => l === 'info string go depth 99999 is above the maximum 245; using 245'));
+  // A clock at or below zero, or none for the side to move: the engine moves at once.
+  e.sendAll(['position startpos', 'go wtime -100 btime 5000', 'go btime 5000']);
+  let b = -1;
+  for (let k = 0; k < 3; k++) b = await e.waitFor(/^bestmove /, 20000, b + 1);
+  assert.ok(e.lines.some((l) => l === 'info string go: no wtime for the side to move; moving at once'));
+  assert.equal(await e.quit(), 0);
+  assert.equal(e.count(/^bestmove /), 3);
+});
+
+test('every ordering of go/stop/isready/position/setoption/ucinewgame/unknown keeps one bestmove per go (scripts/uci-stress.mjs)', async () => {
+  const { execFile } = await import('node:child_process');
+  const script = join(repoRoot(), 'scripts', 'uci-stress.mjs');
+  const out = await new Promise<string>((resolve, reject) => {
+    const p = execFile(process.execPath, [script, '--rounds', '1', '--random', '300', '--sessions', '6', '--json'], { maxBuffer: 1 << 24 },
+      (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stdout}\n${stderr}`)) : resolve(stdout)));
+    started.push(p as unknown as ChildProcessWithoutNullStreams);
+  });
+  const summary = JSON.parse(out) as { sequences: number; sequencesPassed: number; gos: number; failures: unknown[] };
+  assert.deepEqual(summary.failures, []);
+  assert.equal(summary.sequences, 5040 + 300);
+  assert.equal(summary.sequencesPassed, summary.sequences);
+  assert.ok(summary.gos >= 5040);
 });

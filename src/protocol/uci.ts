@@ -8,75 +8,41 @@ import { perftReport } from '../core/perft.js';
 import { formatJudgement, judge } from '../core/rules.js';
 import { moveToUci, MOVE_NONE, squareName, type Move } from '../core/types.js';
 import { parseLegalMove } from '../core/ucimove.js';
-import { Engine } from '../engine/engine.js';
+import { Engine, newSignals } from '../engine/engine.js';
 import { ENGINE_AUTHOR, ENGINE_NAME, engineVersion } from '../engine/version.js';
 import { traceClassical } from '../eval/evaluate.js';
-import type { SearchLimits, SearchResult } from '../search/types.js';
+import { materialCount } from '../eval/score.js';
+import type { SearchResult } from '../search/types.js';
 import { runBench, runSpeedtest } from './bench.js';
 import { compilerInfo } from './compiler.js';
+import { parseGo } from './go.js';
 import { formatInfo, uciOptionLines } from './info.js';
-import { materialCount } from '../eval/score.js';
 
 export type Writer = (line: string) => void;
 
-const GO_NUMERIC = new Set(['wtime', 'btime', 'winc', 'binc', 'movestogo', 'depth', 'nodes', 'mate', 'movetime', 'perft']);
+export { parseGo, type ParsedGo } from './go.js';
 
-export interface ParsedGo {
-  limits: SearchLimits;
-  perft: number;
-  errors: string[];
+/** What the reader learned about a line the moment it was read (see Uci.receive). */
+export interface Received {
+  /** For `go`: the search's stop/ponderhit signals, live from the moment the line was read. */
+  signals?: Int32Array;
+  /** When the line was read (the clock of a `go` starts here). */
+  readAt: number;
 }
 
-/** Parses the arguments of `go` (tokens after "go"). Unknown or malformed parts are reported, not fatal. */
-export function parseGo(tokens: string[], startTime: number): ParsedGo {
-  const limits: SearchLimits = { startTime };
-  const errors: string[] = [];
-  let perft = 0;
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i];
-    if (t === 'searchmoves') {
-      limits.searchmoves = [];
-      // The move strings are resolved against the position by the caller.
-      (limits as SearchLimits & { searchmoveText?: string[] }).searchmoveText = tokens.slice(i + 1);
-      break;
-    }
-    if (t === 'infinite') limits.infinite = true;
-    else if (t === 'ponder') limits.ponder = true;
-    else if (GO_NUMERIC.has(t)) {
-      const v = tokens[i + 1];
-      if (v === undefined || !/^[+-]?\d+$/.test(v)) {
-        errors.push(`'go ${t}' needs an integer value, got '${v ?? ''}'; ignored`);
-        if (v !== undefined && !GO_NUMERIC.has(v) && v !== 'infinite' && v !== 'ponder' && v !== 'searchmoves') i++;
-        continue;
-      }
-      i++;
-      let n = Number(v);
-      if (t === 'perft') {
-        perft = n;
-        continue;
-      }
-      if (n < 0) {
-        // Some GUIs send a negative clock when time is short: treat it as none left.
-        n = 0;
-      }
-      switch (t) {
-        case 'wtime': limits.wtime = n; break;
-        case 'btime': limits.btime = n; break;
-        case 'winc': limits.winc = n; break;
-        case 'binc': limits.binc = n; break;
-        case 'movestogo': limits.movestogo = n; break;
-        case 'depth': limits.depth = n; break;
-        case 'nodes': limits.nodes = n; break;
-        case 'mate': limits.mate = n; break;
-        case 'movetime': limits.movetime = n; break;
-      }
-    } else errors.push(`unknown 'go' parameter '${t}'; ignored`);
-  }
-  return { limits, perft, errors };
+/** Longest piece of a command line repeated in a reply. */
+const ECHO_MAX = 100;
+
+/** A piece of input fit to repeat in a reply: one printable line, not too long. */
+export function echo(text: string, max = ECHO_MAX): string {
+  const t = text.length > max ? `${text.slice(0, max)}...` : text;
+  return t.replace(/[\x00-\x1f\x7f\ufffd]/g, '?');
 }
 
 export class Uci {
   private logFile = '';
+  /** Signals of `go` lines read but not yet handled: a `stop` read meanwhile must reach them. */
+  private readonly pendingGo = new Set<Int32Array>();
 
   constructor(readonly engine: Engine, private readonly write: Writer) {
     engine.onMessage = (line) => this.out(`info string ${line}`);
@@ -99,15 +65,49 @@ export class Uci {
         /* a log that cannot be written must not stop the engine */
       }
     }
-    this.write(line);
+    // One reply is one line of printable text, whatever came in.
+    this.write(line.replace(/[\x00-\x08\x0a-\x1f\x7f]/g, '?'));
   }
 
   private error(text: string): void {
-    this.out(`info string ERROR: ${text}`);
+    this.out(`info string ERROR: ${echo(text, 400)}`);
   }
 
-  /** Handles one command line. Resolves false when the engine should quit. */
-  async command(line: string): Promise<boolean> {
+  /**
+   * Call the moment a line is read, before the commands read earlier have been
+   * handled. `stop` and `ponderhit` act here: they reach every search already
+   * started and every `go` read before them that still waits its turn (the
+   * per-search signals exist from the moment a `go` is read), and nothing read
+   * after them. Pass the result to command().
+   */
+  receive(line: string): Received {
+    const readAt = Date.now();
+    const cmd = firstToken(line);
+    if (cmd === 'go') {
+      const signals = newSignals();
+      this.pendingGo.add(signals);
+      return { signals, readAt };
+    }
+    if (cmd === 'stop' || cmd === 'quit') this.signalAll(0);
+    else if (cmd === 'ponderhit') this.signalAll(1);
+    return { readAt };
+  }
+
+  private signalAll(index: 0 | 1): void {
+    for (const s of this.pendingGo) {
+      Atomics.store(s, index, 1);
+      Atomics.notify(s, 0);
+    }
+    if (index === 0) this.engine.stop();
+    else this.engine.ponderhit();
+  }
+
+  /**
+   * Handles one command line. Resolves false when the engine should quit.
+   * `received` is what receive() returned when the line was read; without it the
+   * line counts as read now.
+   */
+  async command(line: string, received: Received = this.receive(line)): Promise<boolean> {
     if (this.logFile) {
       try {
         appendFileSync(this.logFile, `>> ${line}\n`);
@@ -129,11 +129,14 @@ export class Uci {
         this.out('uciok');
         return true;
       case 'isready':
+        // Answered once the search thread is up and warm (at once after that,
+        // even during a search).
         this.engine.warmup();
+        await this.engine.ready();
         this.out('readyok');
         return true;
       case 'setoption':
-        await this.setoption(trimmed);
+        this.setoption(trimmed);
         return true;
       case 'position':
         this.position(args);
@@ -142,13 +145,11 @@ export class Uci {
         this.engine.newGame();
         return true;
       case 'go':
-        this.go(args);
+        this.go(args, received);
         return true;
       case 'stop':
-        this.engine.stop();
-        return true;
       case 'ponderhit':
-        this.engine.ponderhit();
+        // Acted on in receive(), when the line was read.
         return true;
       case 'quit':
         return false;
@@ -183,7 +184,7 @@ export class Uci {
         return true;
       default:
         if (cmd.startsWith('#')) return true;
-        this.out(`Unknown command: '${trimmed}'. Type help for more information.`);
+        this.out(`Unknown command: '${echo(trimmed)}'. Type help for more information.`);
         return true;
     }
   }
@@ -192,7 +193,7 @@ export class Uci {
     if (this.engine.searching()) await this.engine.waitIdle();
   }
 
-  private async setoption(line: string): Promise<void> {
+  private setoption(line: string): void {
     const m = /^setoption\s+name\s+(.+?)(?:\s+value(?:\s+(.*))?)?\s*$/i.exec(line);
     if (!m) {
       this.error(`malformed setoption; expected 'setoption name <name> [value <value>]'`);
@@ -200,8 +201,9 @@ export class Uci {
     }
     const name = m[1].trim();
     const value = m[2]?.trim();
-    // Like Pikafish, an option change waits for the running search to finish.
-    await this.whenIdle();
+    // No need to wait for a running search (Pikafish does): a search reads the
+    // options when it starts, and the options that live in the search thread
+    // (Hash, Clear Hash) are messages it handles after the running search.
     const r = this.engine.options.set(name, value);
     if (!r.ok) this.error(r.error.message);
     else if (r.value.message) this.out(`info string ${r.value.message}`);
@@ -238,38 +240,62 @@ export class Uci {
     if (!r.ok) this.error(`${r.error.message}; position unchanged`);
   }
 
-  private go(args: string[]): void {
-    const parsed = parseGo(args, Date.now());
-    for (const e of parsed.errors) this.error(e);
-    if (parsed.perft > 0) {
-      const pos = this.engine.pos.clone();
-      perftReport(pos, parsed.perft, (l) => this.out(l));
+  /**
+   * `go`: a search, or `go perft N`. A `go` with any malformed, unknown or
+   * out-of-range argument is refused (an error naming the token, no search, no
+   * bestmove); see src/protocol/go.ts for the ranges and the clamping.
+   */
+  private go(args: string[], received: Received): void {
+    const signals = received.signals ?? newSignals();
+    this.pendingGo.delete(signals);
+    const parsed = parseGo(args, received.readAt);
+    if (!parsed.ok) {
+      this.error(parsed.error.message);
       return;
     }
-    const limits = parsed.limits;
-    const text = (limits as SearchLimits & { searchmoveText?: string[] }).searchmoveText;
-    if (text) {
-      delete (limits as SearchLimits & { searchmoveText?: string[] }).searchmoveText;
+    const { limits, perft, searchmoves, notes } = parsed.value;
+    for (const n of notes) this.out(`info string ${n}`);
+    if (perft > 0) {
+      const pos = this.engine.pos.clone();
+      perftReport(pos, perft, (l) => this.out(l));
+      return;
+    }
+    if (searchmoves) {
       const ms: Move[] = [];
-      for (const t of text) {
+      for (const t of searchmoves) {
         const m = parseLegalMove(this.engine.pos, t);
-        if (!m.ok) this.error(`searchmoves: ${m.error.message}; ignored`);
-        else if (!ms.includes(m.value)) ms.push(m.value);
+        if (!m.ok) {
+          this.error(`go searchmoves: ${m.error.message}; no search`);
+          return;
+        }
+        if (!ms.includes(m.value)) ms.push(m.value);
       }
-      if (ms.length) limits.searchmoves = ms;
-      else delete limits.searchmoves;
+      limits.searchmoves = ms;
+    }
+    if (limits.wtime !== undefined || limits.btime !== undefined) {
+      // A clock for one side only: the side to move without a clock moves at once (as Stockfish).
+      const red = this.engine.pos.side === 0;
+      if ((red ? limits.wtime : limits.btime) === undefined) {
+        this.out(`info string go: no ${red ? 'wtime' : 'btime'} for the side to move; moving at once`);
+        if (red) limits.wtime = 1;
+        else limits.btime = 1;
+      }
     }
     const material = materialCount(this.engine.pos);
     const opts = { scoreType: this.engine.scoreType(), showWdl: this.engine.options.getBool('UCI_ShowWDL') };
     const luOutput = this.engine.options.getBool('LU_Output');
     this.engine
-      .go(limits, {
-        info: (i) => {
-          if (i.bound !== 'exact' && !luOutput) return;
-          this.out(formatInfo(i, material, opts));
+      .go(
+        limits,
+        {
+          info: (i) => {
+            if (i.bound !== 'exact' && !luOutput) return;
+            this.out(formatInfo(i, material, opts));
+          },
+          text: (l) => this.out(`info string ${l}`),
         },
-        text: (l) => this.out(`info string ${l}`),
-      })
+        signals,
+      )
       .then((r: SearchResult) => this.bestmove(r))
       .catch((e: Error) => {
         this.error(`search failed: ${e.message.split('\n')[0]}`);
@@ -297,24 +323,28 @@ export class Uci {
   }
 }
 
+function firstToken(line: string): string {
+  const m = /^\s*(\S+)/.exec(line);
+  return m ? m[1] : '';
+}
+
 /**
- * Runs the protocol on a line source until `quit` or end of input. Commands run
- * in order, except `stop` and `ponderhit`, which act at once even while an
- * earlier command (a setoption waiting for the search, a bench) is pending.
+ * Runs the protocol on a line source until `quit` or end of input. Commands are
+ * handled one after another in the order read; each line is also passed to
+ * Uci.receive() the moment it is read, so `stop`, `ponderhit` and `quit` act at
+ * once, even while an earlier command (a bench) is pending, and reach exactly
+ * the searches asked for before them.
  */
 export async function runUci(engine: Engine, lines: AsyncIterable<string>, write: Writer): Promise<void> {
   const uci = new Uci(engine, write);
   let chain: Promise<boolean> = Promise.resolve(true);
   let quit = false;
   for await (const line of lines) {
-    const cmd = line.trim().split(/\s+/)[0];
-    if (cmd === 'stop' || cmd === 'ponderhit' || cmd === 'quit') {
-      if (cmd === 'ponderhit') engine.ponderhit();
-      else engine.stop();
-      if (cmd !== 'quit') continue;
-    }
-    chain = chain.then((alive) => (alive ? uci.command(line) : false)).catch((e: Error) => {
-      write(`info string ERROR: ${e.message}`);
+    const received = uci.receive(line);
+    const cmd = firstToken(line);
+    if (cmd === 'stop' || cmd === 'ponderhit') continue;
+    chain = chain.then((alive) => (alive ? uci.command(line, received) : false)).catch((e: Error) => {
+      write(`info string ERROR: ${echo(e.message, 400)}`);
       return true;
     });
     if (cmd === 'quit') {
@@ -322,8 +352,10 @@ export async function runUci(engine: Engine, lines: AsyncIterable<string>, write
       break;
     }
   }
+  // End of input: searches still running end as if `stop` had come.
+  if (!quit) uci.receive('stop');
   await chain;
-  if (!quit) engine.stop();
+  engine.stop();
   await engine.close();
 }
 

@@ -3,12 +3,13 @@
 // within milliseconds. Stop/ponderhit travel through a SharedArrayBuffer that
 // each `go` brings with it (signals[0] = stop, signals[1] = ponderhit).
 
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { Position } from '../core/position.js';
 import type { Move } from '../core/types.js';
 import { applyWeightsFromEnvironment } from '../eval/classical.js';
 import { Searcher } from './search.js';
 import type { SearchLimits, SearchOptions } from './types.js';
+import { warmUp } from './warmup.js';
 
 export type ToWorker =
   | { type: 'go'; id: number; fen: string; moves: Move[]; limits: SearchLimits; options: SearchOptions; signals: SharedArrayBuffer }
@@ -21,6 +22,8 @@ export type FromWorker =
   | { type: 'text'; id: number; line: string }
   | { type: 'done'; id: number; result: import('./types.js').SearchResult }
   | { type: 'hashfull'; id: number; value: number }
+  /** The thread is up and its warm-up (if asked for) is done. */
+  | { type: 'ready' }
   | { type: 'error'; id: number; message: string };
 
 const port = parentPort;
@@ -29,6 +32,20 @@ const weights = applyWeightsFromEnvironment();
 if (!weights.ok) port.postMessage({ type: 'text', id: 0, line: `ERROR: ${weights.error.message}` } satisfies FromWorker);
 
 let searcher = new Searcher(16);
+
+// Warm-up before the first message is read: messages sent meanwhile (a `go`)
+// wait in the port's queue. The warm-up searches its own scratch tables, so the
+// real Searcher's tables and histories (and `bench`) are untouched.
+const data = (workerData ?? {}) as { warmup?: boolean; abort?: SharedArrayBuffer };
+if (data.warmup && data.abort) {
+  try {
+    warmUp(new Int32Array(data.abort));
+  } catch (e) {
+    // A failed warm-up costs speed, not correctness.
+    port.postMessage({ type: 'text', id: 0, line: `warm-up failed: ${(e as Error).message}` } satisfies FromWorker);
+  }
+}
+port.postMessage({ type: 'ready' } satisfies FromWorker);
 
 port.on('message', (msg: ToWorker) => {
   const post = (m: FromWorker) => port.postMessage(m);

@@ -1,0 +1,90 @@
+#!/usr/bin/env node
+// First-move benchmark: is the first search of a fresh engine process as fast
+// as the later ones? Starts the engine, sends `uci` and, without waiting for
+// anything, `position startpos` and `go movetime <ms>`; then repeats
+// `ucinewgame` / `position startpos` / `go movetime <ms>` (each after the
+// previous bestmove), and prints the nodes, depth and nodes/second of every
+// search, the first against the last.
+//
+//   node scripts/first-move-bench.mjs [--runs 10] [--movetime 1000] [--engine "node bin/kirin.js"]
+//       [--isready]   wait for readyok before the first go (a careful GUI)
+//       [--json]      one JSON object instead of the table
+//
+// A measurement, not a test: the numbers depend on the machine and its load.
+
+import { spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const opt = (name, def) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && i + 1 < args.length ? args[i + 1] : def;
+};
+const runs = Number(opt('runs', '10'));
+const movetime = Number(opt('movetime', '1000'));
+const engineCmd = opt('engine', `"${process.execPath}" "${join(root, 'bin', 'kirin.js')}"`);
+const waitReady = args.includes('--isready');
+const json = args.includes('--json');
+if (!(runs >= 1) || !(movetime >= 1)) {
+  process.stderr.write('usage: first-move-bench.mjs [--runs N>=1] [--movetime MS>=1] [--engine CMD] [--isready] [--json]\n');
+  process.exit(2);
+}
+
+const child = spawn(engineCmd, { shell: true, stdio: ['pipe', 'pipe', 'inherit'], cwd: root });
+let buf = '';
+let waiter = null;
+const lines = [];
+child.stdout.on('data', (d) => {
+  buf += d.toString();
+  let i;
+  while ((i = buf.indexOf('\n')) >= 0) {
+    lines.push(buf.slice(0, i).replace(/\r$/, ''));
+    buf = buf.slice(i + 1);
+  }
+  if (waiter) waiter();
+});
+const send = (l) => child.stdin.write(l + '\n');
+async function waitFor(re, from) {
+  for (;;) {
+    for (let i = from; i < lines.length; i++) if (re.test(lines[i])) return i;
+    await new Promise((r) => (waiter = r));
+  }
+}
+
+const results = [];
+const t0 = Date.now();
+send('uci');
+if (waitReady) {
+  send('isready');
+  await waitFor(/^readyok$/, 0);
+}
+for (let r = 0; r < runs; r++) {
+  const from = lines.length;
+  if (r > 0) send('ucinewgame');
+  send('position startpos');
+  const sent = Date.now();
+  send(`go movetime ${movetime}`);
+  const bi = await waitFor(/^bestmove /, from);
+  const wall = Date.now() - sent;
+  const infos = lines.slice(from, bi).filter((l) => /^info depth /.test(l));
+  const last = infos.at(-1) ?? '';
+  const num = (k) => Number(new RegExp(`\\b${k} (\\d+)`).exec(last)?.[1] ?? 0);
+  results.push({ run: r + 1, depth: num('depth'), nodes: num('nodes'), nps: num('nps'), time: num('time'), wall });
+}
+send('quit');
+await new Promise((r) => child.on('exit', r));
+
+const first = results[0];
+const lastRun = results.at(-1);
+if (json) {
+  process.stdout.write(JSON.stringify({ movetime, runs, results, ratio: lastRun.nodes ? first.nodes / lastRun.nodes : null }) + '\n');
+} else {
+  console.log(`go movetime ${movetime} from the start position, ${runs} searches in one process (${Date.now() - t0} ms in all)`);
+  console.log('run  depth    nodes      nps  time(ms)  wall(ms)');
+  for (const x of results) {
+    console.log(`${String(x.run).padStart(3)}  ${String(x.depth).padStart(5)}  ${String(x.nodes).padStart(7)}  ${String(x.nps).padStart(7)}  ${String(x.time).padStart(8)}  ${String(x.wall).padStart(8)}`);
+  }
+  console.log(`first/last nodes: ${first.nodes} / ${lastRun.nodes} = ${(first.nodes / Math.max(1, lastRun.nodes)).toFixed(2)}`);
+}
