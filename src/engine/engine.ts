@@ -49,7 +49,7 @@ interface ActiveSearch {
 export class Engine {
   readonly options = new Options();
   /** The current position with the whole game history since `startFen`. */
-  readonly pos = new Position();
+  private readonly pos = new Position();
   private startFen = START_FEN;
   private moves: Move[] = [];
   private worker: Worker | null = null;
@@ -104,6 +104,11 @@ export class Engine {
     this.startFen = startFen;
     this.moves = played.value;
     return ok(null);
+  }
+
+  /** A copy of the current position with its history (the engine's own stays private). */
+  position(): Position {
+    return this.pos.clone();
   }
 
   /** FEN of the current position. */

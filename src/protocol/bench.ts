@@ -107,11 +107,11 @@ export async function runBench(engine: Engine, args: string[], out: Out, err: Ou
       }
       err(`\nPosition: ${i + 1}/${setup.fens.length} (${engine.fen()})`);
       if (setup.limitType === 'eval') {
-        for (const l of traceClassical(engine.pos).split('\n')) out(l);
+        for (const l of traceClassical(engine.position()).split('\n')) out(l);
         continue;
       }
       if (setup.limitType === 'perft') {
-        const n = perft(engine.pos.clone(), setup.limit);
+        const n = perft(engine.position(), setup.limit);
         out(`\nNodes searched: ${n}\n`);
         nodes += n;
         continue;
@@ -121,7 +121,7 @@ export async function runBench(engine: Engine, args: string[], out: Out, err: Ou
       else if (setup.limitType === 'nodes') limits.nodes = setup.limit;
       else if (setup.limitType === 'movetime') limits.movetime = setup.limit;
       else if (setup.limitType === 'mate') limits.mate = setup.limit;
-      const material = materialCount(engine.pos);
+      const material = materialCount(engine.position());
       const r = await engine.go(limits, { info: (inf) => out(formatInfo(inf, material, fmt)) });
       out(r.bestMove === MOVE_NONE ? 'bestmove (none)' : `bestmove ${moveToUci(r.bestMove)}${r.ponderMove ? ` ponder ${moveToUci(r.ponderMove)}` : ''}`);
       nodes += r.nodes;

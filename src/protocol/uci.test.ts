@@ -303,9 +303,9 @@ test('huge go values are clamped with a note; the search is bounded', async () =
   assert.equal(e.count(/^bestmove /), 3);
 });
 
-test('every ordering of go/stop/isready/position/setoption/ucinewgame/unknown keeps one bestmove per go (scripts/uci-stress.mjs)', async () => {
+test('every ordering of go/stop/isready/position/setoption/ucinewgame/unknown keeps one bestmove per go (tools/protocol/uci-stress.ts)', async () => {
   const { execFile } = await import('node:child_process');
-  const script = join(repoRoot(), 'scripts', 'uci-stress.mjs');
+  const script = join(repoRoot(), 'dist', 'tools', 'protocol', 'uci-stress.js');
   const out = await new Promise<string>((resolve, reject) => {
     const p = execFile(process.execPath, [script, '--rounds', '1', '--random', '300', '--sessions', '6', '--json'], { maxBuffer: 1 << 24 },
       (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stdout}\n${stderr}`)) : resolve(stdout)));

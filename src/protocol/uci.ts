@@ -3,10 +3,9 @@
 // (or Pikafish's "Unknown command" line) and the previous state is kept.
 
 import { appendFileSync } from 'node:fs';
-import { START_FEN } from '../core/fen.js';
 import { perftReport } from '../core/perft.js';
 import { formatJudgement, judge } from '../core/rules.js';
-import { moveToUci, MOVE_NONE, squareName, type Move } from '../core/types.js';
+import { moveToUci, MOVE_NONE, RED, squareName, type Move } from '../core/types.js';
 import { parseLegalMove } from '../core/ucimove.js';
 import { Engine, newSignals } from '../engine/engine.js';
 import { ENGINE_AUTHOR, ENGINE_NAME, engineVersion } from '../engine/version.js';
@@ -157,7 +156,7 @@ export class Uci {
         this.display();
         return true;
       case 'eval':
-        for (const l of traceClassical(this.engine.pos).split('\n')) this.out(l);
+        for (const l of traceClassical(this.engine.position()).split('\n')) this.out(l);
         return true;
       case 'compiler':
         for (const l of compilerInfo().split('\n')) this.out(l);
@@ -255,15 +254,15 @@ export class Uci {
     }
     const { limits, perft, searchmoves, notes } = parsed.value;
     for (const n of notes) this.out(`info string ${n}`);
+    const pos = this.engine.position();
     if (perft > 0) {
-      const pos = this.engine.pos.clone();
       perftReport(pos, perft, (l) => this.out(l));
       return;
     }
     if (searchmoves) {
       const ms: Move[] = [];
       for (const t of searchmoves) {
-        const m = parseLegalMove(this.engine.pos, t);
+        const m = parseLegalMove(pos, t);
         if (!m.ok) {
           this.error(`go searchmoves: ${m.error.message}; no search`);
           return;
@@ -274,14 +273,14 @@ export class Uci {
     }
     if (limits.wtime !== undefined || limits.btime !== undefined) {
       // A clock for one side only: the side to move without a clock moves at once (as Stockfish).
-      const red = this.engine.pos.side === 0;
+      const red = pos.side === RED;
       if ((red ? limits.wtime : limits.btime) === undefined) {
         this.out(`info string go: no ${red ? 'wtime' : 'btime'} for the side to move; moving at once`);
         if (red) limits.wtime = 1;
         else limits.btime = 1;
       }
     }
-    const material = materialCount(this.engine.pos);
+    const material = materialCount(pos);
     const opts = { scoreType: this.engine.scoreType(), showWdl: this.engine.options.getBool('UCI_ShowWDL') };
     const luOutput = this.engine.options.getBool('LU_Output');
     this.engine
@@ -312,7 +311,7 @@ export class Uci {
   }
 
   private display(): void {
-    const pos = this.engine.pos;
+    const pos = this.engine.position();
     this.out('');
     for (const l of pos.diagram().split('\n')) if (l.length) this.out(l);
     this.out('');
@@ -358,5 +357,3 @@ export async function runUci(engine: Engine, lines: AsyncIterable<string>, write
   engine.stop();
   await engine.close();
 }
-
-export { START_FEN };

@@ -6,19 +6,19 @@
 // previous bestmove), and prints the nodes, depth and nodes/second of every
 // search, the first against the last.
 //
-//   node scripts/first-move-bench.mjs [--runs 10] [--movetime 1000] [--engine "node bin/kirin.js"]
+//   node dist/tools/protocol/first-move-bench.js [--runs 10] [--movetime 1000] [--engine "node bin/kirin.js"]
 //       [--isready]   wait for readyok before the first go (a careful GUI)
 //       [--json]      one JSON object instead of the table
 //
 // A measurement, not a test: the numbers depend on the machine and its load.
 
 import { spawn } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { repoRoot } from '../../test/support/fixtures.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const root = repoRoot();
 const args = process.argv.slice(2);
-const opt = (name, def) => {
+const opt = (name: string, def: string): string => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 && i + 1 < args.length ? args[i + 1] : def;
 };
@@ -28,15 +28,15 @@ const engineCmd = opt('engine', `"${process.execPath}" "${join(root, 'bin', 'kir
 const waitReady = args.includes('--isready');
 const json = args.includes('--json');
 if (!(runs >= 1) || !(movetime >= 1)) {
-  process.stderr.write('usage: first-move-bench.mjs [--runs N>=1] [--movetime MS>=1] [--engine CMD] [--isready] [--json]\n');
+  process.stderr.write('usage: first-move-bench.js [--runs N>=1] [--movetime MS>=1] [--engine CMD] [--isready] [--json]\n');
   process.exit(2);
 }
 
 const child = spawn(engineCmd, { shell: true, stdio: ['pipe', 'pipe', 'inherit'], cwd: root });
 let buf = '';
-let waiter = null;
-const lines = [];
-child.stdout.on('data', (d) => {
+let waiter: (() => void) | null = null;
+const lines: string[] = [];
+child.stdout.on('data', (d: Buffer) => {
   buf += d.toString();
   let i;
   while ((i = buf.indexOf('\n')) >= 0) {
@@ -45,15 +45,15 @@ child.stdout.on('data', (d) => {
   }
   if (waiter) waiter();
 });
-const send = (l) => child.stdin.write(l + '\n');
-async function waitFor(re, from) {
+const send = (l: string): boolean => child.stdin.write(l + '\n');
+async function waitFor(re: RegExp, from: number): Promise<number> {
   for (;;) {
     for (let i = from; i < lines.length; i++) if (re.test(lines[i])) return i;
-    await new Promise((r) => (waiter = r));
+    await new Promise<void>((r) => (waiter = r));
   }
 }
 
-const results = [];
+const results: { run: number; depth: number; nodes: number; nps: number; time: number; wall: number }[] = [];
 const t0 = Date.now();
 send('uci');
 if (waitReady) {
@@ -69,15 +69,15 @@ for (let r = 0; r < runs; r++) {
   const bi = await waitFor(/^bestmove /, from);
   const wall = Date.now() - sent;
   const infos = lines.slice(from, bi).filter((l) => /^info depth /.test(l));
-  const last = infos.at(-1) ?? '';
-  const num = (k) => Number(new RegExp(`\\b${k} (\\d+)`).exec(last)?.[1] ?? 0);
+  const last = infos[infos.length - 1] ?? '';
+  const num = (k: string): number => Number(new RegExp(`\\b${k} (\\d+)`).exec(last)?.[1] ?? 0);
   results.push({ run: r + 1, depth: num('depth'), nodes: num('nodes'), nps: num('nps'), time: num('time'), wall });
 }
 send('quit');
 await new Promise((r) => child.on('exit', r));
 
 const first = results[0];
-const lastRun = results.at(-1);
+const lastRun = results[results.length - 1];
 if (json) {
   process.stdout.write(JSON.stringify({ movetime, runs, results, ratio: lastRun.nodes ? first.nodes / lastRun.nodes : null }) + '\n');
 } else {

@@ -16,19 +16,20 @@
 // With --random N, N further sequences of 4-12 lines drawn at random (several
 // gos and stops, refused gos such as `go depth banana`) are checked the same way.
 //
-//   node scripts/uci-stress.mjs [--rounds 1] [--random 0] [--sessions 4] [--seed 1]
+//   node dist/tools/protocol/uci-stress.js [--rounds 1] [--random 0] [--sessions 4] [--seed 1]
 //       [--max-gap 20] [--engine "node bin/kirin.js"] [--hang-ms 15000] [--json]
 //
 // Exit status 0 when every check passed; the summary (JSON with --json) gives
 // the counts and the stop-to-bestmove latencies (a measurement, not a check).
 
-import { spawn } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { join } from 'node:path';
+import { mulberry32 } from '../../src/core/prng.js';
+import { repoRoot } from '../../test/support/fixtures.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const root = repoRoot();
 const argv = process.argv.slice(2);
-const opt = (name, def) => {
+const opt = (name: string, def: string): string => {
   const i = argv.indexOf(`--${name}`);
   return i >= 0 && i + 1 < argv.length ? argv[i + 1] : def;
 };
@@ -37,20 +38,14 @@ const randomCount = Number(opt('random', '0'));
 const sessions = Math.max(1, Number(opt('sessions', '4')));
 const maxGap = Number(opt('max-gap', '20'));
 const hangMs = Number(opt('hang-ms', '15000'));
-let seed = Number(opt('seed', '1')) >>> 0;
+const rnd = mulberry32(Number(opt('seed', '1')));
 const engineCmd = opt('engine', `"${process.execPath}" "${join(root, 'bin', 'kirin.js')}"`);
 const json = argv.includes('--json');
 
-function rnd() {
-  seed = (seed + 0x6d2b79f5) >>> 0;
-  let t = seed;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
-const pick = (a) => a[Math.floor(rnd() * a.length)];
+const pick = <T>(a: readonly T[]): T => a[Math.floor(rnd() * a.length)];
 
-const VARIANTS = {
+type Kind = 'go' | 'isready' | 'position' | 'setoption' | 'ucinewgame' | 'unknown' | 'stop';
+const VARIANTS: Record<Kind, string[]> = {
   go: ['go infinite', 'go ponder', 'go', 'go depth 200', 'go movetime 1000000', 'go infinite searchmoves a3a4 i3i4 g3g4'],
   isready: ['isready'],
   position: [
@@ -72,11 +67,11 @@ const VARIANTS = {
   unknown: ['thisisnotacommand', 'frobnicate 1 2 3', 'go depth banana', 'go movetime -5', 'go nodes 1e99'],
   stop: ['stop'],
 };
-const KINDS = ['go', 'stop', 'isready', 'position', 'setoption', 'ucinewgame', 'unknown'];
+const KINDS: Kind[] = ['go', 'stop', 'isready', 'position', 'setoption', 'ucinewgame', 'unknown'];
 
-function permutations(items) {
+function permutations<T>(items: readonly T[]): T[][] {
   if (items.length <= 1) return [items.slice()];
-  const out = [];
+  const out: T[][] = [];
   for (let i = 0; i < items.length; i++) {
     const rest = items.slice(0, i).concat(items.slice(i + 1));
     for (const p of permutations(rest)) out.push([items[i], ...p]);
@@ -94,15 +89,15 @@ const LINE_OK = [
 ];
 
 class Session {
-  constructor(id) {
-    this.id = id;
+  readonly proc: ChildProcessWithoutNullStreams;
+  readonly lines: { text: string; at: number }[] = [];
+  private buf = '';
+  private readonly waiters: (() => void)[] = [];
+  exitCode: number | null | undefined = undefined;
+  stderr = '';
+  constructor(readonly id: number) {
     this.proc = spawn(engineCmd, { shell: true, stdio: ['pipe', 'pipe', 'pipe'], cwd: root });
-    this.lines = [];
-    this.buf = '';
-    this.waiters = [];
-    this.exitCode = undefined;
-    this.stderr = '';
-    this.proc.stdout.on('data', (d) => {
+    this.proc.stdout.on('data', (d: Buffer) => {
       this.buf += d.toString();
       let i;
       while ((i = this.buf.indexOf('\n')) >= 0) {
@@ -111,27 +106,27 @@ class Session {
       }
       this.wake();
     });
-    this.proc.stderr.on('data', (d) => (this.stderr += d.toString()));
+    this.proc.stderr.on('data', (d: Buffer) => (this.stderr += d.toString()));
     this.proc.on('exit', (code) => {
       this.exitCode = code;
       this.wake();
     });
   }
-  wake() {
+  wake(): void {
     for (const w of this.waiters.splice(0)) w();
   }
-  send(text) {
+  send(text: string): void {
     this.proc.stdin.write(text);
   }
   /** Index of the first line at or after `from` matching re, or -1 after timeoutMs. */
-  async waitFor(re, from, timeoutMs) {
+  async waitFor(re: RegExp, from: number, timeoutMs: number): Promise<number> {
     const deadline = performance.now() + timeoutMs;
     for (;;) {
       for (let i = from; i < this.lines.length; i++) if (re.test(this.lines[i].text)) return i;
       if (this.exitCode !== undefined) return -1;
       const left = deadline - performance.now();
       if (left <= 0) return -1;
-      await new Promise((r) => {
+      await new Promise<void>((r) => {
         const t = setTimeout(r, left);
         this.waiters.push(() => {
           clearTimeout(t);
@@ -141,7 +136,7 @@ class Session {
     }
   }
   /** Index of the n-th line at or after `from` matching re, or -1 after timeoutMs. */
-  async waitForNth(re, from, n, timeoutMs) {
+  async waitForNth(re: RegExp, from: number, n: number, timeoutMs: number): Promise<number> {
     let idx = from - 1;
     for (let k = 0; k < n; k++) {
       idx = await this.waitFor(re, idx + 1, timeoutMs);
@@ -149,25 +144,31 @@ class Session {
     }
     return idx;
   }
-  count(re, from) {
+  count(re: RegExp, from: number): number {
     let n = 0;
     for (let i = from; i < this.lines.length; i++) if (re.test(this.lines[i].text)) n++;
     return n;
   }
 }
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const failures = [];
-const latencies = [];
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+interface Failure {
+  session: number;
+  sequence?: string[];
+  problem: string;
+  output?: string[];
+}
+const failures: Failure[] = [];
+const latencies: number[] = [];
 let sequencesRun = 0;
 let gosChecked = 0;
 
 /** Sends one sequence (array of lines) with random gaps and checks the replies. */
-async function runSequence(s, seq) {
+async function runSequence(s: Session, seq: string[]): Promise<boolean> {
   const from = s.lines.length;
   let pendingWrite = '';
   let lastStopAt = 0;
-  const goLines = [];
+  const goLines: number[] = [];
   let stopIndex = -1;
   for (let i = 0; i < seq.length; i++) {
     const gap = Math.floor(rnd() * (maxGap + 1));
@@ -186,7 +187,7 @@ async function runSequence(s, seq) {
     if (isRealGo(seq[i])) goLines.push(i);
   }
   if (pendingWrite) s.send(pendingWrite);
-  const fail = (what) => {
+  const fail = (what: string): void => {
     failures.push({ session: s.id, sequence: seq, problem: what, output: s.lines.slice(from).map((l) => l.text).slice(-30) });
   };
   // Searches asked for before the last stop must end by themselves (the stop reached them).
@@ -253,18 +254,18 @@ async function runSequence(s, seq) {
   return true;
 }
 
-function isRealGo(line) {
+function isRealGo(line: string): boolean {
   return VARIANTS.go.includes(line);
 }
 
-function makeOrderingSequences() {
-  const seqs = [];
+function makeOrderingSequences(): string[][] {
+  const seqs: string[][] = [];
   for (let r = 0; r < rounds; r++) {
     for (const order of permutations(KINDS)) seqs.push(order.map((k) => pick(VARIANTS[k])));
   }
   for (let n = 0; n < randomCount; n++) {
     const len = 4 + Math.floor(rnd() * 9);
-    const seq = [];
+    const seq: string[] = [];
     for (let i = 0; i < len; i++) {
       const k = rnd() < 0.25 ? 'go' : rnd() < 0.3 ? 'stop' : pick(KINDS);
       seq.push(pick(VARIANTS[k]));
@@ -276,7 +277,7 @@ function makeOrderingSequences() {
 
 const all = makeOrderingSequences();
 const started = performance.now();
-const pool = [];
+const pool: Session[] = [];
 for (let i = 0; i < sessions; i++) pool.push(new Session(i + 1));
 // Each session: uci + isready once, then its share of the sequences in order.
 await Promise.all(
@@ -300,14 +301,14 @@ await Promise.all(pool.map((s) => (s.exitCode !== undefined ? null : new Promise
 for (const s of pool) if (s.exitCode !== 0) failures.push({ session: s.id, problem: `exit code ${s.exitCode} after quit` });
 
 latencies.sort((a, b) => a - b);
-const q = (p) => (latencies.length ? Math.round(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]) : null);
+const q = (p: number): number | null => (latencies.length ? Math.round(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]) : null);
 const summary = {
   sequences: all.length,
   sequencesPassed: sequencesRun,
   gos: gosChecked,
   sessions,
   seconds: Math.round((performance.now() - started) / 100) / 10,
-  stopToBestmoveMs: { median: q(0.5), p99: q(0.99), max: latencies.length ? Math.round(latencies.at(-1)) : null },
+  stopToBestmoveMs: { median: q(0.5), p99: q(0.99), max: latencies.length ? Math.round(latencies[latencies.length - 1]) : null },
   failures: failures.slice(0, 5),
 };
 if (json) process.stdout.write(JSON.stringify(summary) + '\n');
