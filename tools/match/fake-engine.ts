@@ -102,8 +102,8 @@ function run(o: FakeOptions): void {
         const head = k >= 0 ? words.slice(1, k) : words.slice(1);
         const moves = k >= 0 ? words.slice(k + 1) : [];
         pos = head[0] === 'fen' ? new Position(head.slice(1).join(' ')) : new Position();
-        const err = applyMoves(pos, moves);
-        if (err) process.stderr.write(`fake engine: ${err}\n`);
+        const played = applyMoves(pos, moves);
+        if (!played.ok) process.stderr.write(`fake engine: ${played.error.message}\n`);
         break;
       }
       case 'go': {

@@ -2,10 +2,9 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { legalMoves } from '../../src/core/movegen.js';
 import { Position } from '../../src/core/position.js';
 import { DEFAULT_RULES, isBoardReason, judge } from '../../src/core/rules.js';
-import { moveToUci } from '../../src/core/types.js';
+import { parseLegalMove } from '../../src/core/ucimove.js';
 import { UciEngine, parseInfoScore, splitCommand } from './uci-engine.js';
 import { NO_ADJUDICATION, goCommand, parseTimeControl, playGame, type GameConfig, type TimeControl } from './game.js';
 import { START_OPENING, type Opening } from './openings.js';
@@ -98,9 +97,9 @@ function replay(moves: string[], repetitions: number): { pos: Position; counts: 
       assert.ok(!isBoardReason(j.code), `game should have ended before ply ${i + 1}`);
       assert.ok(counts.get(pos.keyHex())! < repetitions, `repetition verdict ignored at ply ${i + 1}`);
     }
-    const m = legalMoves(pos).find((x) => moveToUci(x) === moves[i]);
-    assert.ok(m !== undefined, `illegal move ${moves[i]} at ply ${i + 1}`);
-    pos.doMove(m);
+    const m = parseLegalMove(pos, moves[i]);
+    assert.ok(m.ok, `illegal move ${moves[i]} at ply ${i + 1}`);
+    pos.doMove(m.value);
     counts.set(pos.keyHex(), (counts.get(pos.keyHex()) ?? 0) + 1);
   }
   return { pos, counts };

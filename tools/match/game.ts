@@ -5,10 +5,10 @@
 // (time, illegal move, crash, no answer), by optional score adjudication,
 // or by the ply cap.
 
-import { legalMoves } from '../../src/core/movegen.js';
 import { Position } from '../../src/core/position.js';
 import { err, ok, type Result } from '../../src/core/result.js';
 import { isBoardReason, judge, type RuleConfig } from '../../src/core/rules.js';
+import { parseLegalMove } from '../../src/core/ucimove.js';
 import { RED, moveToUci, type Color } from '../../src/core/types.js';
 import type { GoResult, UciEngine } from './uci-engine.js';
 import { applyMoves, type Opening } from './openings.js';
@@ -174,8 +174,8 @@ export async function playGame(cfg: GameConfig): Promise<GameRecord> {
   };
   note();
   for (const text of cfg.opening.moves) {
-    const err = applyMoves(pos, [text]);
-    if (err) throw new Error(`opening ${cfg.opening.name}: ${err}`);
+    const played = applyMoves(pos, [text]);
+    if (!played.ok) throw new Error(`opening ${cfg.opening.name}: ${played.error.message}`);
     note();
   }
   const repetitions = Math.max(2, cfg.repetitions ?? 3);
@@ -249,12 +249,12 @@ export async function playGame(cfg: GameConfig): Promise<GameRecord> {
       return forfeitBy(side, `${eng.name} (${colorName(side)}) lost on time (${Math.round(used)} ms used, movetime ${tc.movetimeMs} ms)`, 'time');
     }
 
-    const legal = legalMoves(pos);
-    const m = legal.find((x) => moveToUci(x) === res.move);
-    if (m === undefined) {
+    // The engine's text must be the move exactly as UCI writes it (no other case or spacing).
+    const m = parseLegalMove(pos, res.move);
+    if (!m.ok || moveToUci(m.value) !== res.move) {
       return forfeitBy(side, `${eng.name} (${colorName(side)}) played an illegal move "${res.move}" in ${pos.fen()}`, 'illegal');
     }
-    pos.doMove(m);
+    pos.doMove(m.value);
     note();
     moves.push(res.move);
 

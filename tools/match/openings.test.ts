@@ -7,27 +7,40 @@ import { repoRoot } from '../../test/support/fixtures.js';
 
 const root = repoRoot();
 
+/** The opening of a line that must parse. */
+function line(text: string, lineNo = 0): Opening {
+  const r = parseOpeningLine(text, lineNo);
+  assert.ok(r.ok && r.value !== null, `${text}: ${r.ok ? 'blank' : r.error.message}`);
+  return r.value;
+}
+
+/** The error of a line that must be rejected. */
+function rejected(text: string, lineNo = 0): { code: string; message: string } {
+  const r = parseOpeningLine(text, lineNo);
+  assert.ok(!r.ok, `accepted: ${text}`);
+  return r.error;
+}
+
 test('move-list lines, comments and the startpos/moves keywords', () => {
-  const o = parseOpeningLine('h2e2 h9g7 h0g2   # central cannon vs horse', 3) as Opening;
+  const o = line('h2e2 h9g7 h0g2   # central cannon vs horse', 3);
   assert.equal(o.fen, null);
   assert.deepEqual(o.moves, ['h2e2', 'h9g7', 'h0g2']);
   assert.equal(o.name, 'central cannon vs horse');
   assert.equal(o.line, 3);
-  const p = parseOpeningLine('startpos moves c3c4 b7c7 ; pawn opening') as Opening;
+  const p = line('startpos moves c3c4 b7c7 ; pawn opening');
   assert.deepEqual(p.moves, ['c3c4', 'b7c7']);
   assert.equal(p.name, 'pawn opening');
-  assert.equal(parseOpeningLine('   '), null);
-  assert.equal(parseOpeningLine('# only a comment'), null);
+  assert.deepEqual(parseOpeningLine('   '), { ok: true, value: null });
+  assert.deepEqual(parseOpeningLine('# only a comment'), { ok: true, value: null });
 });
 
 test('FEN lines with and without moves', () => {
   const fen = 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1';
-  const a = parseOpeningLine(`${fen} moves h2e2 h9g7`) as Opening;
+  const a = line(`${fen} moves h2e2 h9g7`);
   assert.equal(a.fen, fen);
   assert.deepEqual(a.moves, ['h2e2', 'h9g7']);
-  const b = parseOpeningLine(`fen 3k5/9/9/9/9/9/9/9/4R4/4K4 b h2e2`) as unknown as string;
-  assert.equal(typeof b, 'string', 'h2e2 is not legal in that position');
-  const c = parseOpeningLine('r2ak4/9/9/9/9/9/9/9/4A4/3K1R3 b') as Opening;
+  assert.equal(rejected(`fen 3k5/9/9/9/9/9/9/9/4R4/4K4 b h2e2`).code, 'opening-move', 'h2e2 is not legal in that position');
+  const c = line('r2ak4/9/9/9/9/9/9/9/4A4/3K1R3 b');
   assert.equal(c.fen, 'r2ak4/9/9/9/9/9/9/9/4A4/3K1R3 b');
   assert.deepEqual(c.moves, []);
   const pos = openingPosition(a);
@@ -35,12 +48,15 @@ test('FEN lines with and without moves', () => {
 });
 
 test('bad lines are reported with their line numbers', () => {
-  assert.match(parseOpeningLine('h2e2 h2e2', 7) as string, /line 7: move 2 "h2e2" is not legal/);
-  assert.match(parseOpeningLine('h2e2 xx', 2) as string, /"xx" is not a move/);
-  assert.match(parseOpeningLine('rnbakabnr/9/9 w', 4) as string, /line 4: .*ranks/);
+  assert.match(rejected('h2e2 h2e2', 7).message, /line 7: move 2 "h2e2" is not legal/);
+  assert.equal(rejected('h2e2 xx', 2).code, 'opening-syntax');
+  assert.match(rejected('h2e2 xx', 2).message, /"xx" is not a move/);
+  assert.equal(rejected('rnbakabnr/9/9 w', 4).code, 'opening-fen');
+  assert.match(rejected('rnbakabnr/9/9 w', 4).message, /line 4: .*ranks/);
   assert.throws(() => parseOpenings('h2e2\nh2e2 h2e2\nb0b0\n'), /line 2[\s\S]*line 3/);
   // A position where the side to move is already mated is not an opening.
-  assert.match(parseOpeningLine('3k5/9/9/9/9/9/9/9/3R5/3RK4 b') as string, /already ends the game \(red, checkmate\)/);
+  assert.equal(rejected('3k5/9/9/9/9/9/9/9/3R5/3RK4 b').code, 'opening-ends');
+  assert.match(rejected('3k5/9/9/9/9/9/9/9/3R5/3RK4 b').message, /already ends the game \(red, checkmate\)/);
 });
 
 test('schedule: each opening twice with colors swapped, cycling through the set', () => {

@@ -15,6 +15,9 @@
 
 import { readFileSync } from 'node:fs';
 import { Position } from '../../src/core/position.js';
+import { START_FEN } from '../../src/core/fen.js';
+import { mulberry32 } from '../../src/core/prng.js';
+import { err, ok, type Result } from '../../src/core/result.js';
 import { parseLegalMove, parseUciMove } from '../../src/core/ucimove.js';
 import { DEFAULT_RULES, judge, type RuleConfig } from '../../src/core/rules.js';
 
@@ -31,27 +34,33 @@ export interface Opening {
 
 const isMove = (token: string): boolean => parseUciMove(token).ok;
 
-/** Applies UCI moves to `pos`; returns null or an error message naming the bad move. */
-export function applyMoves(pos: Position, moves: readonly string[]): string | null {
+export type OpeningErrorCode = 'opening-syntax' | 'opening-fen' | 'opening-move' | 'opening-ends';
+
+/** Applies UCI moves to `pos`; a bad move is named with its number and the position. */
+export function applyMoves(pos: Position, moves: readonly string[]): Result<null, 'opening-move'> {
   for (let i = 0; i < moves.length; i++) {
     const text = moves[i];
     const m = parseLegalMove(pos, text);
-    if (!m.ok) return `move ${i + 1} "${text}" is not legal in ${pos.fen()}`;
+    if (!m.ok) return err('opening-move', `move ${i + 1} "${text}" is not legal in ${pos.fen()}`);
     pos.doMove(m.value);
   }
-  return null;
+  return ok(null);
 }
 
 /** The position an opening leads to (with its history). Throws on a bad opening. */
 export function openingPosition(o: Opening): Position {
   const pos = new Position(o.fen ?? undefined);
-  const err = applyMoves(pos, o.moves);
-  if (err) throw new Error(err);
+  const r = applyMoves(pos, o.moves);
+  if (!r.ok) throw new Error(r.error.message);
   return pos;
 }
 
-/** Parses one line; returns null for blank/comment lines, an Opening, or an error string. */
-export function parseOpeningLine(raw: string, lineNo = 0, rules: RuleConfig = DEFAULT_RULES): Opening | string | null {
+/** Parses one line: an Opening, null for a blank or comment line, or the error (naming the line). */
+export function parseOpeningLine(
+  raw: string,
+  lineNo = 0,
+  rules: RuleConfig = DEFAULT_RULES,
+): Result<Opening | null, OpeningErrorCode> {
   let text = raw;
   let name = '';
   const cut = text.search(/[#;]/);
@@ -60,7 +69,7 @@ export function parseOpeningLine(raw: string, lineNo = 0, rules: RuleConfig = DE
     text = text.slice(0, cut);
   }
   const tokens = text.trim().split(/\s+/).filter((t) => t.length > 0);
-  if (tokens.length === 0) return null;
+  if (tokens.length === 0) return ok(null);
   let fen: string | null = null;
   let i = 0;
   if (tokens[0] === 'startpos') i = 1;
@@ -72,22 +81,21 @@ export function parseOpeningLine(raw: string, lineNo = 0, rules: RuleConfig = DE
     while (i < tokens.length && fenTokens.length < 6 && tokens[i] !== 'moves' && !isMove(tokens[i])) fenTokens.push(tokens[i++]);
     fen = fenTokens.join(' ');
   } else if (tokens[0] === 'fen') {
-    return `line ${lineNo}: "fen" without a FEN`;
+    return err('opening-fen', `line ${lineNo}: "fen" without a FEN`);
   }
   if (tokens[i] === 'moves') i++;
   const moves = tokens.slice(i).map((t) => t.toLowerCase());
-  for (const m of moves) if (!isMove(m)) return `line ${lineNo}: "${m}" is not a move (expected UCI squares a0-i9, e.g. h2e2)`;
-  let pos: Position;
-  try {
-    pos = new Position(fen ?? undefined);
-  } catch (e) {
-    return `line ${lineNo}: ${(e as Error).message}`;
+  for (const m of moves) {
+    if (!isMove(m)) return err('opening-syntax', `line ${lineNo}: "${m}" is not a move (expected UCI squares a0-i9, e.g. h2e2)`);
   }
-  const err = applyMoves(pos, moves);
-  if (err) return `line ${lineNo}: ${err}`;
+  const pos = new Position(null);
+  const set = pos.setFen(fen ?? START_FEN);
+  if (!set.ok) return err('opening-fen', `line ${lineNo}: ${set.error.message}`);
+  const played = applyMoves(pos, moves);
+  if (!played.ok) return err(played.error.code, `line ${lineNo}: ${played.error.message}`);
   const j = judge(pos, rules);
-  if (j.result !== 'none') return `line ${lineNo}: the opening already ends the game (${j.result}, ${j.reason})`;
-  return { fen, moves, name: name || (fen ? fen + (moves.length ? ' ' + moves.join(' ') : '') : moves.join(' ') || 'startpos'), line: lineNo };
+  if (j.result !== 'none') return err('opening-ends', `line ${lineNo}: the opening already ends the game (${j.result}, ${j.reason})`);
+  return ok({ fen, moves, name: name || (fen ? fen + (moves.length ? ' ' + moves.join(' ') : '') : moves.join(' ') || 'startpos'), line: lineNo });
 }
 
 /** Parses the text of an opening file; throws with every bad line listed. */
@@ -97,9 +105,8 @@ export function parseOpenings(text: string, rules: RuleConfig = DEFAULT_RULES): 
   const lines = text.split(/\r?\n/);
   for (let n = 0; n < lines.length; n++) {
     const r = parseOpeningLine(lines[n], n + 1, rules);
-    if (r === null) continue;
-    if (typeof r === 'string') errors.push(r);
-    else out.push(r);
+    if (!r.ok) errors.push(r.error.message);
+    else if (r.value !== null) out.push(r.value);
   }
   if (errors.length) throw new Error(`bad opening file:\n  ${errors.join('\n  ')}`);
   return out;
@@ -111,21 +118,9 @@ export function loadOpenings(path: string, rules: RuleConfig = DEFAULT_RULES): O
 
 export const START_OPENING: Opening = Object.freeze({ fen: null, moves: [], name: 'startpos', line: 0 }) as Opening;
 
-/** Deterministic PRNG (mulberry32) for shuffling openings. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export function shuffled<T>(items: readonly T[], seed: number): T[] {
   const a = items.slice();
-  const r = rng(seed);
+  const r = mulberry32(seed);
   for (let i = a.length - 1; i > 0; i--) {
     const j = Math.floor(r() * (i + 1));
     [a[i], a[j]] = [a[j], a[i]];
