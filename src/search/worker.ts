@@ -29,6 +29,18 @@ const port = parentPort;
 if (!port) throw new Error('worker.ts must run in a worker thread');
 
 let searcher = new Searcher(16);
+/**
+ * A `clear` (ucinewgame, Clear Hash) is done when the next search (or hashfull)
+ * needs it: a burst of them costs one clear, and a `quit` does not wait for clears
+ * no search will see. Searches see exactly the same tables as with eager clears.
+ */
+let clearPending = false;
+function settleClear(): void {
+  if (clearPending) {
+    clearPending = false;
+    searcher.clear();
+  }
+}
 
 // Warm-up before the first message is read: messages sent meanwhile (a `go`)
 // wait in the port's queue. The warm-up searches its own scratch tables, so the
@@ -49,6 +61,7 @@ port.on('message', (msg: ToWorker) => {
   switch (msg.type) {
     case 'go': {
       try {
+        settleClear();
         const pos = new Position(msg.fen);
         for (const m of msg.moves) pos.doMove(m);
         const signals = new Int32Array(msg.signals);
@@ -72,9 +85,10 @@ port.on('message', (msg: ToWorker) => {
       }
       break;
     case 'clear':
-      searcher.clear();
+      clearPending = true;
       break;
     case 'hashfull':
+      settleClear();
       post({ type: 'hashfull', id: msg.id, value: searcher.hashfull() });
       break;
   }
