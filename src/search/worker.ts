@@ -5,7 +5,8 @@
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { Position } from '../core/position.js';
-import type { Move } from '../core/types.js';
+import { generate } from '../core/movegen.js';
+import { GEN_LEGAL, MAX_MOVES, MOVE_NONE, type Move } from '../core/types.js';
 import { applyWeightsFromEnvironment } from '../eval/classical.js';
 import { Searcher } from './search.js';
 import type { SearchLimits, SearchOptions } from './types.js';
@@ -32,6 +33,18 @@ const weights = applyWeightsFromEnvironment();
 if (!weights.ok) port.postMessage({ type: 'text', id: 0, line: `ERROR: ${weights.error.message}` } satisfies FromWorker);
 
 let searcher = new Searcher(16);
+/**
+ * A `clear` (ucinewgame, Clear Hash) is done when the next search (or hashfull)
+ * needs it: a burst of them costs one clear, and a `quit` does not wait for clears
+ * no search will see. Searches see exactly the same tables as with eager clears.
+ */
+let clearPending = false;
+function settleClear(): void {
+  if (clearPending) {
+    clearPending = false;
+    searcher.clear();
+  }
+}
 
 // Warm-up before the first message is read: messages sent meanwhile (a `go`)
 // wait in the port's queue. The warm-up searches its own scratch tables, so the
@@ -47,6 +60,28 @@ if (data.warmup && data.abort) {
 }
 port.postMessage({ type: 'ready' } satisfies FromWorker);
 
+const legalScratch = new Int32Array(MAX_MOVES);
+/**
+ * The answer of a search stopped before it began: the first root move, as a search
+ * stopped at its first poll returns (the first legal move in generation order, or
+ * the first legal one of `searchmoves`), without touching the tables. So a queue of
+ * stopped searches (a GUI that sent go/stop faster than they ran, or `quit`) drains
+ * in microseconds.
+ */
+function stoppedAnswer(pos: Position, limits: SearchLimits): import('./types.js').SearchResult {
+  const n = generate(pos, GEN_LEGAL, legalScratch, 0);
+  let best: Move = n > 0 ? legalScratch[0] : MOVE_NONE;
+  for (const m of limits.searchmoves ?? []) {
+    let legal = false;
+    for (let i = 0; i < n; i++) if (legalScratch[i] === m) legal = true;
+    if (legal) {
+      best = m;
+      break;
+    }
+  }
+  return { bestMove: best, ponderMove: MOVE_NONE, score: 0, nodes: 0, depth: 0 };
+}
+
 port.on('message', (msg: ToWorker) => {
   const post = (m: FromWorker) => port.postMessage(m);
   switch (msg.type) {
@@ -55,6 +90,11 @@ port.on('message', (msg: ToWorker) => {
         const pos = new Position(msg.fen);
         for (const m of msg.moves) pos.doMove(m);
         const signals = new Int32Array(msg.signals);
+        if (Atomics.load(signals, 0) !== 0) {
+          post({ type: 'done', id: msg.id, result: stoppedAnswer(pos, msg.limits) });
+          break;
+        }
+        settleClear();
         const result = searcher.search(pos, msg.limits, msg.options, {
           signals,
           info: (info) => post({ type: 'info', id: msg.id, info }),
@@ -75,9 +115,10 @@ port.on('message', (msg: ToWorker) => {
       }
       break;
     case 'clear':
-      searcher.clear();
+      clearPending = true;
       break;
     case 'hashfull':
+      settleClear();
       post({ type: 'hashfull', id: msg.id, value: searcher.hashfull() });
       break;
   }
