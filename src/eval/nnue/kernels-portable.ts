@@ -23,7 +23,25 @@ export class PortableKernels implements NnueKernels {
   private readonly o0 = new Int32Array(L2);
   private readonly o1 = new Int32Array(L3);
   private readonly x2 = new Int32Array(2 * L2 + 2 * L3);
+  private readonly rowsAdded = new Int32Array(4096);
+  private readonly rowsRemoved = new Int32Array(4096);
 
+  /** fc_0 weights input-major (k * 32 + i), packed 4 per int32, per layer stack offset; built on first use. */
+  private readonly fc0T = new Map<number, Int32Array>();
+
+  private transposedFc0(stack: number): Int32Array {
+    let t = this.fc0T.get(stack);
+    if (t === undefined) {
+      const bytes = new Int8Array(L2 * L1);
+      const w0 = stack + FC0_WEIGHTS;
+      for (let i = 0; i < L2; i++) for (let k = 0; k < L1; k++) bytes[k * L2 + i] = this.i8[w0 + i * L1 + k];
+      t = new Int32Array(bytes.buffer);
+      this.fc0T.set(stack, t);
+    }
+    return t;
+  }
+
+  /** Kernels over `buffer`; the weights must be in place (fc_0 weights are cached in another order). */
   constructor(buffer: ArrayBufferLike) {
     this.i8 = new Int8Array(buffer);
     this.u8 = new Uint8Array(buffer);
@@ -32,43 +50,56 @@ export class PortableKernels implements NnueKernels {
   }
 
   refresh(acc: number, features: number, count: number): void {
-    const i16 = this.i16, i32 = this.i32, i8 = this.i8;
-    const a = acc >> 1, bias = FT_BIAS >> 1;
-    for (let j = 0; j < L1; j++) i16[a + j] = i16[bias + j];
-    const ps = (acc + ACC_PSQT) >> 2;
-    for (let k = 0; k < PSQT_BUCKETS; k++) i32[ps + k] = 0;
-    const list = features >> 2;
-    for (let i = 0; i < count; i++) {
-      const row = i32[list + i];
-      const w = FT_WEIGHTS + row * L1;
-      for (let j = 0; j < L1; j++) i16[a + j] += i8[w + j];
-      const p = (FT_PSQT >> 2) + row * PSQT_BUCKETS;
-      for (let k = 0; k < PSQT_BUCKETS; k++) i32[ps + k] = (i32[ps + k] + i32[p + k]) | 0;
-    }
+    this.accumulate(acc, FT_BIAS, false, features, count, 0, 0);
   }
 
   update(dst: number, src: number, added: number, addedCount: number, removed: number, removedCount: number): void {
-    const i16 = this.i16, i32 = this.i32, i8 = this.i8;
-    const d = dst >> 1, s = src >> 1;
-    const dps = (dst + ACC_PSQT) >> 2, sps = (src + ACC_PSQT) >> 2;
-    if (d !== s) {
-      for (let j = 0; j < L1; j++) i16[d + j] = i16[s + j];
-      for (let k = 0; k < PSQT_BUCKETS; k++) i32[dps + k] = i32[sps + k];
+    this.accumulate(dst, src, true, added, addedCount, removed, removedCount);
+  }
+
+  /**
+   * dst = base + added rows - removed rows. `base` is an accumulator (with PSQT
+   * part) or the FT biases (PSQT part zero). Works column block by column
+   * block over all rows at once, reading 4 weights per 32-bit load, so each
+   * accumulator entry is loaded and stored once; the i16 stores wrap as
+   * Pikafish's i16 arithmetic does.
+   */
+  private accumulate(dst: number, base: number, baseHasPsqt: boolean, added: number, na: number, removed: number, nr: number): void {
+    const i16 = this.i16, i32 = this.i32;
+    const ra = this.rowsAdded, rr = this.rowsRemoved;
+    const addList = added >> 2, remList = removed >> 2;
+    if (na > ra.length || nr > rr.length) throw new Error('NNUE kernels: feature list too long');
+    for (let i = 0; i < na; i++) ra[i] = (FT_WEIGHTS >> 2) + i32[addList + i] * (L1 >> 2);
+    for (let i = 0; i < nr; i++) rr[i] = (FT_WEIGHTS >> 2) + i32[remList + i] * (L1 >> 2);
+    const d = dst >> 1, b = base >> 1;
+    for (let j = 0; j < L1 >> 2; j++) {
+      const o = 4 * j;
+      let a0 = i16[b + o], a1 = i16[b + o + 1], a2 = i16[b + o + 2], a3 = i16[b + o + 3];
+      for (let i = 0; i < na; i++) {
+        const x = i32[ra[i] + j];
+        a0 += (x << 24) >> 24;
+        a1 += (x << 16) >> 24;
+        a2 += (x << 8) >> 24;
+        a3 += x >> 24;
+      }
+      for (let i = 0; i < nr; i++) {
+        const x = i32[rr[i] + j];
+        a0 -= (x << 24) >> 24;
+        a1 -= (x << 16) >> 24;
+        a2 -= (x << 8) >> 24;
+        a3 -= x >> 24;
+      }
+      i16[d + o] = a0;
+      i16[d + o + 1] = a1;
+      i16[d + o + 2] = a2;
+      i16[d + o + 3] = a3;
     }
-    const add = added >> 2, rem = removed >> 2;
-    for (let i = 0; i < addedCount; i++) {
-      const row = i32[add + i];
-      const w = FT_WEIGHTS + row * L1;
-      for (let j = 0; j < L1; j++) i16[d + j] += i8[w + j];
-      const p = (FT_PSQT >> 2) + row * PSQT_BUCKETS;
-      for (let k = 0; k < PSQT_BUCKETS; k++) i32[dps + k] = (i32[dps + k] + i32[p + k]) | 0;
-    }
-    for (let i = 0; i < removedCount; i++) {
-      const row = i32[rem + i];
-      const w = FT_WEIGHTS + row * L1;
-      for (let j = 0; j < L1; j++) i16[d + j] -= i8[w + j];
-      const p = (FT_PSQT >> 2) + row * PSQT_BUCKETS;
-      for (let k = 0; k < PSQT_BUCKETS; k++) i32[dps + k] = (i32[dps + k] - i32[p + k]) | 0;
+    const dps = (dst + ACC_PSQT) >> 2, bps = (base + ACC_PSQT) >> 2;
+    for (let k = 0; k < PSQT_BUCKETS; k++) {
+      let v = baseHasPsqt ? i32[bps + k] : 0;
+      for (let i = 0; i < na; i++) v = (v + i32[(FT_PSQT >> 2) + i32[addList + i] * PSQT_BUCKETS + k]) | 0;
+      for (let i = 0; i < nr; i++) v = (v - i32[(FT_PSQT >> 2) + i32[remList + i] * PSQT_BUCKETS + k]) | 0;
+      i32[dps + k] = v;
     }
   }
 
@@ -89,14 +120,21 @@ export class PortableKernels implements NnueKernels {
         if (v) nnz[nz++] = p * HALF + j;
       }
     }
-    // fc_0 (sparse input: only non-zero inputs are visited).
+    // fc_0 (sparse input: only non-zero inputs are visited), over an
+    // input-major copy of the weights so each input's 32 weights are adjacent.
     const b0 = (stack + FC0_BIAS) >> 2;
     for (let i = 0; i < L2; i++) o0[i] = i32[b0 + i];
-    const w0 = stack + FC0_WEIGHTS;
+    const t = this.transposedFc0(stack);
     for (let n = 0; n < nz; n++) {
       const k = nnz[n];
       const v = u8[scratch + k];
-      for (let i = 0, w = w0 + k; i < L2; i++, w += L1) o0[i] = (o0[i] + i8[w] * v) | 0;
+      for (let q = 0, w = k * (L2 >> 2); q < L2 >> 2; q++, w++) {
+        const x = t[w], i = 4 * q;
+        o0[i] += ((x << 24) >> 24) * v;
+        o0[i + 1] += ((x << 16) >> 24) * v;
+        o0[i + 2] += ((x << 8) >> 24) * v;
+        o0[i + 3] += (x >> 24) * v;
+      }
     }
     // SqrClippedReLU and ClippedReLU of fc_0.
     for (let i = 0; i < L2; i++) {
