@@ -15,11 +15,11 @@ const HALF = L1 / 2;
 export class PortableKernels implements NnueKernels {
   readonly name = 'portable';
   private readonly i8: Int8Array;
-  private readonly u8: Uint8Array;
   private readonly i16: Int16Array;
   private readonly i32: Int32Array;
   // Work arrays of propagate (per instance, so per thread).
   private readonly nnz = new Int32Array(L1);
+  private readonly nnzVal = new Int32Array(L1);
   private readonly o0 = new Int32Array(L2);
   private readonly o1 = new Int32Array(L3);
   private readonly x2 = new Int32Array(2 * L2 + 2 * L3);
@@ -44,7 +44,6 @@ export class PortableKernels implements NnueKernels {
   /** Kernels over `buffer`; the weights must be in place (fc_0 weights are cached in another order). */
   constructor(buffer: ArrayBufferLike) {
     this.i8 = new Int8Array(buffer);
-    this.u8 = new Uint8Array(buffer);
     this.i16 = new Int16Array(buffer);
     this.i32 = new Int32Array(buffer);
   }
@@ -104,20 +103,25 @@ export class PortableKernels implements NnueKernels {
   }
 
   propagate(accUs: number, accThem: number, stack: number, scratch: number): number {
-    const i16 = this.i16, i32 = this.i32, i8 = this.i8, u8 = this.u8;
+    const i16 = this.i16, i32 = this.i32, i8 = this.i8;
     const nnz = this.nnz, o0 = this.o0, o1 = this.o1, x2 = this.x2;
-    // Pairwise clipped product of the two accumulator halves, side to move first.
+    // Pairwise clipped product of the two accumulator halves, side to move
+    // first. Only the non-zero outputs (about one in ten) are kept, with their
+    // input index, for the sparse fc_0.
+    const nnzVal = this.nnzVal;
     let nz = 0;
     for (let p = 0; p < 2; p++) {
       const a = (p === 0 ? accUs : accThem) >> 1;
-      const out = scratch + p * HALF;
       for (let j = 0; j < HALF; j++) {
-        let x = i16[a + j], y = i16[a + j + HALF];
-        x = x < 0 ? 0 : x > 255 ? 255 : x;
-        y = y < 0 ? 0 : y > 255 ? 255 : y;
-        const v = (x * y) >>> 9;
-        u8[out + j] = v;
-        if (v) nnz[nz++] = p * HALF + j;
+        const x = i16[a + j];
+        if (x <= 0) continue;
+        const y = i16[a + j + HALF];
+        if (y <= 0) continue;
+        const v = ((x > 255 ? 255 : x) * (y > 255 ? 255 : y)) >>> 9;
+        if (v) {
+          nnz[nz] = p * HALF + j;
+          nnzVal[nz++] = v;
+        }
       }
     }
     // fc_0 (sparse input: only non-zero inputs are visited), over an
@@ -126,9 +130,8 @@ export class PortableKernels implements NnueKernels {
     for (let i = 0; i < L2; i++) o0[i] = i32[b0 + i];
     const t = this.transposedFc0(stack);
     for (let n = 0; n < nz; n++) {
-      const k = nnz[n];
-      const v = u8[scratch + k];
-      for (let q = 0, w = k * (L2 >> 2); q < L2 >> 2; q++, w++) {
+      const v = nnzVal[n];
+      for (let q = 0, w = nnz[n] * (L2 >> 2); q < L2 >> 2; q++, w++) {
         const x = t[w], i = 4 * q;
         o0[i] += ((x << 24) >> 24) * v;
         o0[i + 1] += ((x << 16) >> 24) * v;
@@ -148,9 +151,12 @@ export class PortableKernels implements NnueKernels {
     const b1 = (stack + FC1_BIAS) >> 2, w1 = stack + FC1_WEIGHTS;
     for (let i = 0; i < L3; i++) {
       let s = i32[b1 + i];
-      const row = w1 + i * 2 * L2;
-      for (let k = 0; k < 2 * L2; k++) s += i8[row + k] * x2[k];
-      o1[i] = s | 0;
+      const row = (w1 + i * 2 * L2) >> 2;
+      for (let q = 0; q < L2 >> 1; q++) {
+        const x = i32[row + q], k = 4 * q;
+        s += ((x << 24) >> 24) * x2[k] + ((x << 16) >> 24) * x2[k + 1] + ((x << 8) >> 24) * x2[k + 2] + (x >> 24) * x2[k + 3];
+      }
+      o1[i] = s;
     }
     for (let i = 0; i < L3; i++) {
       const o = o1[i];
