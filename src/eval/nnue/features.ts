@@ -98,8 +98,8 @@ const VALID_PAIRS = [
   '0001110000110110', // k
 ];
 
-/** ThreatOffsets[((attacker * 90 + from) * 90 + to) * 16 + attacked], THREAT_DIMS when not a feature. */
-export const THREAT_OFFSETS = new Uint16Array(16 * SQUARE_NB * SQUARE_NB * 16).fill(THREAT_DIMS);
+/** ThreatOffsets[((attacker * 90 + from) * 90 + to) * 16 + attacked], THREAT_DIMS when not a feature (after initThreatTables()). */
+export const THREAT_OFFSETS = new Uint16Array(16 * SQUARE_NB * SQUARE_NB * 16);
 /** First threat index of each attacker piece (-1 when it has none), and counts. */
 export const THREAT_FIRST = new Int32Array(16).fill(-1);
 export const THREAT_COUNT = new Int32Array(16);
@@ -137,7 +137,16 @@ function emptyBoardAttacks(pc: number, from: number, out: Uint8Array): void {
   }
 }
 
-{
+let threatTablesBuilt = false;
+
+/**
+ * Builds THREAT_OFFSETS, THREAT_FIRST and THREAT_COUNT (once; about 50 ms, so
+ * only when a network is used) and checks the total against Pikafish's.
+ */
+export function initThreatTables(): void {
+  if (threatTablesBuilt) return;
+  threatTablesBuilt = true;
+  THREAT_OFFSETS.fill(THREAT_DIMS);
   let n = 0;
   const att = new Uint8Array(SQUARE_NB);
   for (const attacker of ALL_PIECES) {

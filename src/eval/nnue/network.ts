@@ -21,7 +21,7 @@
 import type { Position } from '../../core/position.js';
 import { postProcess } from '../evaluate.js';
 import {
-  appendPsqFeatures, appendRawThreats, appendThreatRows, featureBuckets, layerStackBucket, psqIndex,
+  appendPsqFeatures, appendRawThreats, appendThreatRows, featureBuckets, initThreatTables, layerStackBucket, psqIndex,
 } from './features.js';
 import type { NnueKernels } from './kernels.js';
 import { PortableKernels } from './kernels-portable.js';
@@ -70,7 +70,9 @@ export interface NetworkHandle {
 }
 
 export class NnueNetwork {
-  private constructor(readonly memory: NnueMemory, readonly data: NetworkData) {}
+  private constructor(readonly memory: NnueMemory, readonly data: NetworkData) {
+    initThreatTables();
+  }
 
   static load(path: string, programDirs?: readonly string[]): Result<NnueNetwork, NnueLoadCode> {
     const r = loadNetworkFile(path, SLOT_COUNT * SLOT_BYTES, programDirs);

@@ -148,3 +148,16 @@ test('incremental accumulators equal a full refresh at every node of random game
     `coverage: ${nodes} nodes, ${kingMoves} king moves, ${captures} captures, ${bucketChanges} bucket changes, ${undos} undos`);
   assert.ok(ev.stats.incremental > ev.stats.refresh, `incremental ${ev.stats.incremental}, refresh ${ev.stats.refresh}`);
 });
+
+test('the weights live in one shared memory that search threads receive without copying', () => {
+  assert.ok(net.memory.buffer instanceof SharedArrayBuffer);
+  const h = net.handle();
+  assert.equal(h.memory, net.memory);
+  const again = NnueNetwork.fromHandle(structuredClone(h));
+  // A structured clone (what postMessage does) of a shared memory is the same memory.
+  const a = new Uint8Array(net.memory.buffer), b = new Uint8Array(again.memory.buffer);
+  const at = a.length - 1, old = a[at];
+  a[at] = old ^ 0x5a;
+  assert.equal(b[at], old ^ 0x5a);
+  a[at] = old;
+});
