@@ -154,6 +154,11 @@ export class NnueEvaluator {
     return this.base + SLOT_VERIFY + p * ACC_BYTES;
   }
 
+  /** Byte offset of this slot's SCRATCH_BYTES of propagate work space. */
+  scratchOffset(): number {
+    return this.base + SLOT_SCRATCH;
+  }
+
   /** Forgets every computed accumulator (the Finny cache stays valid). */
   reset(): void {
     this.valid.fill(0);
