@@ -8,6 +8,9 @@ import { generate } from './core/movegen.js';
 import { Position } from './core/position.js';
 import { DRAW_RULES, REPETITION_RULES, ruleConfigFrom, type RuleConfig } from './core/rules.js';
 import { GEN_LEGAL, MAX_MOVES, moveToUci, parseSquare, makeMove, type Move } from './core/types.js';
+import { NnueEvaluator, NnueNetwork } from './eval/nnue/network.js';
+import { traceNnue } from './eval/nnue/trace.js';
+import { traceClassical } from './eval/classical.js';
 import { Options } from './protocol/options.js';
 import { SCORE_TYPES, type ScoreType } from './protocol/score.js';
 import type { FromWorker, ToWorker } from './search/worker.js';
@@ -18,6 +21,8 @@ export const ENGINE_VERSION = '0.1.0';
 export const ENGINE_AUTHOR = 'the Kirin developers';
 
 export const MAX_HASH_MB = 65536;
+/** Pikafish's default network file name (evaluate.h). */
+export const DEFAULT_EVAL_FILE = 'pikafish.nnue';
 
 export interface SearchListener {
   info?(info: SearchInfo): void;
@@ -60,6 +65,12 @@ export class Engine {
   private readonly hashfullWaiters = new Map<number, (v: number) => void>();
   /** Messages the engine wants shown (e.g. a failed hash allocation). */
   onMessage: (line: string) => void = () => {};
+  /** The loaded network (null: the classical evaluation plays). Shared with the search thread. */
+  private network: NnueNetwork | null = null;
+  /** This thread's evaluator for `eval` (work slot 0). */
+  private evaluator: NnueEvaluator | null = null;
+  /** One line saying which evaluation plays and why (shown on uci/isready). */
+  private evalStatus = '';
 
   constructor() {
     const o = this.options;
@@ -79,6 +90,62 @@ export class Engine {
     o.add({ name: 'DrawRule', type: 'combo', default: 'None', vars: DRAW_RULES });
     o.add({ name: 'ScoreType', type: 'combo', default: 'PawnValueNormalized', vars: SCORE_TYPES });
     o.add({ name: 'LU_Output', type: 'check', default: true });
+    o.add({ name: 'EvalFile', type: 'string', default: DEFAULT_EVAL_FILE, onChange: (v) => this.loadNetwork(String(v)) });
+    this.loadInitialNetwork(DEFAULT_EVAL_FILE);
+  }
+
+  // ---- Evaluation ----------------------------------------------------------------
+
+  /** At start-up: the network if one is found, else the classical evaluation, said once on uci/isready. */
+  private loadInitialNetwork(file: string): void {
+    const r = NnueNetwork.load(file);
+    if (r.ok) {
+      this.useNetwork(r.value);
+      return;
+    }
+    this.evalStatus = r.error.code === 'not-found'
+      ? `classical evaluation: no network found (${file}; see "Using the official network" in the README)`
+      : `ERROR: ${r.error.message}; the classical evaluation plays`;
+  }
+
+  private useNetwork(net: NnueNetwork | null): void {
+    this.network = net;
+    this.evaluator = null;
+    this.evalStatus = net ? `NNUE evaluation using ${net.label()}` : 'classical evaluation (EvalFile is empty)';
+    if (this.worker) this.worker.postMessage({ type: 'net', net: net ? net.handle() : null } satisfies ToWorker);
+  }
+
+  /**
+   * setoption EvalFile: loads the file and switches to it; an empty value selects
+   * the classical evaluation. A file that cannot be used is refused with its error
+   * and the evaluation in use stays.
+   */
+  private loadNetwork(file: string): string {
+    if (file === '') {
+      this.useNetwork(null);
+      return this.evalStatus;
+    }
+    const r = NnueNetwork.load(file);
+    if (!r.ok) throw new Error(`${r.error.message}; the evaluation stays: ${this.evaluationName()}`);
+    this.useNetwork(r.value);
+    return this.evalStatus;
+  }
+
+  /** Which evaluation plays, with the network file and its description. */
+  evaluationName(): string {
+    return this.network ? `NNUE ${this.network.label()}` : 'classical';
+  }
+
+  /** The line shown on uci/isready: which evaluation plays, or why the classical one does. */
+  evaluationStatus(): string {
+    return this.evalStatus;
+  }
+
+  /** The evaluation trace of the current position (`eval`). */
+  traceEval(): string {
+    if (!this.network) return traceClassical(this.pos);
+    this.evaluator ??= new NnueEvaluator(this.network, 0);
+    return traceNnue(this.pos, this.evaluator);
   }
 
   // ---- Game state --------------------------------------------------------------
@@ -167,6 +234,7 @@ export class Engine {
     // Bring the new thread up to date with the options that live there.
     const hash = this.options.getNumber('Hash');
     if (hash !== 16) w.postMessage({ type: 'hash', mb: hash } satisfies ToWorker);
+    if (this.network) w.postMessage({ type: 'net', net: this.network.handle() } satisfies ToWorker);
     return w;
   }
 

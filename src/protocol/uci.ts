@@ -8,7 +8,6 @@ import { perftReport } from '../core/perft.js';
 import { formatJudgement, judge } from '../core/rules.js';
 import { moveToUci, MOVE_NONE, squareName, type Move } from '../core/types.js';
 import { ENGINE_AUTHOR, ENGINE_NAME, ENGINE_VERSION, Engine, parseLegalMove } from '../engine.js';
-import { traceClassical } from '../eval/classical.js';
 import type { SearchLimits, SearchResult } from '../search/types.js';
 import { runBench, runSpeedtest } from '../tools/bench.js';
 import { compilerInfo } from '../tools/compiler.js';
@@ -124,10 +123,12 @@ export class Uci {
         this.out('');
         for (const l of this.engine.options.uciLines()) this.out(l);
         this.engine.warmup();
+        this.out(`info string ${this.engine.evaluationStatus()}`);
         this.out('uciok');
         return true;
       case 'isready':
         this.engine.warmup();
+        this.out(`info string ${this.engine.evaluationStatus()}`);
         this.out('readyok');
         return true;
       case 'setoption':
@@ -154,7 +155,7 @@ export class Uci {
         this.display();
         return true;
       case 'eval':
-        for (const l of traceClassical(this.engine.pos).split('\n')) this.out(l);
+        for (const l of this.engine.traceEval().split('\n')) this.out(l);
         return true;
       case 'compiler':
         for (const l of compilerInfo().split('\n')) this.out(l);

@@ -6,6 +6,7 @@
 import { parentPort } from 'node:worker_threads';
 import { Position } from '../core/position.js';
 import type { Move } from '../core/types.js';
+import { NnueNetwork, type NetworkHandle } from '../eval/nnue/network.js';
 import { Searcher } from './search.js';
 import type { SearchLimits, SearchOptions } from './types.js';
 
@@ -13,7 +14,8 @@ export type ToWorker =
   | { type: 'go'; id: number; fen: string; moves: Move[]; limits: SearchLimits; options: SearchOptions; signals: SharedArrayBuffer }
   | { type: 'hash'; mb: number }
   | { type: 'clear' }
-  | { type: 'hashfull'; id: number };
+  | { type: 'hashfull'; id: number }
+  | { type: 'net'; net: NetworkHandle | null };
 
 export type FromWorker =
   | { type: 'info'; id: number; info: import('./types.js').SearchInfo }
@@ -26,6 +28,7 @@ const port = parentPort;
 if (!port) throw new Error('worker.ts must run in a worker thread');
 
 let searcher = new Searcher(16);
+let network: NnueNetwork | null = null;
 
 port.on('message', (msg: ToWorker) => {
   const post = (m: FromWorker) => port.postMessage(m);
@@ -51,8 +54,14 @@ port.on('message', (msg: ToWorker) => {
         searcher.resizeHash(msg.mb);
       } catch {
         searcher = new Searcher(16);
+        searcher.setNetwork(network);
         post({ type: 'text', id: 0, line: `ERROR: could not allocate ${msg.mb} MB for the hash table; using 16 MB` });
       }
+      break;
+    case 'net':
+      // The weights arrive in shared memory: every thread reads the same copy.
+      network = msg.net ? NnueNetwork.fromHandle(msg.net) : null;
+      searcher.setNetwork(network);
       break;
     case 'clear':
       searcher.clear();

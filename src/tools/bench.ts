@@ -13,7 +13,6 @@
 import { readFileSync } from 'node:fs';
 import { perft } from '../core/perft.js';
 import type { Engine } from '../engine.js';
-import { traceClassical } from '../eval/classical.js';
 import { formatInfo } from '../protocol/info.js';
 import { materialCount } from '../protocol/score.js';
 import type { SearchLimits } from '../search/types.js';
@@ -84,6 +83,7 @@ export async function runBench(engine: Engine, args: string[], out: Out, err: Ou
     return null;
   }
   engine.newGame();
+  out(`info string bench evaluation: ${engine.evaluationName()}`);
   const saved = engine.game();
   let nodes = 0;
   const fmt = { scoreType: engine.scoreType(), showWdl: engine.options.getBool('UCI_ShowWDL') };
@@ -103,7 +103,7 @@ export async function runBench(engine: Engine, args: string[], out: Out, err: Ou
       }
       err(`\nPosition: ${i + 1}/${setup.fens.length} (${engine.fen()})`);
       if (setup.limitType === 'eval') {
-        for (const l of traceClassical(engine.pos).split('\n')) out(l);
+        for (const l of engine.traceEval().split('\n')) out(l);
         continue;
       }
       if (setup.limitType === 'perft') {
@@ -131,6 +131,7 @@ export async function runBench(engine: Engine, args: string[], out: Out, err: Ou
   err(`Total time (ms) : ${timeMs}`);
   err(`Nodes searched  : ${nodes}`);
   err(`Nodes/second    : ${nps}`);
+  err(`Evaluation      : ${engine.evaluationName()}`);
   return { nodes, timeMs, nps };
 }
 
