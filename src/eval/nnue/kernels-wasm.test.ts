@@ -1,13 +1,15 @@
 // The WebAssembly SIMD kernels against the plain scalar reference
-// (src/testing/nnue-reference-kernels.ts) on random weights in a fresh memory: refresh,
-// update and propagate must give identical bytes and values, including i16 wrap-around,
-// i32 wrap-around, clamp edges, empty inputs and extreme layer sums.
+// (src/testing/nnue-reference-kernels.ts) and the portable kernels (kernels-portable.ts)
+// on random weights in a fresh memory: refresh, update and propagate must give identical
+// bytes and values, including i16 wrap-around, i32 wrap-around, clamp edges, empty
+// inputs and extreme layer sums.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { referenceKernels } from '../../testing/nnue-reference-kernels.js';
 import type { NnueKernels } from './kernels.js';
+import { PortableKernels } from './kernels-portable.js';
 import {
   createWasmKernels, instantiateWasmKernels, wasmKernelsUnavailableReason, wasmSimdSupported, type WasmMemory,
 } from './kernels-wasm.js';
@@ -21,7 +23,8 @@ const ACC_A = WEIGHTS_END;
 const ACC_B = ACC_A + ACC_BYTES;
 const ACC_C = ACC_B + ACC_BYTES;
 const ACC_D = ACC_C + ACC_BYTES;
-const LIST_1 = ACC_D + ACC_BYTES;
+const ACC_E = ACC_D + ACC_BYTES;
+const LIST_1 = ACC_E + ACC_BYTES;
 const LIST_2 = LIST_1 + 4 * 2048;
 const SCRATCH = LIST_2 + 4 * 2048;
 const END = SCRATCH + SCRATCH_BYTES;
@@ -51,6 +54,7 @@ interface Setup {
   view: DataView;
   wasm: NnueKernels;
   ref: NnueKernels;
+  portable: NnueKernels;
   next: () => number;
 }
 
@@ -81,7 +85,7 @@ function setup(shared = false): Setup {
   }
   const s = {
     memory, bytes: new Uint8Array(memory.buffer), view, wasm,
-    ref: referenceKernels(memory), next,
+    ref: referenceKernels(memory), portable: new PortableKernels(memory.buffer), next,
   };
   if (!shared) cached = s;
   return s;
@@ -114,7 +118,9 @@ test('wasm kernels: refresh equals the scalar reference (random rows, i16 and i3
     writeList(s, LIST_1, rows);
     s.wasm.refresh(ACC_A, LIST_1, rows.length);
     s.ref.refresh(ACC_B, LIST_1, rows.length);
+    s.portable.refresh(ACC_E, LIST_1, rows.length);
     assert.deepEqual(accBytes(s, ACC_A), accBytes(s, ACC_B), `trial ${trial}`);
+    assert.deepEqual(accBytes(s, ACC_E), accBytes(s, ACC_B), `portable, trial ${trial}`);
     // Count lanes where the plain sum left the i16 range (the wrap was exercised).
     for (let j = 0; j < L1; j++) {
       let sum = s.view.getInt16(FT_BIAS + 2 * j, true);
@@ -137,7 +143,9 @@ test('wasm kernels: refresh with one row repeated 600 times (multiple i16 wraps)
     writeList(s, LIST_1, rows);
     s.wasm.refresh(ACC_A, LIST_1, rows.length);
     s.ref.refresh(ACC_B, LIST_1, rows.length);
+    s.portable.refresh(ACC_E, LIST_1, rows.length);
     assert.deepEqual(accBytes(s, ACC_A), accBytes(s, ACC_B));
+    assert.deepEqual(accBytes(s, ACC_E), accBytes(s, ACC_B), 'portable');
     const bias = s.view.getInt16(FT_BIAS + 2, true);
     assert.equal(s.view.getInt16(ACC_A + 2, true), ((bias + 600 * 127) << 16) >> 16);
   } finally {
@@ -158,7 +166,9 @@ test('wasm kernels: update equals the scalar reference, in place and not, and ag
     writeList(s, LIST_2, removed);
     s.wasm.update(ACC_A, ACC_C, LIST_1, added.length, LIST_2, removed.length);
     s.ref.update(ACC_B, ACC_C, LIST_1, added.length, LIST_2, removed.length);
+    s.portable.update(ACC_E, ACC_C, LIST_1, added.length, LIST_2, removed.length);
     assert.deepEqual(accBytes(s, ACC_A), accBytes(s, ACC_B), `trial ${trial}`);
+    assert.deepEqual(accBytes(s, ACC_E), accBytes(s, ACC_B), `portable, trial ${trial}`);
     // In place (dst = src).
     s.bytes.copyWithin(ACC_D, ACC_C, ACC_C + ACC_BYTES);
     s.wasm.update(ACC_D, ACC_D, LIST_1, added.length, LIST_2, removed.length);
@@ -205,6 +215,7 @@ test('wasm kernels: propagate equals the scalar reference on every stack and inp
         const w = s.wasm.propagate(ACC_A, ACC_B, stack, SCRATCH);
         const r = s.ref.propagate(ACC_A, ACC_B, stack, SCRATCH);
         assert.equal(w, r, `stack ${stackIndex}, ${name}, rep ${rep}`);
+        assert.equal(s.portable.propagate(ACC_A, ACC_B, stack, SCRATCH), r, `portable, stack ${stackIndex}, ${name}, rep ${rep}`);
         results.add(w);
         compared++;
       }
@@ -258,12 +269,17 @@ test('wasm kernels: propagate with moderate and extreme layer weights (clips, i3
     for (const [name, prepare] of cases) {
       s.bytes.set(saved, stack);
       prepare();
+      // The portable kernels keep a reordered copy of fc_0 made on first use: a fresh
+      // instance sees the changed weights.
+      const portable = new PortableKernels(s.memory.buffer);
       for (let rep = 0; rep < 6; rep++) {
         const gen = rep % 2 ? (): number => 255 : (): number => -60 + (s.next() % 400);
         fillAcc(s, ACC_A, gen);
         fillAcc(s, ACC_B, gen);
         const w = s.wasm.propagate(ACC_A, ACC_B, stack, SCRATCH);
-        assert.equal(w, s.ref.propagate(ACC_A, ACC_B, stack, SCRATCH), `${name}, rep ${rep}`);
+        const r = s.ref.propagate(ACC_A, ACC_B, stack, SCRATCH);
+        assert.equal(w, r, `${name}, rep ${rep}`);
+        assert.equal(portable.propagate(ACC_A, ACC_B, stack, SCRATCH), r, `portable, ${name}, rep ${rep}`);
       }
     }
   } finally {
