@@ -20,10 +20,9 @@
 // Not part of the engine: test support only.
 
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 // ---- architecture constants (as in the reference script / FORMAT.md) -----------------
 
@@ -50,7 +49,7 @@ const ZSTD_BLOCK = 128 * 1024;
 
 /**
  * Bump when the generator's output changes for a given seed and options (the cached
- * file name of syntheticNetFile includes it, together with a hash of this module).
+ * file name of syntheticNetFile includes it, together with a hash of the generator code).
  */
 export const SYNTHETIC_NET_VERSION = 1;
 
@@ -485,20 +484,27 @@ export function makeSyntheticNet(seed: number, options: SyntheticNetOptions = {}
   return o.container === 'none' ? payload : zstdStoredFrame(payload);
 }
 
-let moduleHash: string | null = null;
+let generatorHashCache: string | null = null;
 
-/** A short hash of this module's own code, so a changed generator never reuses an old file. */
+/**
+ * A short hash of the generator's code and constants (the functions' own text, not the
+ * file's comments), so a changed generator never reuses an old file.
+ */
 function generatorHash(): string {
-  if (moduleHash === null) {
-    let text: Buffer | string;
-    try {
-      text = readFileSync(fileURLToPath(import.meta.url));
-    } catch {
-      text = makeSyntheticNet.toString() + buildPayload.toString();
-    }
-    moduleHash = createHash('sha256').update(text).digest('hex').slice(0, 12);
+  if (generatorHashCache === null) {
+    const parts: unknown[] = [
+      normalQuantile, roundHalfEven, normalQ16, i8Table, u16Table, Streams, Writer, ftBiases, materialPsqt, buildPayload,
+      zstdStoredFrame, makeSyntheticNet, ftHash, affineHash, reluHash, stackHash, rotl32,
+    ];
+    const h = createHash('sha256');
+    for (const f of parts) h.update(String(f));
+    h.update(JSON.stringify([
+      VERSION, PSQ_HASH, THREAT_HASH, PS_NB, PSQ_DIMS, THREAT_DIMS, L1, L2, L3, PSQT_BUCKETS, LAYER_STACKS, LEB_MAGIC,
+      PLANE_SIZES, PLANE_PIECE_VALUES, ZSTD_MAGIC, ZSTD_BLOCK, DEFAULTS, I32_MIN, I32_MAX,
+    ]));
+    generatorHashCache = h.digest('hex').slice(0, 12);
   }
-  return moduleHash;
+  return generatorHashCache;
 }
 
 /**
