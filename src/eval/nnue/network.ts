@@ -130,6 +130,7 @@ export class NnueEvaluator {
   private readonly rawAdd = new Int32Array(MAX_RAW);
   private readonly rawRem = new Int32Array(MAX_RAW);
   private readonly rawScratch = new Int32Array(MAX_RAW);
+  private readonly changed = new Int32Array(90);
 
   constructor(readonly net: NnueNetwork, readonly slot: number, kernels?: NnueKernels) {
     if (slot < 0 || slot >= SLOT_COUNT) throw new Error(`NNUE work slot ${slot} out of range`);
@@ -271,20 +272,27 @@ export class NnueEvaluator {
       }
       for (let k = jb; k < je; k++) if (mark[threats[k] >>> 8] === st) this.rawRem[nRem++] = threats[k];
     }
+    // Squares whose piece changed since the ancestor.
+    let nChanged = 0;
+    if (j >= 0) {
+      const boards = this.boards, changed = this.changed;
+      const jo = j * 90, io = i * 90;
+      for (let s = 0; s < 90; s++) {
+        const a = boards[jo + s], b = boards[io + s];
+        if (a !== b) changed[nChanged++] = (s << 8) | (a << 4) | b;
+      }
+    }
     for (let p = 0; p < 2; p++) {
       const bucket = this.fb[p * 2], mirror = this.fb[p * 2 + 1];
       const code = bucket * 2 + mirror;
       if (j >= 0 && this.bucketOf[j * 2 + p] === code) {
         this.stats.incremental++;
         let na = 0, nr = 0;
-        const added = this.added, removed = this.removed, boards = this.boards;
-        const jo = j * 90, io = i * 90;
-        for (let s = 0; s < 90; s++) {
-          const a = boards[jo + s], b = boards[io + s];
-          if (a !== b) {
-            if (a) removed[nr++] = psqIndex(p, a, s, bucket, mirror);
-            if (b) added[na++] = psqIndex(p, b, s, bucket, mirror);
-          }
+        const added = this.added, removed = this.removed, changed = this.changed;
+        for (let c = 0; c < nChanged; c++) {
+          const x = changed[c], s = x >> 8, a = (x >> 4) & 15, b = x & 15;
+          if (a) removed[nr++] = psqIndex(p, a, s, bucket, mirror);
+          if (b) added[na++] = psqIndex(p, b, s, bucket, mirror);
         }
         na = appendThreatRows(p, mirror, this.rawAdd, 0, nAdd, added, na);
         nr = appendThreatRows(p, mirror, this.rawRem, 0, nRem, removed, nr);
