@@ -124,8 +124,8 @@ export class NnueEvaluator {
   private readonly threatCount = new Int32Array(STACK_PLIES);
   private readonly cacheBoards = new Uint8Array(2 * CACHE_ENTRIES * 90);
   private readonly fb = new Int32Array(4);
-  private readonly mark = new Int32Array(8100);
-  private readonly markCode = new Uint8Array(8100);
+  private readonly mark = new Int32Array(90 << 7);
+  private readonly markCode = new Uint8Array(90 << 7);
   private markStamp = 0;
   private readonly rawAdd = new Int32Array(MAX_RAW);
   private readonly rawRem = new Int32Array(MAX_RAW);
