@@ -19,6 +19,7 @@
 // last seen there, updated by the pieces that differ, plus the current threats.
 
 import type { Position } from '../../core/position.js';
+import { MOVE_NULL } from '../../core/types.js';
 import { postProcess } from '../evaluate.js';
 import {
   appendPsqFeatures, appendRawThreats, appendThreatRows, featureBuckets, initThreatTables, layerStackBucket, psqIndex,
@@ -245,11 +246,12 @@ export class NnueEvaluator {
     featureBuckets(pos, this.fb);
 
     // The nearest computed ancestor.
-    let j = -1;
+    let j = -1, dist = 0;
     for (let d = 1; d <= MAX_WALK && n - d >= 0; d++) {
       const jj = (n - d) & (STACK_PLIES - 1);
       if (this.valid[jj] && this.stampLo[jj] === pos.keyLo[n - d] && this.stampHi[jj] === pos.keyHi[n - d]) {
         j = jj;
+        dist = d;
         break;
       }
     }
@@ -274,7 +276,15 @@ export class NnueEvaluator {
     }
     // Squares whose piece changed since the ancestor.
     let nChanged = 0;
-    if (j >= 0) {
+    const last = pos.moveAt[n];
+    if (dist === 1 && last !== MOVE_NULL) {
+      // The parent: only the move's two squares changed.
+      const from = last >> 7, to = last & 127;
+      this.changed[nChanged++] = (from << 8) | (pos.board[to] << 4);
+      this.changed[nChanged++] = (to << 8) | (pos.captured[n] << 4) | pos.board[to];
+    } else if (dist === 1) {
+      // A null move changes nothing on the board.
+    } else if (j >= 0) {
       const boards = this.boards, changed = this.changed;
       const jo = j * 90, io = i * 90;
       for (let s = 0; s < 90; s++) {
