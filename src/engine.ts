@@ -110,7 +110,7 @@ export class Engine {
 
   private useNetwork(net: NnueNetwork | null): void {
     this.network = net;
-    this.evaluator = null;
+    this.evaluator = net ? new NnueEvaluator(net, 0) : null;
     this.evalStatus = net ? `NNUE evaluation using ${net.label()}` : 'classical evaluation (EvalFile is empty)';
     if (this.worker) this.worker.postMessage({ type: 'net', net: net ? net.handle() : null } satisfies ToWorker);
   }
@@ -133,7 +133,7 @@ export class Engine {
 
   /** Which evaluation plays, with the network file and its description. */
   evaluationName(): string {
-    return this.network ? `NNUE ${this.network.label()}` : 'classical';
+    return this.network ? `NNUE ${this.network.label()}, ${this.evaluator?.kernels.name} kernels` : 'classical';
   }
 
   /** The line shown on uci/isready: which evaluation plays, or why the classical one does. */
@@ -143,8 +143,7 @@ export class Engine {
 
   /** The evaluation trace of the current position (`eval`). */
   traceEval(): string {
-    if (!this.network) return traceClassical(this.pos);
-    this.evaluator ??= new NnueEvaluator(this.network, 0);
+    if (!this.network || !this.evaluator) return traceClassical(this.pos);
     return traceNnue(this.pos, this.evaluator);
   }
 

@@ -303,7 +303,7 @@ export function appendPsqFeatures(pos: Position, p: number, bucket: number, mirr
 
 /**
  * Raw threats of the position: every piece's real attacks on occupied squares,
- * as (from * 90 + to) << 8 | attacker << 4 | attacked, written at out[n..].
+ * as (from << 7 | to) << 8 | attacker << 4 | attacked, written at out[n..].
  * Returns the new end. At most 4 * 32 entries are possible.
  */
 export function appendRawThreats(pos: Position, out: Int32Array, n: number): number {
@@ -313,7 +313,7 @@ export function appendRawThreats(pos: Position, out: Int32Array, n: number): num
     for (let i = 0; i < cnt; i++) {
       const from = pos.listSq[c * 16 + i];
       const pc = b[from];
-      const hi = from * SQUARE_NB;
+      const hi = from << 7;
       const code = pc << 4;
       switch (pc & 7) {
         case ROOK:
@@ -377,8 +377,7 @@ export function appendRawThreats(pos: Position, out: Int32Array, n: number): num
 
 /** FullThreats index of a raw threat for perspective p (THREAT_DIMS when it is no feature). */
 export function threatIndex(p: number, raw: number, mirror: number): number {
-  const ft = raw >>> 8;
-  const from = (ft / SQUARE_NB) | 0, to = ft - from * SQUARE_NB;
+  const from = raw >>> 15, to = (raw >>> 8) & 127;
   const map = (mirror * 2 + p) * SQUARE_NB;
   const flip = p ? 8 : 0;
   const attacker = ((raw >> 4) & 15) ^ flip, attacked = (raw & 15) ^ flip;

@@ -177,8 +177,10 @@ export function parsePayload(payload: Uint8Array, memory: ArrayBufferLike, name:
   const ftHash = r.u32();
   if (ftHash !== FT_HASH) return fail('bad-hash', name, `has feature-transformer hash ${hex(ftHash)}, not ${hex(FT_HASH)}`);
 
-  // A LEB128 block: magic, byte count, exactly `count` signed values in exactly that many bytes.
-  const leb = (count: number, bits: 16 | 32, what: string, store: (i: number, v: number) => void): Fail | null => {
+  // A LEB128 block: magic, byte count, exactly `count` signed values in exactly
+  // that many bytes, decoded as Pikafish's read_leb_128 does into `dest`
+  // (an Int16Array or Int32Array view) from index `at`.
+  const leb = (count: number, dest: Int16Array | Int32Array, at: number, what: string): Fail | null => {
     let f = need(21, `the ${what} block header`);
     if (f) return f;
     for (let i = 0; i < 17; i++) {
@@ -191,19 +193,18 @@ export function parsePayload(payload: Uint8Array, memory: ArrayBufferLike, name:
     }
     const end = r.pos + bytes;
     let p = r.pos;
-    const maxBytes = bits === 16 ? 3 : 5;
+    const maxShift = dest instanceof Int16Array ? 21 : 35;
     for (let i = 0; i < count; i++) {
-      let v = 0, shift = 0, byte = 0, n = 0;
+      let v = 0, shift = 0, byte = 0;
       do {
         if (p >= end) return fail('bad-leb128', name, `has ${bytes} LEB128 bytes for the ${what}, too few for ${count} values (value ${i} incomplete)`);
         byte = payload[p++];
-        v += (byte & 0x7f) * 2 ** shift;
+        if (shift < 32) v |= (byte & 0x7f) << shift;
         shift += 7;
-        if (++n > maxBytes) return fail('bad-leb128', name, `has an over-long LEB128 value in the ${what} (value ${i})`);
+        if (shift > maxShift) return fail('bad-leb128', name, `has an over-long LEB128 value in the ${what} (value ${i})`);
       } while (byte & 0x80);
-      if (byte & 0x40) v -= 2 ** shift;
-      if (v < -(2 ** (bits - 1)) || v >= 2 ** (bits - 1)) return fail('bad-leb128', name, `has LEB128 value ${v} out of the i${bits} range in the ${what} (value ${i})`);
-      store(i, v);
+      if (byte & 0x40 && shift < 32) v |= -1 << shift;
+      dest[at + i] = v;
     }
     if (p !== end) return fail('bad-leb128', name, `has ${end - p} unused bytes in the LEB128 block of the ${what} (${count} values in ${bytes} bytes expected to end exactly)`);
     r.pos = end;
@@ -217,12 +218,14 @@ export function parsePayload(payload: Uint8Array, memory: ArrayBufferLike, name:
     return null;
   };
 
-  if ((e = leb(L1, 16, 'feature-transformer biases', (i, v) => memView.setInt16(FT_BIAS + 2 * i, v, true)))) return e;
+  const mem16 = new Int16Array(memory, 0, memory.byteLength >> 1);
+  const mem32 = new Int32Array(memory, 0, memory.byteLength >> 2);
+  if ((e = leb(L1, mem16, FT_BIAS >> 1, 'feature-transformer biases'))) return e;
   // The file stores threat weights first; in memory threat rows follow the piece-square rows.
   if ((e = plain(THREAT_DIMS * L1, FT_WEIGHTS + PSQ_DIMS * L1, 'the threat weights'))) return e;
-  if ((e = leb(THREAT_DIMS * PSQT_BUCKETS, 32, 'threat PSQT weights', (i, v) => memView.setInt32(FT_PSQT + 4 * (PSQ_DIMS * PSQT_BUCKETS + i), v, true)))) return e;
+  if ((e = leb(THREAT_DIMS * PSQT_BUCKETS, mem32, (FT_PSQT >> 2) + PSQ_DIMS * PSQT_BUCKETS, 'threat PSQT weights'))) return e;
   if ((e = plain(PSQ_DIMS * L1, FT_WEIGHTS, 'the piece-square weights'))) return e;
-  if ((e = leb(PSQ_DIMS * PSQT_BUCKETS, 32, 'piece-square PSQT weights', (i, v) => memView.setInt32(FT_PSQT + 4 * i, v, true)))) return e;
+  if ((e = leb(PSQ_DIMS * PSQT_BUCKETS, mem32, FT_PSQT >> 2, 'piece-square PSQT weights'))) return e;
 
   for (let s = 0; s < LAYER_STACKS; s++) {
     const base = STACKS + s * STACK_BYTES;

@@ -19,6 +19,7 @@
 // last seen there, updated by the pieces that differ, plus the current threats.
 
 import type { Position } from '../../core/position.js';
+import { MOVE_NULL } from '../../core/types.js';
 import { postProcess } from '../evaluate.js';
 import {
   appendPsqFeatures, appendRawThreats, appendThreatRows, featureBuckets, initThreatTables, layerStackBucket, psqIndex,
@@ -124,12 +125,13 @@ export class NnueEvaluator {
   private readonly threatCount = new Int32Array(STACK_PLIES);
   private readonly cacheBoards = new Uint8Array(2 * CACHE_ENTRIES * 90);
   private readonly fb = new Int32Array(4);
-  private readonly mark = new Int32Array(8100);
-  private readonly markCode = new Uint8Array(8100);
+  private readonly mark = new Int32Array(90 << 7);
+  private readonly markCode = new Uint8Array(90 << 7);
   private markStamp = 0;
   private readonly rawAdd = new Int32Array(MAX_RAW);
   private readonly rawRem = new Int32Array(MAX_RAW);
   private readonly rawScratch = new Int32Array(MAX_RAW);
+  private readonly changed = new Int32Array(90);
 
   constructor(readonly net: NnueNetwork, readonly slot: number, kernels?: NnueKernels) {
     if (slot < 0 || slot >= SLOT_COUNT) throw new Error(`NNUE work slot ${slot} out of range`);
@@ -244,11 +246,12 @@ export class NnueEvaluator {
     featureBuckets(pos, this.fb);
 
     // The nearest computed ancestor.
-    let j = -1;
+    let j = -1, dist = 0;
     for (let d = 1; d <= MAX_WALK && n - d >= 0; d++) {
       const jj = (n - d) & (STACK_PLIES - 1);
       if (this.valid[jj] && this.stampLo[jj] === pos.keyLo[n - d] && this.stampHi[jj] === pos.keyHi[n - d]) {
         j = jj;
+        dist = d;
         break;
       }
     }
@@ -271,20 +274,35 @@ export class NnueEvaluator {
       }
       for (let k = jb; k < je; k++) if (mark[threats[k] >>> 8] === st) this.rawRem[nRem++] = threats[k];
     }
+    // Squares whose piece changed since the ancestor.
+    let nChanged = 0;
+    const last = pos.moveAt[n];
+    if (dist === 1 && last !== MOVE_NULL) {
+      // The parent: only the move's two squares changed.
+      const from = last >> 7, to = last & 127;
+      this.changed[nChanged++] = (from << 8) | (pos.board[to] << 4);
+      this.changed[nChanged++] = (to << 8) | (pos.captured[n] << 4) | pos.board[to];
+    } else if (dist === 1) {
+      // A null move changes nothing on the board.
+    } else if (j >= 0) {
+      const boards = this.boards, changed = this.changed;
+      const jo = j * 90, io = i * 90;
+      for (let s = 0; s < 90; s++) {
+        const a = boards[jo + s], b = boards[io + s];
+        if (a !== b) changed[nChanged++] = (s << 8) | (a << 4) | b;
+      }
+    }
     for (let p = 0; p < 2; p++) {
       const bucket = this.fb[p * 2], mirror = this.fb[p * 2 + 1];
       const code = bucket * 2 + mirror;
       if (j >= 0 && this.bucketOf[j * 2 + p] === code) {
         this.stats.incremental++;
         let na = 0, nr = 0;
-        const added = this.added, removed = this.removed, boards = this.boards;
-        const jo = j * 90, io = i * 90;
-        for (let s = 0; s < 90; s++) {
-          const a = boards[jo + s], b = boards[io + s];
-          if (a !== b) {
-            if (a) removed[nr++] = psqIndex(p, a, s, bucket, mirror);
-            if (b) added[na++] = psqIndex(p, b, s, bucket, mirror);
-          }
+        const added = this.added, removed = this.removed, changed = this.changed;
+        for (let c = 0; c < nChanged; c++) {
+          const x = changed[c], s = x >> 8, a = (x >> 4) & 15, b = x & 15;
+          if (a) removed[nr++] = psqIndex(p, a, s, bucket, mirror);
+          if (b) added[na++] = psqIndex(p, b, s, bucket, mirror);
         }
         na = appendThreatRows(p, mirror, this.rawAdd, 0, nAdd, added, na);
         nr = appendThreatRows(p, mirror, this.rawRem, 0, nRem, removed, nr);

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 
 import { legalMoves } from '../../core/movegen.js';
 import { Position } from '../../core/position.js';
-import { KING } from '../../core/types.js';
+import { KING, MOVE_NULL } from '../../core/types.js';
 import { lcg, repoRoot } from '../../testing/fixtures.js';
 import { syntheticNetFile } from '../../testing/nnue-synthetic.js';
 import {
@@ -103,11 +103,11 @@ for (const kernels of kernelPaths()) {
   });
 }
 
-test('incremental accumulators equal a full refresh at every node of random games (captures, king moves, undo)', () => {
+test('incremental accumulators equal a full refresh at every node of random games (captures, king moves, null moves, undo)', () => {
   const ev = new NnueEvaluator(net, 2);
   const check = new NnueEvaluator(net, 3);
   const rnd = lcg(20261201);
-  let nodes = 0, kingMoves = 0, captures = 0, bucketChanges = 0, undos = 0;
+  let nodes = 0, kingMoves = 0, captures = 0, bucketChanges = 0, undos = 0, nullMoves = 0;
   const fb = new Int32Array(4), fb2 = new Int32Array(4);
   for (let game = 0; game < 6; game++) {
     const pos = new Position();
@@ -117,8 +117,16 @@ test('incremental accumulators equal a full refresh at every node of random game
       if (moves.length === 0 || (played.length && rnd() < 0.2)) {
         // Undo one to three moves now and then (and when the game is over).
         const k = 1 + Math.floor(rnd() * 3);
-        for (let u = 0; u < k && played.length; u++) pos.undoMove(played.pop()!);
+        for (let u = 0; u < k && played.length; u++) {
+          const m = played.pop()!;
+          if (m === MOVE_NULL) pos.undoNullMove();
+          else pos.undoMove(m);
+        }
         undos++;
+      } else if (!pos.inCheck() && rnd() < 0.05) {
+        pos.doNullMove();
+        played.push(MOVE_NULL);
+        nullMoves++;
       } else {
         const caps = moves.filter((m) => pos.isCapture(m));
         const kings = moves.filter((m) => (pos.movedPiece(m) & 7) === KING);
@@ -144,8 +152,8 @@ test('incremental accumulators equal a full refresh at every node of random game
       }
     }
   }
-  assert.ok(nodes > 500 && kingMoves > 20 && captures > 20 && bucketChanges > 20 && undos > 20,
-    `coverage: ${nodes} nodes, ${kingMoves} king moves, ${captures} captures, ${bucketChanges} bucket changes, ${undos} undos`);
+  assert.ok(nodes > 500 && kingMoves > 20 && captures > 20 && bucketChanges > 20 && undos > 20 && nullMoves > 10,
+    `coverage: ${nodes} nodes, ${kingMoves} king moves, ${captures} captures, ${bucketChanges} bucket changes, ${undos} undos, ${nullMoves} null moves`);
   assert.ok(ev.stats.incremental > ev.stats.refresh, `incremental ${ev.stats.incremental}, refresh ${ev.stats.refresh}`);
 });
 
