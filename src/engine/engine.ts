@@ -13,8 +13,13 @@ import { Options } from './options.js';
 import { SCORE_TYPES, type ScoreType } from '../eval/score.js';
 import type { FromWorker, ToWorker } from '../search/worker.js';
 import type { SearchInfo, SearchLimits, SearchOptions, SearchResult } from '../search/types.js';
+import { NnueEvaluator, NnueNetwork } from '../eval/nnue/network.js';
+import { traceNnue } from '../eval/nnue/trace.js';
+import { traceClassical } from '../eval/evaluate.js';
 
 export const MAX_HASH_MB = 65536;
+/** Pikafish's default network file name (evaluate.h). */
+export const DEFAULT_EVAL_FILE = 'pikafish.nnue';
 
 export interface EngineConfig {
   /**
@@ -64,6 +69,12 @@ export class Engine {
   private readyResolve: () => void = () => {};
   /** Messages the engine wants shown (e.g. a failed hash allocation). */
   onMessage: (line: string) => void = () => {};
+  /** The loaded network (null: the classical evaluation plays). Shared with the search thread. */
+  private network: NnueNetwork | null = null;
+  /** This thread's evaluator for `eval` (work slot 0). */
+  private evaluator: NnueEvaluator | null = null;
+  /** One line saying which evaluation plays and why (shown on uci/isready). */
+  private evalStatus = '';
 
   constructor(config: EngineConfig = {}) {
     this.warmupWanted = config.warmup ?? false;
@@ -84,7 +95,62 @@ export class Engine {
     o.add({ name: 'DrawRule', type: 'combo', default: 'None', vars: DRAW_RULES });
     o.add({ name: 'ScoreType', type: 'combo', default: 'PawnValueNormalized', vars: SCORE_TYPES });
     o.add({ name: 'LU_Output', type: 'check', default: true });
+    o.add({ name: 'EvalFile', type: 'string', default: DEFAULT_EVAL_FILE, onChange: (v) => this.loadNetwork(String(v)) });
+    this.loadInitialNetwork(DEFAULT_EVAL_FILE);
     if (this.warmupWanted) this.ensureWorker();
+  }
+
+  // ---- Evaluation ----------------------------------------------------------------
+
+  /** At start-up: the network if one is found, else the classical evaluation, said once on uci/isready. */
+  private loadInitialNetwork(file: string): void {
+    const r = NnueNetwork.load(file);
+    if (r.ok) {
+      this.useNetwork(r.value);
+      return;
+    }
+    this.evalStatus = r.error.code === 'not-found'
+      ? `classical evaluation: no network found (${file}; see "Using the official network" in the README)`
+      : `ERROR: ${r.error.message}; the classical evaluation plays`;
+  }
+
+  private useNetwork(net: NnueNetwork | null): void {
+    this.network = net;
+    this.evaluator = net ? new NnueEvaluator(net, 0) : null;
+    this.evalStatus = net ? `NNUE evaluation using ${net.label()}` : 'classical evaluation (EvalFile is empty)';
+    if (this.worker) this.worker.postMessage({ type: 'net', net: net ? net.handle() : null } satisfies ToWorker);
+  }
+
+  /**
+   * setoption EvalFile: loads the file and switches to it; an empty value selects
+   * the classical evaluation. A file that cannot be used is refused with its error
+   * and the evaluation in use stays.
+   */
+  private loadNetwork(file: string): string {
+    if (file === '') {
+      this.useNetwork(null);
+      return this.evalStatus;
+    }
+    const r = NnueNetwork.load(file);
+    if (!r.ok) throw new Error(`${r.error.message}; the evaluation stays: ${this.evaluationName()}`);
+    this.useNetwork(r.value);
+    return this.evalStatus;
+  }
+
+  /** Which evaluation plays, with the network file and its description. */
+  evaluationName(): string {
+    return this.network ? `NNUE ${this.network.label()}, ${this.evaluator?.kernels.name} kernels` : 'classical';
+  }
+
+  /** The line shown on uci/isready: which evaluation plays, or why the classical one does. */
+  evaluationStatus(): string {
+    return this.evalStatus;
+  }
+
+  /** The evaluation trace of the current position (`eval`). */
+  traceEval(): string {
+    if (!this.network || !this.evaluator) return traceClassical(this.pos);
+    return traceNnue(this.pos, this.evaluator);
   }
 
   // ---- Game state --------------------------------------------------------------
@@ -182,6 +248,7 @@ export class Engine {
     // Bring the new thread up to date with the options that live there.
     const hash = this.options.getNumber('Hash');
     if (hash !== 16) w.postMessage({ type: 'hash', mb: hash } satisfies ToWorker);
+    if (this.network) w.postMessage({ type: 'net', net: this.network.handle() } satisfies ToWorker);
     return w;
   }
 

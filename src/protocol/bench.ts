@@ -14,7 +14,6 @@ import { readFileSync } from 'node:fs';
 import { err, ok, type Result } from '../core/result.js';
 import { perft } from '../core/perft.js';
 import type { Engine } from '../engine/engine.js';
-import { traceClassical } from '../eval/evaluate.js';
 import { formatInfo } from './info.js';
 import { materialCount } from '../eval/score.js';
 import type { SearchLimits } from '../search/types.js';
@@ -88,6 +87,7 @@ export async function runBench(engine: Engine, args: string[], out: Out, err: Ou
     return null;
   }
   engine.newGame();
+  out(`info string bench evaluation: ${engine.evaluationName()}`);
   const saved = engine.game();
   let nodes = 0;
   const fmt = { scoreType: engine.scoreType(), showWdl: engine.options.getBool('UCI_ShowWDL') };
@@ -107,7 +107,7 @@ export async function runBench(engine: Engine, args: string[], out: Out, err: Ou
       }
       err(`\nPosition: ${i + 1}/${setup.fens.length} (${engine.fen()})`);
       if (setup.limitType === 'eval') {
-        for (const l of traceClassical(engine.position()).split('\n')) out(l);
+        for (const l of engine.traceEval().split('\n')) out(l);
         continue;
       }
       if (setup.limitType === 'perft') {
@@ -135,6 +135,7 @@ export async function runBench(engine: Engine, args: string[], out: Out, err: Ou
   err(`Total time (ms) : ${timeMs}`);
   err(`Nodes searched  : ${nodes}`);
   err(`Nodes/second    : ${nps}`);
+  err(`Evaluation      : ${engine.evaluationName()}`);
   return { nodes, timeMs, nps };
 }
 

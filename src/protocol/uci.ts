@@ -9,7 +9,6 @@ import { moveToUci, MOVE_NONE, RED, squareName, type Move } from '../core/types.
 import { parseLegalMove } from '../core/ucimove.js';
 import { Engine, newSignals } from '../engine/engine.js';
 import { ENGINE_AUTHOR, ENGINE_NAME, engineVersion } from '../engine/version.js';
-import { traceClassical } from '../eval/evaluate.js';
 import { materialCount } from '../eval/score.js';
 import type { SearchResult } from '../search/types.js';
 import { runBench, runSpeedtest } from './bench.js';
@@ -125,6 +124,7 @@ export class Uci {
         this.out('');
         for (const l of uciOptionLines(this.engine.options.list())) this.out(l);
         this.engine.warmup();
+        this.out(`info string ${this.engine.evaluationStatus()}`);
         this.out('uciok');
         return true;
       case 'isready':
@@ -132,6 +132,7 @@ export class Uci {
         // even during a search).
         this.engine.warmup();
         await this.engine.ready();
+        this.out(`info string ${this.engine.evaluationStatus()}`);
         this.out('readyok');
         return true;
       case 'setoption':
@@ -156,7 +157,7 @@ export class Uci {
         this.display();
         return true;
       case 'eval':
-        for (const l of traceClassical(this.engine.position()).split('\n')) this.out(l);
+        for (const l of this.engine.traceEval().split('\n')) this.out(l);
         return true;
       case 'compiler':
         for (const l of compilerInfo().split('\n')) this.out(l);

@@ -18,6 +18,7 @@ import {
   mateIn, matedIn, type Move,
 } from '../core/types.js';
 import { evaluate } from '../eval/evaluate.js';
+import { NnueEvaluator, type NnueNetwork } from '../eval/nnue/network.js';
 import {
   BUTTERFLY, CAPTURE_HISTORY_LIMIT, CONT_HISTORY_LIMIT, CORRECTION_HISTORY_LIMIT, Histories,
   LOW_PLY_HISTORY_SIZE, MAIN_HISTORY_LIMIT, PAWN_HISTORY_LIMIT, PAWN_HISTORY_SIZE, PIECE_TO,
@@ -207,6 +208,19 @@ export class Searcher {
     this.tt = new TranspositionTable(hashMb);
     for (let i = 0; i < 2 * STACK_SIZE; i++) this.pickers.push(new MovePicker());
     for (let i = 1; i < this.reductions.length; i++) this.reductions[i] = Math.trunc((1740 / 100.0) * Math.log(i));
+  }
+
+  /** The network evaluation in use (null: the classical evaluation). */
+  private nnue: NnueEvaluator | null = null;
+
+  /** Evaluates with `net` from now on (null: the classical evaluation). Slot 1 of its work areas is this thread's. */
+  setNetwork(net: NnueNetwork | null, slot = 1): void {
+    this.nnue = net ? new NnueEvaluator(net, slot) : null;
+  }
+
+  /** Which evaluation the search uses, for messages. */
+  evaluationName(): string {
+    return this.nnue ? `NNUE ${this.nnue.net.label()} (${this.nnue.kernels.name} kernels)` : 'classical';
   }
 
   resizeHash(mb: number): void {
@@ -671,6 +685,8 @@ export class Searcher {
   }
 
   private evaluate(): number {
+    const nnue = this.nnue;
+    if (nnue !== null) return nnue.evaluate(this.pos, this.optimism[this.pos.side]);
     return evaluate(this.pos, this.optimism[this.pos.side]);
   }
 

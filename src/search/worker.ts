@@ -8,6 +8,7 @@ import { Position } from '../core/position.js';
 import { generate } from '../core/movegen.js';
 import { GEN_LEGAL, MAX_MOVES, MOVE_NONE, type Move } from '../core/types.js';
 import { applyWeightsFromEnvironment } from '../eval/classical.js';
+import { NnueNetwork, type NetworkHandle } from '../eval/nnue/network.js';
 import { Searcher } from './search.js';
 import type { SearchLimits, SearchOptions } from './types.js';
 import { warmUp } from './warmup.js';
@@ -16,7 +17,8 @@ export type ToWorker =
   | { type: 'go'; id: number; fen: string; moves: Move[]; limits: SearchLimits; options: SearchOptions; signals: SharedArrayBuffer }
   | { type: 'hash'; mb: number }
   | { type: 'clear' }
-  | { type: 'hashfull'; id: number };
+  | { type: 'hashfull'; id: number }
+  | { type: 'net'; net: NetworkHandle | null };
 
 export type FromWorker =
   | { type: 'info'; id: number; info: import('./types.js').SearchInfo }
@@ -82,6 +84,8 @@ function stoppedAnswer(pos: Position, limits: SearchLimits): import('./types.js'
   return { bestMove: best, ponderMove: MOVE_NONE, score: 0, nodes: 0, depth: 0 };
 }
 
+let network: NnueNetwork | null = null;
+
 port.on('message', (msg: ToWorker) => {
   const post = (m: FromWorker) => port.postMessage(m);
   switch (msg.type) {
@@ -111,8 +115,14 @@ port.on('message', (msg: ToWorker) => {
         searcher.resizeHash(msg.mb);
       } catch {
         searcher = new Searcher(16);
+        searcher.setNetwork(network);
         post({ type: 'text', id: 0, line: `ERROR: could not allocate ${msg.mb} MB for the hash table; using 16 MB` });
       }
+      break;
+    case 'net':
+      // The weights arrive in shared memory: every thread reads the same copy.
+      network = msg.net ? NnueNetwork.fromHandle(msg.net) : null;
+      searcher.setNetwork(network);
       break;
     case 'clear':
       clearPending = true;

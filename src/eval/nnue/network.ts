@@ -1,0 +1,346 @@
+// A loaded network and the per-thread evaluators that use it.
+//
+// `NnueNetwork` owns the one memory: the weights (layout.ts) followed by
+// SLOT_COUNT work areas. The memory is a shared NnueMemory where
+// SharedArrayBuffer exists, so the search threads receive the same weights
+// (postMessage of `transferable()`), never copies. Each thread evaluates in its
+// own slot.
+//
+// `NnueEvaluator` keeps, per ply of the position's state stack (a ring of
+// STACK_PLIES entries stamped with the position key), both perspectives'
+// accumulators, the board and the raw threat list they were computed for.
+// An evaluation finds the nearest computed ancestor (within MAX_WALK plies)
+// with the same feature bucket and mirror, and updates from it by the
+// difference: pieces that changed square, and threats that appeared or
+// vanished (found by diffing the two raw threat lists - threats change with
+// every line a move opens or closes, not only around the moved piece).
+// Otherwise it refreshes from the "Finny" cache: per perspective, feature
+// bucket and mirror, the piece-square part of the accumulator for the board
+// last seen there, updated by the pieces that differ, plus the current threats.
+
+import type { Position } from '../../core/position.js';
+import { MOVE_NULL } from '../../core/types.js';
+import { postProcess } from '../evaluate.js';
+import {
+  appendPsqFeatures, appendRawThreats, appendThreatRows, featureBuckets, initThreatTables, layerStackBucket, psqIndex,
+} from './features.js';
+import type { NnueKernels } from './kernels.js';
+import { PortableKernels } from './kernels-portable.js';
+import { createWasmKernels, type WasmMemory } from './kernels-wasm.js';
+import {
+  ACC_BYTES, ACC_PSQT, L1, PSQT_BUCKETS, SCRATCH_BYTES, STACKS, STACK_BYTES, WEIGHTS_END,
+} from './layout.js';
+import { loadNetworkFile, loadNetworkBytes, type NetworkData, type NnueLoadCode, type NnueMemory } from './loader.js';
+import { ok, type Result } from '../../core/result.js';
+
+/** Plies of accumulators kept per thread (a ring indexed by ply). */
+export const STACK_PLIES = 256;
+/** How far back an evaluation looks for a computed ancestor. */
+export const MAX_WALK = 24;
+/** Finny-cache entries per perspective: 24 feature buckets x 2 mirror states. */
+const CACHE_ENTRIES = 48;
+/** Capacity of the added/removed feature lists. */
+const LIST_CAP = 1024;
+/** Raw threats per board (at most 4 per piece in practice; 8 per knight in theory). */
+const MAX_RAW = 256;
+
+// Byte offsets inside one slot.
+const SLOT_ACC = 0;
+const SLOT_CACHE = SLOT_ACC + STACK_PLIES * 2 * ACC_BYTES;
+const SLOT_VERIFY = SLOT_CACHE + 2 * CACHE_ENTRIES * ACC_BYTES;
+const SLOT_ADDED = SLOT_VERIFY + 2 * ACC_BYTES;
+const SLOT_REMOVED = SLOT_ADDED + 4 * LIST_CAP;
+const SLOT_SCRATCH = SLOT_REMOVED + 4 * LIST_CAP;
+export const SLOT_BYTES = Math.ceil((SLOT_SCRATCH + SCRATCH_BYTES) / 65536) * 65536;
+/** Work slots: 0 for the protocol thread (`eval`), the rest for search threads. */
+export const SLOT_COUNT = 4;
+
+/**
+ * Chooses the kernels for a memory: the WebAssembly SIMD kernels where the
+ * runtime has WebAssembly SIMD and the compiled module is present, else the
+ * portable TypeScript kernels (identical numbers, slower).
+ */
+export type KernelFactory = (memory: NnueMemory) => NnueKernels;
+let kernelFactory: KernelFactory = (memory) =>
+  createWasmKernels(memory as unknown as WasmMemory) ?? new PortableKernels(memory.buffer);
+export function setKernelFactory(f: KernelFactory): void {
+  kernelFactory = f;
+}
+export function createKernels(memory: NnueMemory): NnueKernels {
+  return kernelFactory(memory);
+}
+
+/** What a search thread needs to use a network loaded elsewhere (postMessage-able; the memory is shared). */
+export interface NetworkHandle {
+  memory: NnueMemory;
+  data: NetworkData;
+}
+
+export class NnueNetwork {
+  private constructor(readonly memory: NnueMemory, readonly data: NetworkData) {
+    initThreatTables();
+  }
+
+  static load(path: string, programDirs?: readonly string[]): Result<NnueNetwork, NnueLoadCode> {
+    const r = loadNetworkFile(path, SLOT_COUNT * SLOT_BYTES, programDirs);
+    if (!r.ok) return r;
+    return ok(new NnueNetwork(r.value.memory, r.value.data));
+  }
+
+  static fromBytes(bytes: Uint8Array, name: string): Result<NnueNetwork, NnueLoadCode> {
+    const r = loadNetworkBytes(bytes, name, SLOT_COUNT * SLOT_BYTES);
+    if (!r.ok) return r;
+    return ok(new NnueNetwork(r.value.memory, r.value.data));
+  }
+
+  static fromHandle(h: NetworkHandle): NnueNetwork {
+    return new NnueNetwork(h.memory, h.data);
+  }
+
+  handle(): NetworkHandle {
+    return { memory: this.memory, data: this.data };
+  }
+
+  /** A short name for messages: the file name and the description. */
+  label(): string {
+    const name = this.data.path.split(/[\\/]/).pop() ?? this.data.path;
+    return this.data.description ? `${name} (${this.data.description})` : name;
+  }
+}
+
+export class NnueEvaluator {
+  readonly kernels: NnueKernels;
+  /** Output of the last compute(): side-to-move PSQT and positional terms, internal units. */
+  psqt = 0;
+  positional = 0;
+  /** Layer stack used by the last compute(). */
+  bucket = 0;
+  /** Counters (diagnostics): incremental updates, cache refreshes, reuses. */
+  readonly stats = { incremental: 0, refresh: 0, reused: 0 };
+
+  private readonly base: number;
+  private readonly i32: Int32Array;
+  private readonly added: Int32Array;
+  private readonly removed: Int32Array;
+  private readonly stampLo = new Int32Array(STACK_PLIES);
+  private readonly stampHi = new Int32Array(STACK_PLIES);
+  private readonly valid = new Uint8Array(STACK_PLIES);
+  private readonly bucketOf = new Int32Array(STACK_PLIES * 2);
+  private readonly boards = new Uint8Array(STACK_PLIES * 90);
+  private readonly threats = new Int32Array(STACK_PLIES * MAX_RAW);
+  private readonly threatCount = new Int32Array(STACK_PLIES);
+  private readonly cacheBoards = new Uint8Array(2 * CACHE_ENTRIES * 90);
+  private readonly fb = new Int32Array(4);
+  private readonly mark = new Int32Array(90 << 7);
+  private readonly markCode = new Uint8Array(90 << 7);
+  private markStamp = 0;
+  private readonly rawAdd = new Int32Array(MAX_RAW);
+  private readonly rawRem = new Int32Array(MAX_RAW);
+  private readonly rawScratch = new Int32Array(MAX_RAW);
+  private readonly changed = new Int32Array(90);
+
+  constructor(readonly net: NnueNetwork, readonly slot: number, kernels?: NnueKernels) {
+    if (slot < 0 || slot >= SLOT_COUNT) throw new Error(`NNUE work slot ${slot} out of range`);
+    this.kernels = kernels ?? createKernels(net.memory);
+    const buf = net.memory.buffer;
+    this.base = WEIGHTS_END + slot * SLOT_BYTES;
+    this.i32 = new Int32Array(buf);
+    this.added = new Int32Array(buf, this.base + SLOT_ADDED, LIST_CAP);
+    this.removed = new Int32Array(buf, this.base + SLOT_REMOVED, LIST_CAP);
+    for (let e = 0; e < 2 * CACHE_ENTRIES; e++) this.kernels.refresh(this.cacheAcc(e), this.base + SLOT_ADDED, 0);
+  }
+
+  /** Byte offset of the accumulator of perspective p at ring index i. */
+  accOffset(i: number, p: number): number {
+    return this.base + SLOT_ACC + (i * 2 + p) * ACC_BYTES;
+  }
+  private cacheAcc(e: number): number {
+    return this.base + SLOT_CACHE + e * ACC_BYTES;
+  }
+  /** Byte offset of the scratch accumulator of perspective p used by full refreshes. */
+  verifyOffset(p: number): number {
+    return this.base + SLOT_VERIFY + p * ACC_BYTES;
+  }
+
+  /** Byte offset of this slot's SCRATCH_BYTES of propagate work space. */
+  scratchOffset(): number {
+    return this.base + SLOT_SCRATCH;
+  }
+
+  /** Forgets every computed accumulator (the Finny cache stays valid). */
+  reset(): void {
+    this.valid.fill(0);
+  }
+
+  /** Static evaluation with Pikafish's blend (evaluate.cpp), side to move, internal units. */
+  evaluate(pos: Position, optimism: number): number {
+    this.compute(pos);
+    const psqt = this.psqt, positional = this.positional;
+    let nnue = psqt + positional;
+    const complexity = Math.abs(psqt - positional);
+    optimism += ((optimism * complexity) / 465) | 0;
+    nnue -= ((nnue * complexity) / 11743) | 0;
+    return postProcess(pos, nnue, optimism);
+  }
+
+  /** Network output of `pos` (into psqt/positional), with incrementally updated accumulators. */
+  compute(pos: Position): void {
+    const n = pos.sp, i = n & (STACK_PLIES - 1);
+    if (this.valid[i] && this.stampLo[i] === pos.keyLo[n] && this.stampHi[i] === pos.keyHi[n]) this.stats.reused++;
+    else this.updateAccumulators(pos, n, i);
+    this.finish(pos, this.accOffset(i, pos.side), this.accOffset(i, pos.side ^ 1));
+  }
+
+  /** Network output of `pos` from a full refresh of both accumulators (no incremental state used or changed). */
+  computeFull(pos: Position): void {
+    this.refreshFull(pos, 0, this.verifyOffset(0));
+    this.refreshFull(pos, 1, this.verifyOffset(1));
+    this.finish(pos, this.verifyOffset(pos.side), this.verifyOffset(pos.side ^ 1));
+  }
+
+  /** Full refresh of perspective p's accumulator into `dst`: bias + every active feature. */
+  refreshFull(pos: Position, p: number, dst: number): void {
+    featureBuckets(pos, this.fb);
+    const bucket = this.fb[p * 2], mirror = this.fb[p * 2 + 1];
+    let n = appendPsqFeatures(pos, p, bucket, mirror, this.added, 0);
+    const t = appendRawThreats(pos, this.rawScratch, 0);
+    n = appendThreatRows(p, mirror, this.rawScratch, 0, t, this.added, n);
+    this.kernels.refresh(dst, this.base + SLOT_ADDED, n);
+  }
+
+  /** True when the accumulators compute() used for `pos` equal a full refresh (tests). */
+  matchesRefresh(pos: Position): boolean {
+    const i = pos.sp & (STACK_PLIES - 1);
+    const i16 = new Int16Array(this.net.memory.buffer);
+    for (let p = 0; p < 2; p++) {
+      this.refreshFull(pos, p, this.verifyOffset(p));
+      const a = this.accOffset(i, p), b = this.verifyOffset(p);
+      for (let j = 0; j < L1; j++) if (i16[(a >> 1) + j] !== i16[(b >> 1) + j]) return false;
+      for (let k = 0; k < PSQT_BUCKETS; k++) if (this.i32[((a + ACC_PSQT) >> 2) + k] !== this.i32[((b + ACC_PSQT) >> 2) + k]) return false;
+    }
+    return true;
+  }
+
+  private finish(pos: Position, accUs: number, accThem: number): void {
+    const b = layerStackBucket(pos);
+    this.bucket = b;
+    const i32 = this.i32;
+    const d = i32[((accUs + ACC_PSQT) >> 2) + b] - i32[((accThem + ACC_PSQT) >> 2) + b];
+    this.psqt = (((d / 2) | 0) / 16) | 0;
+    this.positional = this.kernels.propagate(accUs, accThem, STACKS + b * STACK_BYTES, this.base + SLOT_SCRATCH);
+  }
+
+  /** Output of every layer stack for `pos` (for `eval`): psqt[b], positional[b]. */
+  traceBuckets(pos: Position): { psqt: number[]; positional: number[]; used: number } {
+    this.computeFull(pos);
+    const used = this.bucket;
+    const accUs = this.verifyOffset(pos.side), accThem = this.verifyOffset(pos.side ^ 1);
+    const psqt: number[] = [], positional: number[] = [];
+    for (let b = 0; b < PSQT_BUCKETS; b++) {
+      const d = this.i32[((accUs + ACC_PSQT) >> 2) + b] - this.i32[((accThem + ACC_PSQT) >> 2) + b];
+      psqt.push((((d / 2) | 0) / 16) | 0);
+      positional.push(this.kernels.propagate(accUs, accThem, STACKS + b * STACK_BYTES, this.base + SLOT_SCRATCH));
+    }
+    return { psqt, positional, used };
+  }
+
+  private updateAccumulators(pos: Position, n: number, i: number): void {
+    const threats = this.threats, base = i * MAX_RAW;
+    const tc = appendRawThreats(pos, threats, base) - base;
+    this.threatCount[i] = tc;
+    this.boards.set(pos.board, i * 90);
+    featureBuckets(pos, this.fb);
+
+    // The nearest computed ancestor.
+    let j = -1, dist = 0;
+    for (let d = 1; d <= MAX_WALK && n - d >= 0; d++) {
+      const jj = (n - d) & (STACK_PLIES - 1);
+      if (this.valid[jj] && this.stampLo[jj] === pos.keyLo[n - d] && this.stampHi[jj] === pos.keyHi[n - d]) {
+        j = jj;
+        dist = d;
+        break;
+      }
+    }
+    let nAdd = 0, nRem = 0;
+    const code0 = this.fb[0] * 2 + this.fb[1], code1 = this.fb[2] * 2 + this.fb[3];
+    if (j >= 0 && (this.bucketOf[j * 2] === code0 || this.bucketOf[j * 2 + 1] === code1)) {
+      // Raw threat difference between the ancestor and this board.
+      const st = (this.markStamp += 2);
+      const mark = this.mark, code = this.markCode;
+      const jb = j * MAX_RAW, je = jb + this.threatCount[j];
+      for (let k = jb; k < je; k++) {
+        const t = threats[k], ft = t >>> 8;
+        mark[ft] = st;
+        code[ft] = t & 255;
+      }
+      for (let k = base; k < base + tc; k++) {
+        const t = threats[k], ft = t >>> 8;
+        if (mark[ft] === st && code[ft] === (t & 255)) mark[ft] = st + 1;
+        else this.rawAdd[nAdd++] = t;
+      }
+      for (let k = jb; k < je; k++) if (mark[threats[k] >>> 8] === st) this.rawRem[nRem++] = threats[k];
+    }
+    // Squares whose piece changed since the ancestor.
+    let nChanged = 0;
+    const last = pos.moveAt[n];
+    if (dist === 1 && last !== MOVE_NULL) {
+      // The parent: only the move's two squares changed.
+      const from = last >> 7, to = last & 127;
+      this.changed[nChanged++] = (from << 8) | (pos.board[to] << 4);
+      this.changed[nChanged++] = (to << 8) | (pos.captured[n] << 4) | pos.board[to];
+    } else if (dist === 1) {
+      // A null move changes nothing on the board.
+    } else if (j >= 0) {
+      const boards = this.boards, changed = this.changed;
+      const jo = j * 90, io = i * 90;
+      for (let s = 0; s < 90; s++) {
+        const a = boards[jo + s], b = boards[io + s];
+        if (a !== b) changed[nChanged++] = (s << 8) | (a << 4) | b;
+      }
+    }
+    for (let p = 0; p < 2; p++) {
+      const bucket = this.fb[p * 2], mirror = this.fb[p * 2 + 1];
+      const code = bucket * 2 + mirror;
+      if (j >= 0 && this.bucketOf[j * 2 + p] === code) {
+        this.stats.incremental++;
+        let na = 0, nr = 0;
+        const added = this.added, removed = this.removed, changed = this.changed;
+        for (let c = 0; c < nChanged; c++) {
+          const x = changed[c], s = x >> 8, a = (x >> 4) & 15, b = x & 15;
+          if (a) removed[nr++] = psqIndex(p, a, s, bucket, mirror);
+          if (b) added[na++] = psqIndex(p, b, s, bucket, mirror);
+        }
+        na = appendThreatRows(p, mirror, this.rawAdd, 0, nAdd, added, na);
+        nr = appendThreatRows(p, mirror, this.rawRem, 0, nRem, removed, nr);
+        this.kernels.update(this.accOffset(i, p), this.accOffset(j, p), this.base + SLOT_ADDED, na, this.base + SLOT_REMOVED, nr);
+      } else {
+        this.stats.refresh++;
+        this.refreshFromCache(pos, p, bucket, mirror, i, tc);
+      }
+      this.bucketOf[i * 2 + p] = code;
+    }
+    this.valid[i] = 1;
+    this.stampLo[i] = pos.keyLo[n];
+    this.stampHi[i] = pos.keyHi[n];
+  }
+
+  private refreshFromCache(pos: Position, p: number, bucket: number, mirror: number, i: number, tc: number): void {
+    const e = p * CACHE_ENTRIES + bucket * 2 + mirror;
+    const cacc = this.cacheAcc(e);
+    const cb = this.cacheBoards, co = e * 90, board = pos.board;
+    const added = this.added, removed = this.removed;
+    let na = 0, nr = 0;
+    for (let s = 0; s < 90; s++) {
+      const a = cb[co + s], b = board[s];
+      if (a !== b) {
+        if (a) removed[nr++] = psqIndex(p, a, s, bucket, mirror);
+        if (b) added[na++] = psqIndex(p, b, s, bucket, mirror);
+        cb[co + s] = b;
+      }
+    }
+    if (na + nr) this.kernels.update(cacc, cacc, this.base + SLOT_ADDED, na, this.base + SLOT_REMOVED, nr);
+    const t0 = i * MAX_RAW;
+    na = appendThreatRows(p, mirror, this.threats, t0, t0 + tc, added, 0);
+    this.kernels.update(this.accOffset(i, p), cacc, this.base + SLOT_ADDED, na, this.base + SLOT_REMOVED, 0);
+  }
+}

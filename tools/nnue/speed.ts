@@ -1,0 +1,86 @@
+// Measures the NNUE evaluation speed of each kernel path on this machine:
+//   node dist/tools/nnue/speed.js <network file> [seconds=2]
+// Per path: propagate alone (the layer stack of one position), a full refresh
+// of both accumulators plus propagate, and the incremental evaluation along
+// random games (one move, then evaluate: what a search does).
+
+import { generate } from '../../src/core/movegen.js';
+import { Position } from '../../src/core/position.js';
+import { GEN_LEGAL, MAX_MOVES } from '../../src/core/types.js';
+import { mulberry32 } from '../../src/core/prng.js';
+import { randomFens } from '../../test/support/fixtures.js';
+import { PortableKernels } from '../../src/eval/nnue/kernels-portable.js';
+import type { NnueKernels } from '../../src/eval/nnue/kernels.js';
+import { STACKS, STACK_BYTES } from '../../src/eval/nnue/layout.js';
+import { NnueEvaluator, NnueNetwork, createKernels } from '../../src/eval/nnue/network.js';
+
+const file = process.argv[2];
+const seconds = Number(process.argv[3] ?? 2);
+if (!file) {
+  console.log('usage: node dist/tools/nnue/speed.js <network file> [seconds]');
+  process.exit(1);
+}
+const loaded = NnueNetwork.load(file);
+if (!loaded.ok) {
+  console.log(`ERROR: ${loaded.error.message}`);
+  process.exit(1);
+}
+const net = loaded.value;
+const positions = randomFens(64, 11).map((f) => new Position(f));
+
+function rate(label: string, body: () => number): void {
+  for (let i = 0; i < 3; i++) body();
+  let n = 0;
+  const start = performance.now();
+  let ms = 0;
+  do {
+    n += body();
+    ms = performance.now() - start;
+  } while (ms < seconds * 1000);
+  console.log(`  ${label.padEnd(34)} ${Math.round((n * 1000) / ms).toLocaleString('en-US').padStart(10)} /s  (${((ms * 1000) / n).toFixed(2)} us)`);
+}
+
+const paths: NnueKernels[] = [createKernels(net.memory)];
+if (paths[0].name !== 'portable') paths.push(new PortableKernels(net.memory.buffer));
+for (const kernels of paths) {
+  console.log(`${kernels.name} kernels:`);
+  const ev = new NnueEvaluator(net, 0, kernels);
+  const p0 = positions[0];
+  ev.computeFull(p0);
+  const us = ev.verifyOffset(p0.side), them = ev.verifyOffset(p0.side ^ 1);
+  let sink = 0;
+  rate('propagate', () => {
+    for (let i = 0; i < 100; i++) sink += kernels.propagate(us, them, STACKS + ev.bucket * STACK_BYTES, ev.scratchOffset());
+    return 100;
+  });
+  rate('full refresh + propagate', () => {
+    for (const p of positions) {
+      ev.computeFull(p);
+      sink += ev.positional;
+    }
+    return positions.length;
+  });
+  const rnd = mulberry32(5);
+  const list = new Int32Array(MAX_MOVES);
+  const pos = new Position();
+  let plies = 0;
+  rate('incremental (move, evaluate)', () => {
+    let n = 0;
+    for (let k = 0; k < 50; k++) {
+      let count = generate(pos, GEN_LEGAL, list, 0);
+      if (count === 0 || plies > 150) {
+        pos.setFen(positions[k].fen());
+        plies = 0;
+        count = generate(pos, GEN_LEGAL, list, 0);
+      }
+      pos.doMove(list[Math.floor(rnd() * count)]);
+      plies++;
+      if (pos.inCheck()) continue;
+      ev.compute(pos);
+      sink += ev.positional;
+      n++;
+    }
+    return n;
+  });
+  if (sink === 0.5) console.log(sink);
+}
