@@ -14,6 +14,8 @@ export { perft, perftDivide, perftReport, type DivideEntry } from './core/perft.
 export * from './core/rules.js';
 export { evaluate } from './eval/evaluate.js';
 export { evaluateClassical, traceClassical } from './eval/classical.js';
+export { NnueNetwork, NnueEvaluator, type NetworkHandle } from './eval/nnue/network.js';
+export type { NnueLoadCode, NetworkData } from './eval/nnue/loader.js';
 export { Engine, parseLegalMove, ENGINE_NAME, ENGINE_VERSION, type SearchListener } from './engine.js';
 export { Searcher } from './search/search.js';
 export type { SearchLimits, SearchOptions, SearchInfo, SearchResult, Bound } from './search/types.js';
