@@ -34,6 +34,10 @@ export {
 export { evaluate, traceClassical } from './eval/evaluate.js';
 export { formatScore, materialCount, toCp, wdl, type ScoreType } from './eval/score.js';
 
+// The network (NNUE): load a Pikafish network file and evaluate with it.
+export { NnueNetwork, NnueEvaluator, type NetworkHandle } from './eval/nnue/network.js';
+export type { NnueLoadCode } from './eval/nnue/loader.js';
+
 // The one way to fail.
 export { err, ok, type KirinError, type Result } from './core/result.js';
 

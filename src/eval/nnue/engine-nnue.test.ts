@@ -71,16 +71,16 @@ test('EvalFile: classical without a network, the network once loaded, a bad file
 
     // The search runs on the network, and bench says which evaluation ran.
     const out: string[] = [], err: string[] = [];
-    const nnue = await runBench(engine, ['16', '1', '4'], (l) => out.push(l), (l) => err.push(l));
+    const nnue = await runBench(engine, ['16', '1', '6', 'current'], (l) => out.push(l), (l) => err.push(l));
     assert.ok(out.some((l) => /^info string bench evaluation: NNUE \S+ \(random net, make_random_net\.py seed=1\), (portable|wasm-simd) kernels$/.test(l)), out.slice(0, 3).join('\n'));
     assert.ok(err.some((l) => /^Evaluation +: NNUE \S+ \(random net/.test(l)));
     await uci.command('setoption name EvalFile value <empty>');
-    const classical = await runBench(engine, ['16', '1', '4'], () => {}, (l) => err.push(l));
+    const classical = await runBench(engine, ['16', '1', '6', 'current'], () => {}, (l) => err.push(l));
     assert.ok(err.some((l) => /^Evaluation +: classical$/.test(l)));
     assert.ok(nnue && classical && nnue.nodes !== classical.nodes, 'the two evaluations search different trees');
     // Same network, same search: the node count repeats.
     await uci.command(`setoption name EvalFile value ${syntheticNetFile(1)}`);
-    const again = await runBench(engine, ['16', '1', '4'], () => {}, () => {});
+    const again = await runBench(engine, ['16', '1', '6', 'current'], () => {}, () => {});
     assert.equal(again?.nodes, nnue?.nodes);
   } finally {
     await engine.close();

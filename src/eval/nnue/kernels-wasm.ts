@@ -1,5 +1,5 @@
 // The WebAssembly SIMD NNUE kernels: assembly/nnue-kernels.ts compiled by `npm run build`
-// (asc --enable simd --importMemory --runtime stub -O3) to dist/eval/nnue/kernels.wasm,
+// (asc --enable simd --importMemory --runtime stub -O3) to dist/src/eval/nnue/kernels.wasm,
 // next to this module. They work on the caller's WebAssembly.Memory in the layout of
 // layout.ts and give exactly the numbers of the portable kernels.
 

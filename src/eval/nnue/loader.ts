@@ -264,8 +264,8 @@ export function candidatePaths(given: string, programDirs: readonly string[] = d
 
 /** The directories "beside the program": bin/ (where kirin.js lives) and the package root. */
 export function defaultProgramDirs(): string[] {
-  const here = dirname(fileURLToPath(import.meta.url)); // dist/eval/nnue
-  const root = resolve(here, '..', '..', '..');
+  const here = dirname(fileURLToPath(import.meta.url)); // dist/src/eval/nnue
+  const root = resolve(here, '..', '..', '..', '..');
   return [join(root, 'bin'), root];
 }
 
