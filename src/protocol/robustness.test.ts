@@ -1,8 +1,8 @@
-// The CI-sized runs of the robustness scripts (each also runs long by hand):
-//   scripts/fuzz-protocol.mjs  random and mutated command lines against one process
-//   scripts/soak.mjs           self-play with the match runner: crashes, illegal moves,
-//                              time losses, memory
-// (scripts/uci-stress.mjs runs from uci.test.ts.)
+// The CI-sized runs of the robustness tools (each also runs long by hand):
+//   tools/protocol/fuzz-protocol.ts  random and mutated command lines against one process
+//   tools/protocol/soak.ts           self-play with the match runner: crashes, illegal
+//                                    moves, time losses, memory
+// (tools/protocol/uci-stress.ts runs from uci.test.ts.)
 
 import assert from 'node:assert/strict';
 import { execFile, type ChildProcess } from 'node:child_process';
@@ -15,10 +15,10 @@ after(() => {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
 });
 
-/** Runs a script of scripts/ with --json and returns its summary (rejects on a non-zero exit). */
+/** Runs a tool of tools/protocol/ (compiled) with --json and returns its summary (rejects on a non-zero exit). */
 function runScript(name: string, args: string[]): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
-    const c = execFile(process.execPath, [join(repoRoot(), 'scripts', name), ...args, '--json'], { maxBuffer: 1 << 24, cwd: repoRoot() },
+    const c = execFile(process.execPath, [join(repoRoot(), 'dist', 'tools', 'protocol', name), ...args, '--json'], { maxBuffer: 1 << 24, cwd: repoRoot() },
       (error, stdout, stderr) => {
         if (error) reject(new Error(`${name} ${args.join(' ')}: ${error.message}\n${stdout}\n${stderr}`));
         else resolve(JSON.parse(stdout) as Record<string, unknown>);
@@ -28,7 +28,7 @@ function runScript(name: string, args: string[]): Promise<Record<string, unknown
 }
 
 test('protocol fuzzer: 5,000 random and mutated lines; the engine never exits, replies stay well formed, isready answers', async () => {
-  const s = await runScript('fuzz-protocol.mjs', ['--lines', '5000', '--seed', String(Date.now() % 100000)]);
+  const s = await runScript('fuzz-protocol.js', ['--lines', '5000', '--seed', String(Date.now() % 100000)]);
   assert.equal(s.failure, null, JSON.stringify(s));
   assert.equal(s.lines, 5000);
   assert.deepEqual(s.malformed, []);
@@ -37,7 +37,7 @@ test('protocol fuzzer: 5,000 random and mutated lines; the engine never exits, r
 });
 
 test('soak: 24 games of self-play (2 at once): no crash, illegal move or time loss; memory does not grow', async () => {
-  const s = await runScript('soak.mjs', ['--games', '24', '--tc', 'nodes=300', '--concurrency', '2', '--early', '8']);
+  const s = await runScript('soak.js', ['--games', '24', '--tc', 'nodes=300', '--concurrency', '2', '--early', '8']);
   assert.deepEqual(s.problems, [], JSON.stringify(s));
   assert.equal(s.games, 24);
   assert.equal(s.crashes, 0);

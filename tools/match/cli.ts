@@ -46,7 +46,7 @@ SPRT:
   --sprt elo0=0 elo1=10 alpha=0.05 beta=0.05   stop as soon as the test decides
   --sprt-model pentanomial|trinomial      (default pentanomial: game pairs)
 Output:
-  --log FILE                 one line per game: game | players | result | reason | opening | moves
+  --log FILE                 one line per game: game | players | result | reason | opening | moves | end <termination>
   --debug [FILE]             engine traffic to stderr (or FILE)
   --rating-interval N        print Elo every N games (default 10, 0 = end only)
 

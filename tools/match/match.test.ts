@@ -103,7 +103,7 @@ test('a small match: colors alternate per opening, W/D/L add up, one log line pe
     assert.equal(f.game.opening, openings[f.game.pair % 3]);
   }
   assert.equal(lines.length, 6);
-  for (const l of lines) assert.match(l, /^game \d \| (A vs B|B vs A) \| (1-0|0-1|1\/2-1\/2) \| [^|]+ \| opening [^|]+ \| moves [a-i0-9 ]*$/);
+  for (const l of lines) assert.match(l, /^game \d \| (A vs B|B vs A) \| (1-0|0-1|1\/2-1\/2) \| [^|]+ \| opening [^|]+ \| moves [a-i0-9 ]* \| end (rules|adjudication|maxplies)$/);
   assert.ok(printed.some((l) => /^Finished game 6 /.test(l)));
   assert.equal(out.stoppedEarly, false);
 });

@@ -119,6 +119,7 @@ export function gameLogLine(fg: FinishedGame): string {
     r.reason,
     `opening ${openingText(o) || 'startpos'}${o.name && o.name !== openingText(o) ? ` (${o.name})` : ''}`,
     `moves ${r.moves.join(' ')}`,
+    `end ${r.termination}`,
   ].join(' | ');
 }
 

@@ -7,7 +7,7 @@
 // protocol reply (bestmove, info, readyok, uciok, id, option) is well formed;
 // `isready` is answered after every batch and at the end; nothing on stderr.
 //
-//   node scripts/fuzz-protocol.mjs [--lines 100000] [--seed 1] [--batch 200]
+//   node dist/tools/protocol/fuzz-protocol.js [--lines 100000] [--seed 1] [--batch 200]
 //       [--engine "node bin/kirin.js"] [--hang-ms 60000] [--save FILE] [--json]
 //   --save FILE writes every byte sent to the engine to FILE (to replay a failure:
 //   node bin/kirin.js < FILE).
@@ -18,37 +18,31 @@
 
 import { spawn } from 'node:child_process';
 import { appendFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { mulberry32 } from '../../src/core/prng.js';
+import { repoRoot } from '../../test/support/fixtures.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const root = repoRoot();
 const argv = process.argv.slice(2);
-const opt = (name, def) => {
+const opt = (name: string, def: string): string => {
   const i = argv.indexOf(`--${name}`);
   return i >= 0 && i + 1 < argv.length ? argv[i + 1] : def;
 };
 const total = Number(opt('lines', '100000'));
 const batch = Number(opt('batch', '200'));
 const hangMs = Number(opt('hang-ms', '60000'));
-let seed = Number(opt('seed', '1')) >>> 0;
+const rnd = mulberry32(Number(opt('seed', '1')));
 const engineCmd = opt('engine', `"${process.execPath}" "${join(root, 'bin', 'kirin.js')}"`);
 const json = argv.includes('--json');
 const saveFile = opt('save', '');
 if (saveFile) writeFileSync(saveFile, '');
-const write = (text) => {
+const write = (text: string): void => {
   if (saveFile) appendFileSync(saveFile, text);
   proc.stdin.write(text);
 };
 
-function rnd() {
-  seed = (seed + 0x6d2b79f5) >>> 0;
-  let t = seed;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
-const int = (n) => Math.floor(rnd() * n);
-const pick = (a) => a[int(a.length)];
+const int = (n: number): number => Math.floor(rnd() * n);
+const pick = <T>(a: readonly T[]): T => a[int(a.length)];
 
 const FENS = [
   'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1',
@@ -59,7 +53,7 @@ const FENS = [
   '4k4/9/9/9/9/9/9/9/4r4/4K4 w - - 0 1',
 ];
 const MOVES = ['h2e2', 'h9g7', 'b0c2', 'b9c7', 'h0g2', 'c3c4', 'g6g5', 'a0a1', 'i9i8', 'b2e2', 'e3e4', 'h7e7'];
-const OPTIONS = [
+const OPTIONS: [string, (() => string) | null][] = [
   ['MultiPV', () => String(1 + int(4))],
   ['Skill Level', () => String(int(21))],
   ['Ponder', () => pick(['true', 'false'])],
@@ -78,7 +72,7 @@ const OPTIONS = [
   ['Clear Hash', null],
 ];
 
-function validLine() {
+function validLine(): string {
   const r = rnd();
   if (r < 0.12) {
     const lim = pick([
@@ -110,7 +104,7 @@ function validLine() {
 const JUNK_TOKENS = ['banana', '-5', '0', '-0', '1e99', '99999999999999999999999', 'NaN', '0x1f', '', 'moves', 'fen', 'value',
   'name', 'startpos', 'depth', 'nodes', 'movetime', 'infinite', 'searchmoves', '\u0000', '\u00ff\u00fe', '将', '\t', 'é', '💥', 'h2e2h9g7'];
 
-function mutate(line) {
+function mutate(line: string): string {
   let toks = line.split(' ');
   const n = 1 + int(3);
   for (let k = 0; k < n; k++) {
@@ -155,7 +149,7 @@ function longLine() {
 }
 
 /** True when the line must not be sent (would legitimately run long or touch the machine). */
-function unsafe(line) {
+function unsafe(line: string): boolean {
   const toks = line.trim().split(/\s+/);
   const first = toks[0] ?? '';
   if (['quit', 'bench', 'speedtest'].includes(first)) return true;
@@ -177,7 +171,7 @@ function unsafe(line) {
   return false;
 }
 
-function nextLine() {
+function nextLine(): string {
   for (;;) {
     const r = rnd();
     let l;
@@ -200,7 +194,7 @@ const PROTOCOL = [
   [/^id /, /^id (name|author) \S/],
   [/^option /, /^option name .+ type (spin|check|combo|button|string)( .*)?$/],
 ];
-function wellFormed(line) {
+function wellFormed(line: string): boolean {
   if (/[\x00-\x1f\x7f]/.test(line)) return false;
   if (line.length > 20000) return false;
   for (const [head, full] of PROTOCOL) if (head.test(line)) return full.test(line);
@@ -212,12 +206,12 @@ let buf = '';
 let readyoks = 0;
 let outLines = 0;
 let bestmoves = 0;
-const bad = [];
+const bad: string[] = [];
 let stderr = '';
-let exited = null;
-let wake = null;
-const tail = [];
-proc.stdout.on('data', (d) => {
+let exited = null as string | null; // set by the exit handler
+let wake: (() => void) | null = null;
+const tail: string[] = [];
+proc.stdout.on('data', (d: Buffer) => {
   buf += d.toString('utf8');
   tail.push(d.toString('utf8'));
   if (tail.length > 20) tail.shift();
@@ -234,7 +228,7 @@ proc.stdout.on('data', (d) => {
   }
   if (wake) wake();
 });
-proc.stderr.on('data', (d) => (stderr += d.toString()));
+proc.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
 const exitPromise = new Promise((r) => proc.on('exit', () => r(true)));
 proc.on('exit', (code, sig) => {
   exited = `code ${code}${sig ? ` signal ${sig}` : ''}`;
@@ -242,10 +236,10 @@ proc.on('exit', (code, sig) => {
 });
 proc.stdin.on('error', () => {});
 
-async function waitReady(n) {
+async function waitReady(n: number): Promise<boolean> {
   const deadline = Date.now() + hangMs;
   while (readyoks < n && exited === null && Date.now() < deadline) {
-    await new Promise((r) => {
+    await new Promise<void>((r) => {
       wake = r;
       setTimeout(r, 100);
     });
@@ -256,7 +250,7 @@ async function waitReady(n) {
 const started = Date.now();
 let sent = 0;
 let asked = 0;
-let failure = null;
+let failure: string | null = null;
 let bytes = 0;
 while (sent < total && !failure) {
   let chunk = '';

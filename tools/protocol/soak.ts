@@ -5,7 +5,7 @@
 // finished, and the engines' memory (resident set size, read from /proc) not
 // growing from an early game to the last one.
 //
-//   node scripts/soak.mjs [--games 1000] [--tc 1+0.01] [--concurrency 2]
+//   node dist/tools/protocol/soak.js [--games 1000] [--tc 1+0.01] [--concurrency 2]
 //       [--early 100] [--rss-growth-mb 24] [--engine "node bin/kirin.js"] [--json]
 //
 // The RSS check compares the summed RSS of the engine processes after game
@@ -21,12 +21,13 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import type { Termination } from '../match/game.js';
+import { repoRoot } from '../../test/support/fixtures.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const root = repoRoot();
 const argv = process.argv.slice(2);
-const opt = (name, def) => {
+const opt = (name: string, def: string): string => {
   const i = argv.indexOf(`--${name}`);
   return i >= 0 && i + 1 < argv.length ? argv[i + 1] : def;
 };
@@ -38,7 +39,7 @@ const growthMbPerEngine = Number(opt('rss-growth-mb', '24'));
 const engine = opt('engine', `${process.execPath} ${join(root, 'bin', 'kirin.js')}`);
 const json = argv.includes('--json');
 if (!(games >= 2)) {
-  process.stderr.write('usage: soak.mjs [--games N>=2] [--tc TC] [--concurrency N] [--early N] [--rss-growth-mb MB] [--json]\n');
+  process.stderr.write('usage: soak.js [--games N>=2] [--tc TC] [--concurrency N] [--early N] [--rss-growth-mb MB] [--json]\n');
   process.exit(2);
 }
 
@@ -56,13 +57,13 @@ if (existsSync(openings)) args.push('--openings', openings, '--openings-order', 
 const started = Date.now();
 const runner = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
 let out = '';
-runner.stdout.on('data', (d) => (out += d.toString()));
-runner.stderr.on('data', (d) => (out += d.toString()));
+runner.stdout.on('data', (d: Buffer) => (out += d.toString()));
+runner.stderr.on('data', (d: Buffer) => (out += d.toString()));
 
 /** Pids of the processes below `pid` (Linux /proc), with their RSS in kB. */
-function descendants(pid) {
+function descendants(pid: number | undefined): { pid: number; rssKb: number }[] | null {
   if (!existsSync('/proc/self/stat')) return null;
-  const parent = new Map();
+  const parent = new Map<number, number>();
   for (const d of readdirSync('/proc')) {
     if (!/^\d+$/.test(d)) continue;
     try {
@@ -73,7 +74,7 @@ function descendants(pid) {
       /* gone */
     }
   }
-  const out = [];
+  const out: { pid: number; rssKb: number }[] = [];
   for (const [p] of parent) {
     let q = parent.get(p);
     while (q !== undefined && q !== pid && q > 1) q = parent.get(q);
@@ -89,7 +90,7 @@ function descendants(pid) {
   return out;
 }
 
-const samples = []; // { games, rssKb, engines }
+const samples: { games: number; rssKb: number; engines: number; pids: number[] }[] = [];
 let lastCount = -1;
 const poll = setInterval(() => {
   let count = 0;
@@ -116,17 +117,18 @@ for (const sig of ['SIGINT', 'SIGTERM']) {
   });
 }
 
-const code = await new Promise((r) => runner.on('exit', r));
+const code = await new Promise<number | null>((r) => runner.on('exit', r));
 clearInterval(poll);
 const seconds = Math.round((Date.now() - started) / 1000);
 
 const lines = existsSync(logFile) ? readFileSync(logFile, 'utf8').split('\n').filter((l) => l.startsWith('game ')) : [];
 rmSync(work, { recursive: true, force: true });
-const reasonOf = (l) => l.split(' | ')[3] ?? '';
-const count = (re) => lines.filter((l) => re.test(reasonOf(l))).length;
-const crashes = count(/crashed|did not answer|could not/i) + (out.match(/Could not restart/g) ?? []).length;
-const illegal = count(/illegal move/i);
-const timeLosses = count(/lost on time/i);
+// The log line's last field is the match runner's termination code (`end crash` ...).
+const endOf = (l: string): string => /\| end (\w+)$/.exec(l)?.[1] ?? '';
+const count = (t: Termination): number => lines.filter((l) => endOf(l) === t).length;
+const crashes = count('crash') + (out.match(/Could not restart/g) ?? []).length;
+const illegal = count('illegal');
+const timeLosses = count('time');
 const results = { red: 0, black: 0, draw: 0 };
 for (const l of lines) {
   const r = l.split(' | ')[2] ?? '';
@@ -155,7 +157,7 @@ const rss = earlySample && lastSample
   }
   : null;
 
-const problems = [];
+const problems: string[] = [];
 if (code !== 0 && !interrupted) problems.push(`the match runner exited with code ${code}: ${out.slice(-800)}`);
 if (lines.length !== games && !interrupted) problems.push(`${lines.length} of ${games} games finished`);
 if (crashes) problems.push(`${crashes} crashes`);
@@ -170,7 +172,7 @@ if (rss && !rss.sameProcesses) problems.push('the engine processes were restarte
 const summary = {
   games: lines.length, interrupted, tc, concurrency, seconds, results, crashes, illegalMoves: illegal, timeLosses,
   rss: rss ?? 'not measured (no /proc)', problems,
-  failedGames: lines.filter((l) => /crashed|illegal|lost on time|did not answer/i.test(reasonOf(l))).slice(0, 5),
+  failedGames: lines.filter((l) => ['crash', 'illegal', 'time'].includes(endOf(l))).slice(0, 5),
 };
 if (json) process.stdout.write(JSON.stringify(summary) + '\n');
 else {
