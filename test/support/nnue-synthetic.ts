@@ -85,6 +85,9 @@ export function networkHash(): number {
 
 // ---- normal quantiles, exactly as CPython computes them --------------------------------
 
+// The coefficients are written with the digits CPython uses; they round to the same
+// doubles, so the precision lint does not apply.
+/* eslint-disable no-loss-of-precision */
 /** Inverse standard normal CDF: AS241 (Wichura 1988) in CPython's operation order. */
 export function normalQuantile(p: number): number {
   const q = p - 0.5;
@@ -151,6 +154,7 @@ export function normalQuantile(p: number): number {
   const x = num / den;
   return q < 0 ? -x : x;
 }
+/* eslint-enable no-loss-of-precision */
 
 /** Python's round() for doubles: to the nearest integer, ties to even. */
 function roundHalfEven(x: number): number {

@@ -40,7 +40,7 @@ test('EvalFile: classical without a network, the network once loaded, a bad file
     assert.ok(lines.includes('NNUE evaluation -166 (side to move, internal units)'), lines.join('\n'));
     assert.ok(lines.includes('NNUE parts psqt -252 positional 86'));
     assert.ok(lines.includes('Final evaluation -224 (side to move, internal units)'));
-    assert.equal(lines.filter((l) => /^\|  \d+ +\|/.test(l)).length, 16);
+    assert.equal(lines.filter((l) => /^\| {2}\d+ +\|/.test(l)).length, 16);
     assert.equal(lines.filter((l) => l.endsWith('<-- this bucket is used')).length, 1);
     assert.ok(lines.some((l) => l.startsWith('|  11 ') && l.endsWith('<-- this bucket is used')));
 

@@ -112,7 +112,7 @@ export function instantiateWasmKernels(memory: WasmMemory, bytes?: Uint8Array): 
   for (const [name, expected] of LAYOUT_EXPORTS) {
     const actual = globalValue(name);
     if (actual !== expected) {
-      return err('layout-mismatch', `the NNUE kernel module has ${name} = ${actual}, layout.ts says ${expected}; rebuild it`);
+      return err('layout-mismatch', `the NNUE kernel module has ${name} = ${String(actual)}, layout.ts says ${expected}; rebuild it`);
     }
   }
   const used = globalValue('SCRATCH_USED');

@@ -181,7 +181,7 @@ export function parsePayload(payload: Uint8Array, memory: ArrayBufferLike, name:
   // that many bytes, decoded as Pikafish's read_leb_128 does into `dest`
   // (an Int16Array or Int32Array view) from index `at`.
   const leb = (count: number, dest: Int16Array | Int32Array, at: number, what: string): Fail | null => {
-    let f = need(21, `the ${what} block header`);
+    const f = need(21, `the ${what} block header`);
     if (f) return f;
     for (let i = 0; i < 17; i++) {
       if (payload[r.pos + i] !== LEB_MAGIC.charCodeAt(i)) return fail('bad-leb128', name, `has no COMPRESSED_LEB128 marker for the ${what} at offset ${r.pos}`);
