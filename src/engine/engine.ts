@@ -341,9 +341,18 @@ export class Engine {
     return promise;
   }
 
+  /**
+   * Ends a warm-up in progress (at once: it polls like a search). A `go` that
+   * arrives before the warm-up ended calls this: the GUI's clock is running, so
+   * the search may not wait for the rest of the warm-up.
+   */
+  abortWarmup(): void {
+    Atomics.store(this.warmupAbort, 0, 1);
+  }
+
   /** Asks every running search (and a warm-up in progress) to stop; each search still reports its best move. */
   stop(): void {
-    Atomics.store(this.warmupAbort, 0, 1);
+    this.abortWarmup();
     for (const s of this.active.values()) {
       Atomics.store(s.signals, 0, 1);
       Atomics.notify(s.signals, 0);

@@ -82,6 +82,8 @@ export class Uci {
     const readAt = Date.now();
     const cmd = firstToken(line);
     if (cmd === 'go') {
+      // A search is wanted now: no more warm-up (the first one starts partly warm).
+      this.engine.abortWarmup();
       const signals = newSignals();
       this.pendingGo.add(signals);
       return { signals, readAt };

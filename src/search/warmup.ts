@@ -6,13 +6,12 @@
 // hot paths (move generation, make/unmake, evaluation, move picking, search,
 // quiescence, the transposition table) to compiled code before the first `go`.
 //
-// The scratch Searcher is thrown away afterwards: the real transposition table,
-// histories and time-manager state are untouched, so searches (and `bench`)
-// stay deterministic.
+// The warm-up runs through the same code as a real `go` (src/search/worker.ts)
+// on a scratch Searcher that is thrown away afterwards: the real transposition
+// table, histories and time-manager state are untouched, so searches (and
+// `bench`) stay deterministic.
 
-import { Position } from '../core/position.js';
-import { Searcher } from './search.js';
-import type { SearchOptions } from './types.js';
+import type { SearchLimits, SearchOptions } from './types.js';
 
 /** Start position, a middlegame, a position in check, and an endgame. */
 const WARMUP_FENS = [
@@ -22,10 +21,31 @@ const WARMUP_FENS = [
   '4k4/4a4/4b4/9/2p6/9/9/4B4/4A4/2RK5 w - - 0 40',
 ];
 
-/** Nodes per warm-up position: enough for the optimising compiler, about a tenth of a second in all. */
-export const WARMUP_NODES = 6000;
+/**
+ * The limits of the warm-up searches, built the way the protocol builds them
+ * (startTime from Date.now() first, then the parameters), in the kinds GUIs send
+ * (nodes, depth, movetime, a clock): optimised code specialises on the shapes of
+ * the objects it sees, and code compiled for one kind only would be thrown away at
+ * the first `go` of another kind.
+ */
+function warmupLimits(kind: number): SearchLimits {
+  const l: SearchLimits = { startTime: Date.now() };
+  switch (kind) {
+    case 0: l.nodes = WARMUP_NODES; break;
+    case 1: l.depth = 7; break;
+    case 2: l.movetime = 60; break;
+    default: l.wtime = 3000; l.btime = 3000; l.winc = 30; l.binc = 30; break;
+  }
+  return l;
+}
 
-const OPTIONS: SearchOptions = {
+/** Nodes of a nodes-limited warm-up search; with the other kinds, about a second in all on a fast machine, more when cold. */
+export const WARMUP_NODES = 12000;
+/** Rounds over the positions (each round uses every kind of limit on every position). */
+export const WARMUP_ROUNDS = 1;
+
+/** The search options a GUI leaves at their defaults, in the order the engine builds them. */
+export const WARMUP_OPTIONS: SearchOptions = {
   multiPV: 1,
   moveOverhead: 10,
   nodestime: 0,
@@ -40,22 +60,16 @@ const OPTIONS: SearchOptions = {
   ponder: false,
 };
 
-/**
- * Runs the warm-up searches; `abort[0]` set (by a `stop` or `quit` meanwhile)
- * ends it early. Returns the nodes searched.
- */
-export function warmUp(abort: Int32Array, nodesPerPosition = WARMUP_NODES): number {
-  const scratch = new Searcher(1);
-  let nodes = 0;
-  for (const fen of WARMUP_FENS) {
-    if (Atomics.load(abort, 0) !== 0) break;
-    const pos = new Position(fen);
-    const r = scratch.search(pos, { nodes: nodesPerPosition, startTime: performance.now() }, OPTIONS, {
-      signals: abort,
-      info: () => {},
-      text: () => {},
-    });
-    nodes += r.nodes;
+export interface WarmupJob {
+  fen: string;
+  limits: SearchLimits;
+}
+
+/** The warm-up searches, in order (limits are made when a job is taken, so its clock starts then). */
+export function* warmupJobs(): Generator<() => WarmupJob> {
+  for (let r = 0; r < WARMUP_ROUNDS; r++) {
+    for (const fen of WARMUP_FENS) {
+      for (let kind = 0; kind < 4; kind++) yield () => ({ fen, limits: warmupLimits(kind) });
+    }
   }
-  return nodes;
 }

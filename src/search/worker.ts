@@ -11,7 +11,7 @@ import { applyWeightsFromEnvironment } from '../eval/classical.js';
 import { NnueNetwork, type NetworkHandle } from '../eval/nnue/network.js';
 import { Searcher } from './search.js';
 import type { SearchLimits, SearchOptions } from './types.js';
-import { warmUp } from './warmup.js';
+import { WARMUP_OPTIONS, warmupJobs } from './warmup.js';
 
 export type ToWorker =
   | { type: 'go'; id: number; fen: string; moves: Move[]; limits: SearchLimits; options: SearchOptions; signals: SharedArrayBuffer }
@@ -48,13 +48,34 @@ function settleClear(): void {
   }
 }
 
+/** One search, the same code for a `go` and for the warm-up (so the warm-up compiles what a `go` runs). */
+function runSearch(
+  s: Searcher, fen: string, moves: readonly Move[], limits: SearchLimits, options: SearchOptions,
+  signals: Int32Array, id: number, send: (m: FromWorker) => void,
+): import('./types.js').SearchResult {
+  const pos = new Position(fen);
+  for (const m of moves) pos.doMove(m);
+  return s.search(pos, limits, options, {
+    signals,
+    info: (info) => send({ type: 'info', id, info }),
+    text: (line) => send({ type: 'text', id, line }),
+  });
+}
+
 // Warm-up before the first message is read: messages sent meanwhile (a `go`)
 // wait in the port's queue. The warm-up searches its own scratch tables, so the
 // real Searcher's tables and histories (and `bench`) are untouched.
 const data = (workerData ?? {}) as { warmup?: boolean; abort?: SharedArrayBuffer };
 if (data.warmup && data.abort) {
   try {
-    warmUp(new Int32Array(data.abort));
+    const abort = new Int32Array(data.abort);
+    const scratch = new Searcher(1);
+    const discard = (): void => {};
+    for (const job of warmupJobs()) {
+      if (Atomics.load(abort, 0) !== 0) break;
+      const { fen, limits } = job();
+      runSearch(scratch, fen, [], limits, WARMUP_OPTIONS, abort, 0, discard);
+    }
   } catch (e) {
     // A failed warm-up costs speed, not correctness.
     port.postMessage({ type: 'text', id: 0, line: `warm-up failed: ${(e as Error).message}` } satisfies FromWorker);
@@ -91,19 +112,15 @@ port.on('message', (msg: ToWorker) => {
   switch (msg.type) {
     case 'go': {
       try {
-        const pos = new Position(msg.fen);
-        for (const m of msg.moves) pos.doMove(m);
         const signals = new Int32Array(msg.signals);
         if (Atomics.load(signals, 0) !== 0) {
+          const pos = new Position(msg.fen);
+          for (const m of msg.moves) pos.doMove(m);
           post({ type: 'done', id: msg.id, result: stoppedAnswer(pos, msg.limits) });
           break;
         }
         settleClear();
-        const result = searcher.search(pos, msg.limits, msg.options, {
-          signals,
-          info: (info) => post({ type: 'info', id: msg.id, info }),
-          text: (line) => post({ type: 'text', id: msg.id, line }),
-        });
+        const result = runSearch(searcher, msg.fen, msg.moves, msg.limits, msg.options, signals, msg.id, post);
         post({ type: 'done', id: msg.id, result });
       } catch (e) {
         post({ type: 'error', id: msg.id, message: (e as Error).stack ?? String(e) });

@@ -7,7 +7,7 @@
 // search, the first against the last.
 //
 //   node dist/tools/protocol/first-move-bench.js [--runs 10] [--movetime 1000] [--engine "node bin/kirin.js"]
-//       [--isready]   wait for readyok before the first go (a careful GUI)
+//       [--no-isready]  send the first go right after uci, without waiting for readyok
 //       [--json]      one JSON object instead of the table
 //
 // A measurement, not a test: the numbers depend on the machine and its load.
@@ -25,10 +25,10 @@ const opt = (name: string, def: string): string => {
 const runs = Number(opt('runs', '10'));
 const movetime = Number(opt('movetime', '1000'));
 const engineCmd = opt('engine', `"${process.execPath}" "${join(root, 'bin', 'kirin.js')}"`);
-const waitReady = args.includes('--isready');
+const waitReady = !args.includes('--no-isready');
 const json = args.includes('--json');
 if (!(runs >= 1) || !(movetime >= 1)) {
-  process.stderr.write('usage: first-move-bench.js [--runs N>=1] [--movetime MS>=1] [--engine CMD] [--isready] [--json]\n');
+  process.stderr.write('usage: first-move-bench.js [--runs N>=1] [--movetime MS>=1] [--engine CMD] [--no-isready] [--json]\n');
   process.exit(2);
 }
 
@@ -81,7 +81,7 @@ const lastRun = results[results.length - 1];
 if (json) {
   process.stdout.write(JSON.stringify({ movetime, runs, results, ratio: lastRun.nodes ? first.nodes / lastRun.nodes : null }) + '\n');
 } else {
-  console.log(`go movetime ${movetime} from the start position, ${runs} searches in one process (${Date.now() - t0} ms in all)`);
+  console.log(`go movetime ${movetime} from the start position, ${runs} searches in one process (${Date.now() - t0} ms in all; ${waitReady ? 'after readyok' : 'first go right after uci'})`);
   console.log('run  depth    nodes      nps  time(ms)  wall(ms)');
   for (const x of results) {
     console.log(`${String(x.run).padStart(3)}  ${String(x.depth).padStart(5)}  ${String(x.nodes).padStart(7)}  ${String(x.nps).padStart(7)}  ${String(x.time).padStart(8)}  ${String(x.wall).padStart(8)}`);
