@@ -67,6 +67,7 @@ export class Engine {
   /** Settles when the current search thread has started and finished its warm-up. */
   private readyPromise: Promise<void> = Promise.resolve();
   private readyResolve: () => void = () => {};
+  private readySettled = true;
   /** Messages the engine wants shown (e.g. a failed hash allocation). */
   onMessage: (line: string) => void = () => {};
   /** The loaded network (null: the classical evaluation plays). Shared with the search thread. */
@@ -224,8 +225,12 @@ export class Engine {
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
     this.warmupAbort = newSignals();
+    this.readySettled = false;
     this.readyPromise = new Promise<void>((resolve) => {
-      this.readyResolve = resolve;
+      this.readyResolve = () => {
+        this.readySettled = true;
+        resolve();
+      };
     });
     const w = new Worker(new URL('../search/worker.js', import.meta.url), {
       workerData: { warmup: this.warmupWanted, abort: this.warmupAbort.buffer },
@@ -305,7 +310,14 @@ export class Engine {
    * been started). `isready` waits for this, as Stockfish's waits for its threads.
    */
   ready(): Promise<void> {
-    return this.readyPromise;
+    const w = this.worker;
+    if (!w || this.readySettled) return this.readyPromise;
+    // Someone waits for the thread: keep the process alive until it answers
+    // (the thread is otherwise unreferenced between searches).
+    w.ref();
+    return this.readyPromise.then(() => {
+      if (this.active.size === 0) w.unref();
+    });
   }
 
   /** True while a search runs (or is queued). */

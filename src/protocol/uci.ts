@@ -67,8 +67,13 @@ export class Uci {
     this.write(line.replace(/[\x00-\x08\x0a-\x1f\x7f]/g, '?'));
   }
 
+  /**
+   * Our own error messages can be long (a network file error names every path
+   * tried and the expected format) but stay one bounded line: input pieces inside
+   * them were already shortened with echo().
+   */
   private error(text: string): void {
-    this.out(`info string ERROR: ${echo(text, 400)}`);
+    this.out(`info string ERROR: ${echo(text, 2000)}`);
   }
 
   /**
