@@ -21,13 +21,34 @@ export { START_FEN, parseFen, type FenErrorCode, type FenResult, type ParsedFen 
 export { hasLegalMove, legalMoves } from './core/movegen.js';
 export { parseLegalMove, parseUciMove, playUciMoves, type MoveErrorCode } from './core/ucimove.js';
 export {
-  BLACK, MOVE_NONE, RED, makeMove, moveFrom, moveTo, moveToUci, parseSquare, squareName,
-  type Color, type Move,
+  BLACK,
+  MOVE_NONE,
+  RED,
+  makeMove,
+  moveFrom,
+  moveTo,
+  moveToUci,
+  parseSquare,
+  squareName,
+  type Color,
+  type Move,
 } from './core/types.js';
 export { perft, perftDivide, type DivideEntry } from './core/perft.js';
 export {
-  DEFAULT_RULES, DRAW_RULES, REPETITION_RULES, formatJudgement, isBoardReason, judge, judgeGame, reasonText,
-  ruleConfigFrom, type DrawRule, type Judgement, type ReasonCode, type RepetitionRule, type RuleConfig,
+  DEFAULT_RULES,
+  DRAW_RULES,
+  REPETITION_RULES,
+  formatJudgement,
+  isBoardReason,
+  judge,
+  judgeGame,
+  reasonText,
+  ruleConfigFrom,
+  type DrawRule,
+  type Judgement,
+  type ReasonCode,
+  type RepetitionRule,
+  type RuleConfig,
 } from './core/rules.js';
 
 // Evaluation and the score model.

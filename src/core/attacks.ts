@@ -15,7 +15,8 @@ function onBoard(file: number, rank: number): boolean {
 /** 1 for Red's palace, 2 for Black's, 0 elsewhere. */
 export const PALACE = new Uint8Array(SQUARE_NB);
 for (let s = 0; s < SQUARE_NB; s++) {
-  const f = FILE_OF[s], r = RANK_OF[s];
+  const f = FILE_OF[s],
+    r = RANK_OF[s];
   if (f >= 3 && f <= 5) {
     if (r <= 2) PALACE[s] = 1;
     else if (r >= 7) PALACE[s] = 2;
@@ -35,7 +36,14 @@ export const KNIGHT_FROM = new Int8Array(SQUARE_NB * 8).fill(-1);
 export const KNIGHT_FROM_LEG = new Int8Array(SQUARE_NB * 8).fill(-1);
 
 const KNIGHT_STEPS: Array<[number, number]> = [
-  [1, 2], [-1, 2], [1, -2], [-1, -2], [2, 1], [2, -1], [-2, 1], [-2, -1],
+  [1, 2],
+  [-1, 2],
+  [1, -2],
+  [-1, -2],
+  [2, 1],
+  [2, -1],
+  [-2, 1],
+  [-2, -1],
 ];
 
 function knightLeg(ff: number, fr: number, df: number, dr: number): number {
@@ -44,10 +52,12 @@ function knightLeg(ff: number, fr: number, df: number, dr: number): number {
 }
 
 for (let s = 0; s < SQUARE_NB; s++) {
-  const f = FILE_OF[s], r = RANK_OF[s];
+  const f = FILE_OF[s],
+    r = RANK_OF[s];
   let n = 0;
   for (const [df, dr] of KNIGHT_STEPS) {
-    const tf = f + df, tr = r + dr;
+    const tf = f + df,
+      tr = r + dr;
     if (!onBoard(tf, tr)) continue;
     KNIGHT_TO[s * 8 + n] = makeSquare(tf, tr);
     KNIGHT_LEG[s * 8 + n] = knightLeg(f, r, df, dr);
@@ -56,7 +66,8 @@ for (let s = 0; s < SQUARE_NB; s++) {
   n = 0;
   for (const [df, dr] of KNIGHT_STEPS) {
     // A knight on (f+df, r+dr) jumping by (-df, -dr) lands on s.
-    const kf = f + df, kr = r + dr;
+    const kf = f + df,
+      kr = r + dr;
     if (!onBoard(kf, kr)) continue;
     KNIGHT_FROM[s * 8 + n] = makeSquare(kf, kr);
     KNIGHT_FROM_LEG[s * 8 + n] = knightLeg(kf, kr, -df, -dr);
@@ -72,26 +83,42 @@ export const ADVISOR_TO = new Int8Array(SQUARE_NB * 4).fill(-1);
 // ---- King: one orthogonal step inside the palace
 export const KING_TO = new Int8Array(SQUARE_NB * 4).fill(-1);
 
-const DIAGONALS: Array<[number, number]> = [[1, 1], [1, -1], [-1, 1], [-1, -1]];
-const ORTHOGONALS: Array<[number, number]> = [[1, 0], [-1, 0], [0, 1], [0, -1]];
+const DIAGONALS: Array<[number, number]> = [
+  [1, 1],
+  [1, -1],
+  [-1, 1],
+  [-1, -1],
+];
+const ORTHOGONALS: Array<[number, number]> = [
+  [1, 0],
+  [-1, 0],
+  [0, 1],
+  [0, -1],
+];
 
 for (let s = 0; s < SQUARE_NB; s++) {
-  const f = FILE_OF[s], r = RANK_OF[s];
-  let nb = 0, na = 0, nk = 0;
+  const f = FILE_OF[s],
+    r = RANK_OF[s];
+  let nb = 0,
+    na = 0,
+    nk = 0;
   for (const [df, dr] of DIAGONALS) {
-    const tf = f + 2 * df, tr = r + 2 * dr;
+    const tf = f + 2 * df,
+      tr = r + 2 * dr;
     if (onBoard(tf, tr) && halfOf(makeSquare(tf, tr)) === halfOf(s)) {
       BISHOP_TO[s * 4 + nb] = makeSquare(tf, tr);
       BISHOP_EYE[s * 4 + nb] = makeSquare(f + df, r + dr);
       nb++;
     }
-    const af = f + df, ar = r + dr;
+    const af = f + df,
+      ar = r + dr;
     if (PALACE[s] && onBoard(af, ar) && PALACE[makeSquare(af, ar)] === PALACE[s]) {
       ADVISOR_TO[s * 4 + na++] = makeSquare(af, ar);
     }
   }
   for (const [df, dr] of ORTHOGONALS) {
-    const tf = f + df, tr = r + dr;
+    const tf = f + df,
+      tr = r + dr;
     if (PALACE[s] && onBoard(tf, tr) && PALACE[makeSquare(tf, tr)] === PALACE[s]) {
       KING_TO[s * 4 + nk++] = makeSquare(tf, tr);
     }
@@ -103,7 +130,8 @@ for (let s = 0; s < SQUARE_NB; s++) {
 export const PAWN_TO = new Int8Array(2 * SQUARE_NB * 3).fill(-1);
 for (const c of [RED, BLACK]) {
   for (let s = 0; s < SQUARE_NB; s++) {
-    const f = FILE_OF[s], r = RANK_OF[s];
+    const f = FILE_OF[s],
+      r = RANK_OF[s];
     const fwd = c === RED ? 1 : -1;
     const crossed = c === RED ? r >= 5 : r <= 4;
     let n = 0;
@@ -124,7 +152,9 @@ function buildLineTables(len: number) {
   const cannonCap = new Uint16Array(len * size);
   for (let p = 0; p < len; p++) {
     for (let occ = 0; occ < size; occ++) {
-      let mv = 0, rc = 0, cc = 0;
+      let mv = 0,
+        rc = 0,
+        cc = 0;
       for (const dir of [1, -1]) {
         let i = p + dir;
         while (i >= 0 && i < len && !(occ & (1 << i))) {

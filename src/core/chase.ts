@@ -21,13 +21,21 @@
 // trial moves are made directly on the position's board arrays and undone.
 
 import {
-  ADVISOR_TO, BISHOP_EYE, BISHOP_TO, FILE_CANNON_CAP, FILE_ROOK_CAP, KING_TO, KNIGHT_FROM,
-  KNIGHT_FROM_LEG, KNIGHT_LEG, KNIGHT_TO, RANK_CANNON_CAP, RANK_ROOK_CAP,
+  ADVISOR_TO,
+  BISHOP_EYE,
+  BISHOP_TO,
+  FILE_CANNON_CAP,
+  FILE_ROOK_CAP,
+  KING_TO,
+  KNIGHT_FROM,
+  KNIGHT_FROM_LEG,
+  KNIGHT_LEG,
+  KNIGHT_TO,
+  RANK_CANNON_CAP,
+  RANK_ROOK_CAP,
 } from './attacks.js';
 import type { Position } from './position.js';
-import {
-  ADVISOR, BISHOP, CANNON, FILE_OF, KING, KNIGHT, PAWN, RANK_OF, RED, ROOK, type Color,
-} from './types.js';
+import { ADVISOR, BISHOP, CANNON, FILE_OF, KING, KNIGHT, PAWN, RANK_OF, RED, ROOK, type Color } from './types.js';
 
 /** Piece id per square (valid for occupied squares after `assignIds`). */
 export const idBoard = new Int8Array(90);
@@ -35,11 +43,12 @@ export const idBoard = new Int8Array(90);
 /** Numbers the pieces of each color 0, 1, ... in square order (a0 first), as Pikafish does. */
 export function assignIds(pos: Position): void {
   const b = pos.board;
-  let red = 0, black = 0;
+  let red = 0,
+    black = 0;
   for (let s = 0; s < 90; s++) {
     const p = b[s];
     if (!p) continue;
-    idBoard[s] = (p >> 3) === RED ? red++ : black++;
+    idBoard[s] = p >> 3 === RED ? red++ : black++;
   }
 }
 
@@ -59,7 +68,10 @@ export function chaseLegal(pos: Position, side: Color, from: number, to: number)
   const b = pos.board;
   const pc = b[from];
   const cap = b[to];
-  const ff = FILE_OF[from], fr = RANK_OF[from], tf = FILE_OF[to], tr = RANK_OF[to];
+  const ff = FILE_OF[from],
+    fr = RANK_OF[from],
+    tf = FILE_OF[to],
+    tr = RANK_OF[to];
   b[to] = pc;
   b[from] = 0;
   pos.rankOcc[fr] ^= 1 << ff;
@@ -86,7 +98,10 @@ export function chaseLegal(pos: Position, side: Color, from: number, to: number)
 }
 
 // Trial capture used while testing for recaptures (board arrays only).
-let trialPiece = 0, trialCap = 0, trialFrom = 0, trialTo = 0;
+let trialPiece = 0,
+  trialCap = 0,
+  trialFrom = 0,
+  trialTo = 0;
 function trialDo(pos: Position, from: number, to: number): void {
   const b = pos.board;
   trialPiece = b[from];
@@ -106,7 +121,8 @@ function trialDo(pos: Position, from: number, to: number): void {
 }
 function trialUndo(pos: Position): void {
   const b = pos.board;
-  const from = trialFrom, to = trialTo;
+  const from = trialFrom,
+    to = trialTo;
   b[from] = trialPiece;
   b[to] = trialCap;
   pos.rankOcc[RANK_OF[from]] |= 1 << FILE_OF[from];
@@ -137,12 +153,14 @@ export function computePins(pos: Position, c: Color): number {
   const b = pos.board;
   const ksq = pos.kingSq[c];
   const them = (c ^ 1) << 3;
-  const kf = FILE_OF[ksq], kr = RANK_OF[ksq];
+  const kf = FILE_OF[ksq],
+    kr = RANK_OF[ksq];
   for (let dir = 0; dir < 4; dir++) {
     const df = dir === 0 ? 1 : dir === 1 ? -1 : 0;
     const dr = dir === 2 ? 1 : dir === 3 ? -1 : 0;
     let n = 0;
-    let f = kf + df, r = kr + dr;
+    let f = kf + df,
+      r = kr + dr;
     while (f >= 0 && f < 9 && r >= 0 && r < 10) {
       const s = r * 9 + f;
       if (b[s]) ray[n++] = s;
@@ -161,7 +179,8 @@ export function computePins(pos: Position, c: Color): number {
         }
       } else if (t === ROOK || t === KING) {
         // Pieces in between, not counting other enemy rooks and kings (which are snipers themselves).
-        let cnt = 0, only = -1;
+        let cnt = 0,
+          only = -1;
         for (let k = 0; k < j; k++) {
           const q = b[ray[k]];
           if ((q & 8) === them && ((q & 7) === ROOK || (q & 7) === KING)) continue;
@@ -202,7 +221,8 @@ function attackTargets(pos: Position, from: number, t: number): number {
   switch (t) {
     case ROOK:
     case CANNON: {
-      const f = FILE_OF[from], r = RANK_OF[from];
+      const f = FILE_OF[from],
+        r = RANK_OF[from];
       let m = t === ROOK ? RANK_ROOK_CAP[(f << 9) | pos.rankOcc[r]] : RANK_CANNON_CAP[(f << 9) | pos.rankOcc[r]];
       while (m) {
         targets[n++] = r * 9 + 31 - Math.clz32(m & -m);
@@ -244,7 +264,8 @@ function attackTargets(pos: Position, from: number, t: number): number {
 function defended(pos: Position, sq: number, c: Color): boolean {
   const b = pos.board;
   const cb = c << 3;
-  const f = FILE_OF[sq], r = RANK_OF[sq];
+  const f = FILE_OF[sq],
+    r = RANK_OF[sq];
   // Pawns
   const pawn = cb | PAWN;
   if (pos.pieceCount[pawn]) {
@@ -290,8 +311,10 @@ function defended(pos: Position, sq: number, c: Color): boolean {
     if (s < 0) break;
     if (b[s] === king && chaseLegal(pos, c, s, sq)) return true;
   }
-  const rook = cb | ROOK, cannon = cb | CANNON;
-  const ri = (f << 9) | pos.rankOcc[r], fi = (r << 10) | pos.fileOcc[f];
+  const rook = cb | ROOK,
+    cannon = cb | CANNON;
+  const ri = (f << 9) | pos.rankOcc[r],
+    fi = (r << 10) | pos.fileOcc[f];
   if (pos.pieceCount[rook]) {
     let m = RANK_ROOK_CAP[ri];
     while (m) {
@@ -363,7 +386,7 @@ export function chasedMask(pos: Position, c: Color): number {
       if (chase & bit) continue;
       if (!chaseLegal(pos, c, from, to)) continue;
       if ((t === KNIGHT || t === CANNON) && tt === ROOK) chase |= bit;
-      else if ((t === ADVISOR || t === BISHOP) && (tt & 1)) chase |= bit;
+      else if ((t === ADVISOR || t === BISHOP) && tt & 1) chase |= bit;
       else {
         trialDo(pos, from, to);
         const prot = defended(pos, to, them);

@@ -15,7 +15,9 @@ import { perftTablePath, tableLines } from '../../test/support/fixtures.js';
 function perftFens(): string[] {
   const file = perftTablePath();
   assert.ok(existsSync(file), `reference data missing: ${file}`);
-  const fens = tableLines(readFileSync(file, 'utf8')).slice(1).map((l) => l.split('\t')[0]);
+  const fens = tableLines(readFileSync(file, 'utf8'))
+    .slice(1)
+    .map((l) => l.split('\t')[0]);
   return [...new Set(fens)];
 }
 
@@ -113,8 +115,16 @@ describe('malformed FENs are rejected with a message naming the problem', () => 
     ['empty', '', /empty/],
     ['blank', '   ', /empty/],
     ['rank too narrow', 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABN w', /rank 0 .*8 files, expected 9/],
-    ['rank too wide (digits)', 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C6C1/9/RNBAKABNR w', /rank 2 .*10 files, expected 9/],
-    ['rank too wide (letters)', 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9p/P1P1P1P1P/1C5C1/9/RNBAKABNR w', /rank 4 .*wider than 9/],
+    [
+      'rank too wide (digits)',
+      'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C6C1/9/RNBAKABNR w',
+      /rank 2 .*10 files, expected 9/,
+    ],
+    [
+      'rank too wide (letters)',
+      'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9p/P1P1P1P1P/1C5C1/9/RNBAKABNR w',
+      /rank 4 .*wider than 9/,
+    ],
     ['too few ranks', 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w', /9 ranks, expected 10/],
     ['too many ranks', 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w', /11 ranks, expected 10/],
     ['unknown letter', 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNQ w', /unknown piece letter 'Q'/],
@@ -126,14 +136,34 @@ describe('malformed FENs are rejected with a message naming the problem', () => 
     ['six pawns', 'rnbakabnr/9/1c5c1/p1p1p1p1p/p8/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w', /black has 6 pawns, at most 5/],
     ['three cannons', 'rnbakabnr/9/1c2c2c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w', /black has 3 cannons/],
     ['advisor off its points', 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/3A5/RNB1KABNR w', /red advisor on d1/],
-    ['black advisor off its points', 'rnb1kabnr/3a5/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w', /black advisor on d8/],
-    ['elephant across the river', 'rnbakabnr/9/1c5c1/p1p1p1p1p/2B6/9/P1P1P1P1P/1C5C1/9/RN1AKABNR w', /red bishop on c5/],
-    ['black elephant across the river', 'rn1akabnr/9/1c5c1/p1p1p1p1p/9/2b6/P1P1P1P1P/1C5C1/9/RNBAKABNR w', /black bishop on c4/],
+    [
+      'black advisor off its points',
+      'rnb1kabnr/3a5/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w',
+      /black advisor on d8/,
+    ],
+    [
+      'elephant across the river',
+      'rnbakabnr/9/1c5c1/p1p1p1p1p/2B6/9/P1P1P1P1P/1C5C1/9/RN1AKABNR w',
+      /red bishop on c5/,
+    ],
+    [
+      'black elephant across the river',
+      'rn1akabnr/9/1c5c1/p1p1p1p1p/9/2b6/P1P1P1P1P/1C5C1/9/RNBAKABNR w',
+      /black bishop on c4/,
+    ],
     ['pawn behind its start', 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/2P1P1P1P/PC5C1/9/RNBAKABNR w', /red pawn on a2/],
-    ['pawn on an odd file before the river', 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/1PP1P1P1P/1C5C1/9/RNBAKABNR w', /red pawn on b3/],
+    [
+      'pawn on an odd file before the river',
+      'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/1PP1P1P1P/1C5C1/9/RNBAKABNR w',
+      /red pawn on b3/,
+    ],
     ['black pawn behind its start', 'rnbakabnr/9/pc5c1/2p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w', /black pawn on a7/],
     ['king outside the palace', 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBA1AKNR w', /red king on g0/],
-    ['black king outside the palace', 'rnba1abnr/9/1c5c1/p1p1p1p1p/4k4/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w', /black king on e5/],
+    [
+      'black king outside the palace',
+      'rnba1abnr/9/1c5c1/p1p1p1p1p/4k4/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w',
+      /black king on e5/,
+    ],
     ['bad side to move', `${S} x - - 0 1`, /side to move "x"/],
     ['side to move spelled out', `${S} white - - 0 1`, /side to move "white"/],
     ['half-move counter not a number', `${S} w - - abc 1`, /half-move counter "abc" is not a number/],
@@ -165,7 +195,10 @@ describe('malformed FENs are rejected with a message naming the problem', () => 
       assert.equal(pos.keyHex(), key);
       assert.equal(pos.sp, 3);
       assert.equal(pos.validate(), null);
-      assert.throws(() => new Position(fen), (e: Error) => re.test(e.message));
+      assert.throws(
+        () => new Position(fen),
+        (e: Error) => re.test(e.message),
+      );
     });
   }
 

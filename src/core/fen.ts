@@ -10,8 +10,25 @@
 import { PALACE } from './attacks.js';
 import { err, ok, type Result } from './result.js';
 import {
-  ADVISOR, BISHOP, BLACK, CANNON, FILE_OF, KING, KNIGHT, PAWN, PIECE_CHARS, RANK_OF, RED, ROOK,
-  SQUARE_NB, colorOf, makePiece, makeSquare, squareName, typeOf, type Color,
+  ADVISOR,
+  BISHOP,
+  BLACK,
+  CANNON,
+  FILE_OF,
+  KING,
+  KNIGHT,
+  PAWN,
+  PIECE_CHARS,
+  RANK_OF,
+  RED,
+  ROOK,
+  SQUARE_NB,
+  colorOf,
+  makePiece,
+  makeSquare,
+  squareName,
+  typeOf,
+  type Color,
 } from './types.js';
 
 export const START_FEN = 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1';
@@ -43,7 +60,15 @@ export type FenErrorCode =
 export type FenResult = Result<ParsedFen, FenErrorCode>;
 
 const LETTER_TYPE: Record<string, number> = {
-  r: ROOK, a: ADVISOR, c: CANNON, p: PAWN, n: KNIGHT, h: KNIGHT, b: BISHOP, e: BISHOP, k: KING,
+  r: ROOK,
+  a: ADVISOR,
+  c: CANNON,
+  p: PAWN,
+  n: KNIGHT,
+  h: KNIGHT,
+  b: BISHOP,
+  e: BISHOP,
+  k: KING,
 };
 const TYPE_NAME = ['', 'rook', 'advisor', 'cannon', 'pawn', 'knight', 'bishop', 'king'];
 const MAX_COUNT = [0, 2, 2, 2, 5, 2, 2, 1];
@@ -51,12 +76,27 @@ const MAX_COUNT = [0, 2, 2, 2, 5, 2, 2, 1];
 /** Squares each piece may ever stand on, by piece code (1 = allowed). */
 const VALID = new Uint8Array(16 * SQUARE_NB);
 {
-  const advisor = [[3, 0], [5, 0], [4, 1], [3, 2], [5, 2]];
-  const bishop = [[2, 0], [6, 0], [0, 2], [4, 2], [8, 2], [2, 4], [6, 4]];
+  const advisor = [
+    [3, 0],
+    [5, 0],
+    [4, 1],
+    [3, 2],
+    [5, 2],
+  ];
+  const bishop = [
+    [2, 0],
+    [6, 0],
+    [0, 2],
+    [4, 2],
+    [8, 2],
+    [2, 4],
+    [6, 4],
+  ];
   for (const c of [RED, BLACK]) {
     const mirrorRank = (r: number) => (c === RED ? r : 9 - r);
     for (let s = 0; s < SQUARE_NB; s++) {
-      const f = FILE_OF[s], r = mirrorRank(RANK_OF[s]);
+      const f = FILE_OF[s],
+        r = mirrorRank(RANK_OF[s]);
       VALID[makePiece(c, ROOK) * SQUARE_NB + s] = 1;
       VALID[makePiece(c, CANNON) * SQUARE_NB + s] = 1;
       VALID[makePiece(c, KNIGHT) * SQUARE_NB + s] = 1;
@@ -103,7 +143,8 @@ export function parseFen(fen: string): FenResult {
   const fields = fen.trim().split(/\s+/);
   if (fields.length === 0 || fields[0] === '') return fail('fen-empty', 'it is empty');
   const ranks = fields[0].split('/');
-  if (ranks.length !== 10) return fail('fen-ranks', `the board has ${ranks.length} ranks, expected 10 separated by '/'`);
+  if (ranks.length !== 10)
+    return fail('fen-ranks', `the board has ${ranks.length} ranks, expected 10 separated by '/'`);
 
   const board = new Uint8Array(SQUARE_NB);
   const counts = new Int32Array(16);
@@ -136,13 +177,17 @@ export function parseFen(fen: string): FenResult {
     if (kings > 1) return fail('fen-king', `${colorName(c)} has ${kings} kings`);
     for (let t = ROOK; t <= BISHOP; t++) {
       const n = counts[makePiece(c, t)];
-      if (n > MAX_COUNT[t]) return fail('fen-piece-count', `${colorName(c)} has ${n} ${TYPE_NAME[t]}s, at most ${MAX_COUNT[t]} allowed`);
+      if (n > MAX_COUNT[t])
+        return fail('fen-piece-count', `${colorName(c)} has ${n} ${TYPE_NAME[t]}s, at most ${MAX_COUNT[t]} allowed`);
     }
   }
   for (let s = 0; s < SQUARE_NB; s++) {
     const p = board[s];
     if (p && !isValidSquareFor(p, s)) {
-      return fail('fen-square', `${colorName(colorOf(p))} ${TYPE_NAME[typeOf(p)]} on ${squareName(s)}, a square it can never stand on`);
+      return fail(
+        'fen-square',
+        `${colorName(colorOf(p))} ${TYPE_NAME[typeOf(p)]} on ${squareName(s)}, a square it can never stand on`,
+      );
     }
   }
 
@@ -159,7 +204,11 @@ export function parseFen(fen: string): FenResult {
   if (fields.length > 4) {
     if (!/^\d+$/.test(fields[4])) return fail('fen-counter', `half-move counter "${fields[4]}" is not a number`);
     rule60 = Number(fields[4]);
-    if (rule60 > 119) return fail('fen-counter', `half-move counter ${rule60} is out of range 0..119 (the game would already be drawn)`);
+    if (rule60 > 119)
+      return fail(
+        'fen-counter',
+        `half-move counter ${rule60} is out of range 0..119 (the game would already be drawn)`,
+      );
   }
   if (fields.length > 5) {
     if (!/^\d+$/.test(fields[5])) return fail('fen-counter', `move number "${fields[5]}" is not a number`);

@@ -9,8 +9,21 @@ import { describe, it } from 'node:test';
 import { countLegal, generate, hasLegalMove, legalMoves } from './movegen.js';
 import { Position } from './position.js';
 import {
-  GEN_CAPTURES, GEN_EVASIONS, GEN_LEGAL, GEN_PSEUDO_LEGAL, GEN_QUIETS, KING, MAX_MOVES, MOVE_NONE, MOVE_NULL,
-  makeMove, moveFrom, moveTo, moveToUci, parseSquare, type Move,
+  GEN_CAPTURES,
+  GEN_EVASIONS,
+  GEN_LEGAL,
+  GEN_PSEUDO_LEGAL,
+  GEN_QUIETS,
+  KING,
+  MAX_MOVES,
+  MOVE_NONE,
+  MOVE_NULL,
+  makeMove,
+  moveFrom,
+  moveTo,
+  moveToUci,
+  parseSquare,
+  type Move,
 } from './types.js';
 import { mulberry32 } from './prng.js';
 import { F, gamePositions, naiveReach, piecesBetween, randomPlacement, setup } from '../../test/support/fixtures.js';
@@ -60,7 +73,8 @@ function naivePseudo(board: ArrayLike<number>, side: number): Move[] {
 function naiveLegal(board: ArrayLike<number>, side: number): Move[] {
   const b = Array.from(board);
   return naivePseudo(board, side).filter((m) => {
-    const from = moveFrom(m), to = moveTo(m);
+    const from = moveFrom(m),
+      to = moveTo(m);
     const cap = b[to];
     b[to] = b[from];
     b[from] = 0;
@@ -129,10 +143,7 @@ describe('movement rules', () => {
     );
     // Without a screen nothing is captured; own pieces never.
     const pos2 = setup('K d0 k f9 C b4 r b6 N e4 R h4');
-    assert.deepEqual(
-      legalFrom(pos2, 'b4'),
-      sorted(['b4a4', 'b4c4', 'b4d4', 'b4b0', 'b4b1', 'b4b2', 'b4b3', 'b4b5']),
-    );
+    assert.deepEqual(legalFrom(pos2, 'b4'), sorted(['b4a4', 'b4c4', 'b4d4', 'b4b0', 'b4b1', 'b4b2', 'b4b3', 'b4b5']));
   });
 
   it('pawn: forward only before the river, also sideways after it, never backwards', () => {
@@ -227,13 +238,17 @@ describe('generation kinds on random positions', () => {
     assert.ok(RANDOM_POSITIONS.length >= 800, `${RANDOM_POSITIONS.length} positions`);
     assert.ok(checked >= 40, `only ${checked} positions in check`);
     assert.ok(double >= 3, `only ${double} double checks`);
-    assert.ok(none >= 1, "no position without moves");
+    assert.ok(none >= 1, 'no position without moves');
   });
 
   it('LEGAL and PSEUDO_LEGAL equal an independent naive generator', () => {
     for (const pos of RANDOM_POSITIONS) {
       const fen = pos.fen();
-      assert.deepEqual(uciList(gen(pos, GEN_PSEUDO_LEGAL)), naivePseudo(pos.board, pos.side).map(moveToUci).sort(), fen);
+      assert.deepEqual(
+        uciList(gen(pos, GEN_PSEUDO_LEGAL)),
+        naivePseudo(pos.board, pos.side).map(moveToUci).sort(),
+        fen,
+      );
       assert.deepEqual(uciList(gen(pos, GEN_LEGAL)), naiveLegal(pos.board, pos.side).map(moveToUci).sort(), fen);
     }
   });
@@ -241,10 +256,16 @@ describe('generation kinds on random positions', () => {
   it('CAPTURES and QUIETS partition PSEUDO_LEGAL; captures take enemy pieces, quiets land on empty squares', () => {
     for (const pos of RANDOM_POSITIONS) {
       const fen = pos.fen();
-      const caps = gen(pos, GEN_CAPTURES), quiets = gen(pos, GEN_QUIETS), all = gen(pos, GEN_PSEUDO_LEGAL);
+      const caps = gen(pos, GEN_CAPTURES),
+        quiets = gen(pos, GEN_QUIETS),
+        all = gen(pos, GEN_PSEUDO_LEGAL);
       const union = [...caps, ...quiets];
       assert.equal(new Set(union).size, union.length, `duplicates or overlap in ${fen}`);
-      assert.deepEqual([...union].sort((a, b) => a - b), [...all].sort((a, b) => a - b), fen);
+      assert.deepEqual(
+        [...union].sort((a, b) => a - b),
+        [...all].sort((a, b) => a - b),
+        fen,
+      );
       for (const m of caps) {
         const victim = pos.board[moveTo(m)];
         assert.ok(victim !== 0 && victim >> 3 !== pos.side, `${moveToUci(m)} in ${fen}`);
@@ -259,10 +280,18 @@ describe('generation kinds on random positions', () => {
     for (const pos of RANDOM_POSITIONS) {
       const fen = pos.fen();
       const legal = gen(pos, GEN_LEGAL);
-      assert.deepEqual(legal, gen(pos, GEN_PSEUDO_LEGAL).filter((m) => pos.legal(m)), fen);
+      assert.deepEqual(
+        legal,
+        gen(pos, GEN_PSEUDO_LEGAL).filter((m) => pos.legal(m)),
+        fen,
+      );
       if (pos.inCheck()) {
         const ev = gen(pos, GEN_EVASIONS).filter((m) => pos.legal(m));
-        assert.deepEqual([...ev].sort((a, b) => a - b), [...legal].sort((a, b) => a - b), fen);
+        assert.deepEqual(
+          [...ev].sort((a, b) => a - b),
+          [...legal].sort((a, b) => a - b),
+          fen,
+        );
       }
     }
   });
@@ -329,7 +358,11 @@ describe('generation kinds on random positions', () => {
       assert.equal(legalMoves(pos).length, 3, `black moves after ${i} rounds`);
       pos.doMove(e9e8);
       // The cannon on e4 is pinned by the flying general: only file moves are legal.
-      assert.deepEqual(legalFrom(pos, 'e4'), sorted(['e4e1', 'e4e2', 'e4e3', 'e4e5', 'e4e6', 'e4e7']), `after ${i} rounds`);
+      assert.deepEqual(
+        legalFrom(pos, 'e4'),
+        sorted(['e4e1', 'e4e2', 'e4e3', 'e4e5', 'e4e6', 'e4e7']),
+        `after ${i} rounds`,
+      );
       pos.undoMove(e9e8);
       pos.undoMove(a1a2);
       assert.deepEqual(legalFrom(pos, 'e4'), sorted(['e4e1', 'e4e2', 'e4e3', 'e4e5', 'e4e6', 'e4e7', 'e4e8']));

@@ -4,13 +4,40 @@
 // functions return the end index. Nothing is allocated.
 
 import {
-  ADVISOR_TO, BISHOP_EYE, BISHOP_TO, FILE_CANNON_CAP, FILE_MOVES, FILE_ROOK_CAP, KING_TO,
-  KNIGHT_LEG, KNIGHT_TO, PAWN_TO, RANK_CANNON_CAP, RANK_MOVES, RANK_ROOK_CAP, popcount,
+  ADVISOR_TO,
+  BISHOP_EYE,
+  BISHOP_TO,
+  FILE_CANNON_CAP,
+  FILE_MOVES,
+  FILE_ROOK_CAP,
+  KING_TO,
+  KNIGHT_LEG,
+  KNIGHT_TO,
+  PAWN_TO,
+  RANK_CANNON_CAP,
+  RANK_MOVES,
+  RANK_ROOK_CAP,
+  popcount,
 } from './attacks.js';
 import type { Position } from './position.js';
 import {
-  ADVISOR, BISHOP, CANNON, FILE_OF, GEN_CAPTURES, GEN_EVASIONS, GEN_LEGAL, GEN_PSEUDO_LEGAL,
-  GEN_QUIETS, KING, KNIGHT, MAX_MOVES, PAWN, RANK_OF, ROOK, type GenType, type Move,
+  ADVISOR,
+  BISHOP,
+  CANNON,
+  FILE_OF,
+  GEN_CAPTURES,
+  GEN_EVASIONS,
+  GEN_LEGAL,
+  GEN_PSEUDO_LEGAL,
+  GEN_QUIETS,
+  KING,
+  KNIGHT,
+  MAX_MOVES,
+  PAWN,
+  RANK_OF,
+  ROOK,
+  type GenType,
+  type Move,
 } from './types.js';
 
 /**
@@ -43,17 +70,26 @@ function generatePseudo(pos: Position, caps: boolean, quiets: boolean, list: Int
 }
 
 /** Pseudo-legal captures and/or quiet moves of the piece on `from` (of the side to move). */
-function generatePiece(pos: Position, from: number, caps: boolean, quiets: boolean, list: Int32Array, start: number): number {
+function generatePiece(
+  pos: Position,
+  from: number,
+  caps: boolean,
+  quiets: boolean,
+  list: Int32Array,
+  start: number,
+): number {
   const b = pos.board;
   const themBit = (pos.side ^ 1) << 3;
-  const rankOcc = pos.rankOcc, fileOcc = pos.fileOcc;
+  const rankOcc = pos.rankOcc,
+    fileOcc = pos.fileOcc;
   const fromBits = from << 7;
   const pt = b[from] & 7;
   let n = start;
   switch (pt) {
     case ROOK:
     case CANNON: {
-      const f = FILE_OF[from], r = RANK_OF[from];
+      const f = FILE_OF[from],
+        r = RANK_OF[from];
       const ri = (f << 9) | rankOcc[r];
       const fi = (r << 10) | fileOcc[f];
       const rbase = r * 9;
@@ -158,11 +194,13 @@ export function countLegal(pos: Position, scratch: Int32Array, start: number): n
   let st = pos.dangerSquares();
   const anyTo = st > 0;
   if (st < 0) st = -st;
-  const dFrom = pos.dangerFrom, dTo = pos.dangerTo;
+  const dFrom = pos.dangerFrom,
+    dTo = pos.dangerTo;
   const b = pos.board;
   const us = pos.side;
   const themBit = (us ^ 1) << 3;
-  const rankOcc = pos.rankOcc, fileOcc = pos.fileOcc;
+  const rankOcc = pos.rankOcc,
+    fileOcc = pos.fileOcc;
   let c = 0;
   const count = pos.listCount[us];
   for (let i = 0; i < count; i++) {
@@ -177,7 +215,8 @@ export function countLegal(pos: Position, scratch: Int32Array, start: number): n
     switch (pt) {
       case ROOK:
       case CANNON: {
-        const f = FILE_OF[from], r = RANK_OF[from];
+        const f = FILE_OF[from],
+          r = RANK_OF[from];
         const ri = (f << 9) | rankOcc[r];
         const fi = (r << 10) | fileOcc[f];
         const rbase = r * 9;
@@ -194,7 +233,8 @@ export function countLegal(pos: Position, scratch: Int32Array, start: number): n
           m &= m - 1;
           if ((p & 8) === themBit && p !== 0) c++;
         }
-        const rm = RANK_MOVES[ri], fm = FILE_MOVES[fi];
+        const rm = RANK_MOVES[ri],
+          fm = FILE_MOVES[fi];
         if (!anyTo) {
           c += popcount(rm) + popcount(fm);
         } else {

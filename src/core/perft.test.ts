@@ -51,7 +51,10 @@ describe('perft reference table', () => {
     const fens = new Set(table.map((r) => r.fen));
     assert.equal(fens.size, 49);
     for (const f of fens) {
-      const depths = table.filter((r) => r.fen === f).map((r) => r.depth).sort();
+      const depths = table
+        .filter((r) => r.fen === f)
+        .map((r) => r.depth)
+        .sort();
       assert.deepEqual(depths.slice(0, 4), [1, 2, 3, 4], f);
     }
   });
@@ -87,9 +90,16 @@ describe('divide', () => {
       const pos = new Position(fen);
       const { entries, total } = perftDivide(pos, 2);
       const legal = legalMoves(pos).map(moveToUci);
-      assert.deepEqual(entries.map((e) => e.uci), legal, fen); // same moves, generation order
+      assert.deepEqual(
+        entries.map((e) => e.uci),
+        legal,
+        fen,
+      ); // same moves, generation order
       assert.equal(new Set(legal).size, legal.length);
-      assert.equal(total, entries.reduce((s, e) => s + e.nodes, 0));
+      assert.equal(
+        total,
+        entries.reduce((s, e) => s + e.nodes, 0),
+      );
       assert.equal(total, table.find((r) => r.fen === fen && r.depth === 2)!.nodes, fen);
       for (const e of entries) {
         assert.equal(e.uci, moveToUci(e.move));

@@ -48,7 +48,11 @@ export interface DivideEntry {
 }
 
 /** Perft split by root move, in generation order (Pikafish's `go perft` listing). */
-export function perftDivide(pos: Position, depth: number, onMove?: (e: DivideEntry) => void): { entries: DivideEntry[]; total: number } {
+export function perftDivide(
+  pos: Position,
+  depth: number,
+  onMove?: (e: DivideEntry) => void,
+): { entries: DivideEntry[]; total: number } {
   const d = Math.max(1, depth);
   pos.reserve(d + 1);
   const buf = makeBuffer(d);

@@ -9,7 +9,17 @@ import { START_FEN } from './fen.js';
 import { legalMoves } from './movegen.js';
 import { Position } from './position.js';
 import {
-  BLACK, CANNON, KING, KNIGHT, MOVE_NULL, PAWN, PIECE_VALUE, RED, moveTo, moveToUci, type Move,
+  BLACK,
+  CANNON,
+  KING,
+  KNIGHT,
+  MOVE_NULL,
+  PAWN,
+  PIECE_VALUE,
+  RED,
+  moveTo,
+  moveToUci,
+  type Move,
 } from './types.js';
 import { PSQ_LO } from './zobrist.js';
 import { mulberry32 } from './prng.js';
@@ -17,12 +27,17 @@ import { uciMove } from '../../test/support/fixtures.js';
 
 /** Pawn, minor, non-pawn keys and major material recomputed from the board. */
 function auxFromScratch(pos: Position) {
-  let pawn = 0, minor = 0, npR = 0, npB = 0;
+  let pawn = 0,
+    minor = 0,
+    npR = 0,
+    npB = 0;
   const major = [0, 0];
   for (let s = 0; s < 90; s++) {
     const pc = pos.board[s];
     if (!pc) continue;
-    const t = pc & 7, c = pc >> 3, z = PSQ_LO[pc * 90 + s];
+    const t = pc & 7,
+      c = pc >> 3,
+      z = PSQ_LO[pc * 90 + s];
     if (t === PAWN) pawn ^= z;
     else {
       if (c === RED) npR ^= z;
@@ -55,9 +70,19 @@ function snapshot(pos: Position): string {
     // the list index of every occupied square must point back at it
     listIndex: Array.from(pos.board, (p, s) => (p ? pos.listSq[(p >> 3) * 16 + pos.listIndex[s]] === s : true)),
     state: [
-      pos.keyLo[sp], pos.keyHi[sp], pos.pawnKey[sp], pos.minorKey[sp], pos.nonPawnKeyRed[sp],
-      pos.nonPawnKeyBlack[sp], pos.captured[sp], pos.moveAt[sp], pos.checked[sp], pos.rule60[sp],
-      pos.check10Red[sp], pos.check10Black[sp], pos.pliesFromNull[sp],
+      pos.keyLo[sp],
+      pos.keyHi[sp],
+      pos.pawnKey[sp],
+      pos.minorKey[sp],
+      pos.nonPawnKeyRed[sp],
+      pos.nonPawnKeyBlack[sp],
+      pos.captured[sp],
+      pos.moveAt[sp],
+      pos.checked[sp],
+      pos.rule60[sp],
+      pos.check10Red[sp],
+      pos.check10Black[sp],
+      pos.pliesFromNull[sp],
     ],
   });
 }
@@ -66,8 +91,19 @@ function snapshot(pos: Position): string {
 function history(pos: Position): string {
   const n = pos.sp + 1;
   const arrs = [
-    pos.keyLo, pos.keyHi, pos.pawnKey, pos.minorKey, pos.nonPawnKeyRed, pos.nonPawnKeyBlack, pos.captured,
-    pos.moveAt, pos.checked, pos.rule60, pos.check10Red, pos.check10Black, pos.pliesFromNull,
+    pos.keyLo,
+    pos.keyHi,
+    pos.pawnKey,
+    pos.minorKey,
+    pos.nonPawnKeyRed,
+    pos.nonPawnKeyBlack,
+    pos.captured,
+    pos.moveAt,
+    pos.checked,
+    pos.rule60,
+    pos.check10Red,
+    pos.check10Black,
+    pos.pliesFromNull,
   ];
   return JSON.stringify(arrs.map((a) => Array.from(a.subarray(0, n))));
 }
@@ -82,7 +118,8 @@ function checkKeyFilter(pos: Position, where: string): void {
   for (let k = 0; k < 1 << 16; k++) {
     const v = pos.keyFilter[k];
     total += v;
-    if (v !== (expect.get(k) ?? 0)) assert.fail(`key filter entry ${k} is ${v}, expected ${expect.get(k) ?? 0} (${where})`);
+    if (v !== (expect.get(k) ?? 0))
+      assert.fail(`key filter entry ${k} is ${v}, expected ${expect.get(k) ?? 0} (${where})`);
   }
   assert.equal(total, pos.sp, where);
 }
@@ -106,7 +143,11 @@ function rule60After(prev: Rule60, us: number, capture: boolean, givesCheck: boo
 describe('make/unmake on random games', () => {
   it('keys, counters and consistency after every move; unmaking restores everything', () => {
     const rnd = mulberry32(7);
-    let plies = 0, nulls = 0, captures = 0, checks = 0, maxCheck10 = 0;
+    let plies = 0,
+      nulls = 0,
+      captures = 0,
+      checks = 0,
+      maxCheck10 = 0;
     for (let g = 0; g < 300; g++) {
       const pos = new Position();
       const rootFen = pos.fen();
@@ -277,15 +318,41 @@ describe('make/unmake on random games', () => {
   it('a capture resets the rule-60 counter; a check beyond ten is not counted', () => {
     // Red rook checks the black king back and forth; black answers by moving the king.
     const pos = new Position('3k5/9/9/9/9/9/9/9/4A4/R3K4 w - - 50 1');
-    const seq = ['a0a9', 'd9d8', 'a9a8', 'd8d7', 'a8a7', 'd7d8', 'a7a8', 'd8d9', 'a8a9', 'd9d8',
-      'a9a8', 'd8d7', 'a8a7', 'd7d8', 'a7a8', 'd8d9', 'a8a9', 'd9d8', 'a9a8', 'd8d7', 'a8a7', 'd7d8',
-      'a7a8', 'd8d9', 'a8a9'];
+    const seq = [
+      'a0a9',
+      'd9d8',
+      'a9a8',
+      'd8d7',
+      'a8a7',
+      'd7d8',
+      'a7a8',
+      'd8d9',
+      'a8a9',
+      'd9d8',
+      'a9a8',
+      'd8d7',
+      'a8a7',
+      'd7d8',
+      'a7a8',
+      'd8d9',
+      'a8a9',
+      'd9d8',
+      'a9a8',
+      'd8d7',
+      'a8a7',
+      'd7d8',
+      'a7a8',
+      'd8d9',
+      'a8a9',
+    ];
     let r60 = pos.rule60Count();
     let c10: [number, number] = [0, 0];
     for (const u of seq) {
       const m = uciMove(u);
       assert.ok(legalMoves(pos).includes(m), `${u} legal`);
-      const gives = pos.givesCheck(m), wasInCheck = pos.inCheck(), us = pos.side;
+      const gives = pos.givesCheck(m),
+        wasInCheck = pos.inCheck(),
+        us = pos.side;
       pos.doMove(m);
       const next = rule60After({ r60, c10 }, us, false, gives, wasInCheck);
       r60 = next.r60;
@@ -317,7 +384,10 @@ describe('undoMove restores the piece lists exactly', () => {
           pos.undoMove(m);
           assert.deepEqual(Array.from(pos.listCount), counts);
           for (const c of [0, 1]) {
-            assert.deepEqual(Array.from(pos.listSq.subarray(c * 16, c * 16 + counts[c])), before.slice(c * 16, c * 16 + counts[c]));
+            assert.deepEqual(
+              Array.from(pos.listSq.subarray(c * 16, c * 16 + counts[c])),
+              before.slice(c * 16, c * 16 + counts[c]),
+            );
           }
         }
         pos.doMove(moves[Math.floor(rnd() * moves.length)]);

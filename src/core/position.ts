@@ -9,15 +9,45 @@
 // happens only while a game history is being set up (`reserve`).
 
 import {
-  ADVISOR_TO, BISHOP_EYE, BISHOP_TO, FILE_CANNON_CAP, FILE_ROOK_CAP, KING_TO, KNIGHT_FROM,
-  KNIGHT_FROM_LEG, KNIGHT_LEG, KNIGHT_TO, PAWN_TO, RANK_CANNON_CAP, RANK_ROOK_CAP, lsb, popcount,
+  ADVISOR_TO,
+  BISHOP_EYE,
+  BISHOP_TO,
+  FILE_CANNON_CAP,
+  FILE_ROOK_CAP,
+  KING_TO,
+  KNIGHT_FROM,
+  KNIGHT_FROM_LEG,
+  KNIGHT_LEG,
+  KNIGHT_TO,
+  PAWN_TO,
+  RANK_CANNON_CAP,
+  RANK_ROOK_CAP,
+  lsb,
+  popcount,
 } from './attacks.js';
 import { START_FEN, formatBoard, parseFen, type FenErrorCode, type ParsedFen } from './fen.js';
 import { err, ok, type Result } from './result.js';
 import {
-  ADVISOR, BISHOP, BLACK, CANNON, FILE_OF, KING, KNIGHT, MOVE_NULL, PAWN, PIECE_CHARS,
-  PIECE_VALUE, RANK_OF, RED, ROOK, SQUARE_NB, colorOf, squareName, typeOf,
-  type Color, type Move,
+  ADVISOR,
+  BISHOP,
+  BLACK,
+  CANNON,
+  FILE_OF,
+  KING,
+  KNIGHT,
+  MOVE_NULL,
+  PAWN,
+  PIECE_CHARS,
+  PIECE_VALUE,
+  RANK_OF,
+  RED,
+  ROOK,
+  SQUARE_NB,
+  colorOf,
+  squareName,
+  typeOf,
+  type Color,
+  type Move,
 } from './types.js';
 import { PSQ_HI, PSQ_LO, SIDE_HI, SIDE_LO, keyToHex } from './zobrist.js';
 
@@ -128,7 +158,10 @@ export class Position {
       scratch.load(p);
       const attacker = scratch.side ^ 1;
       if (scratch.kingAttacked(attacker as Color)) {
-        return err('fen-check', `invalid FEN "${fen}": the side not to move (${attacker === RED ? 'red' : 'black'}) is in check, so its king could be captured`);
+        return err(
+          'fen-check',
+          `invalid FEN "${fen}": the side not to move (${attacker === RED ? 'red' : 'black'}) is in check, so its king could be captured`,
+        );
       }
     }
     this.load(p);
@@ -148,7 +181,12 @@ export class Position {
     this.sp = 0;
     this.keyFilter.fill(0);
     this.gamePly = Math.max(2 * (p.fullmove - 1), 0) + (p.side === BLACK ? 1 : 0);
-    let lo = 0, hi = 0, pawn = 0, minor = 0, npR = 0, npB = 0;
+    let lo = 0,
+      hi = 0,
+      pawn = 0,
+      minor = 0,
+      npR = 0,
+      npB = 0;
     for (let s = 0; s < SQUARE_NB; s++) {
       const pc = p.board[s];
       if (!pc) continue;
@@ -284,9 +322,13 @@ export class Position {
     const b = this.board;
     const ksq = this.kingSq[c];
     const themBit = (c ^ 1) << 3;
-    const f = FILE_OF[ksq], r = RANK_OF[ksq];
-    const rook = themBit | ROOK, cannon = themBit | CANNON, knight = themBit | KNIGHT;
-    const pawn = themBit | PAWN, king = themBit | KING;
+    const f = FILE_OF[ksq],
+      r = RANK_OF[ksq];
+    const rook = themBit | ROOK,
+      cannon = themBit | CANNON,
+      knight = themBit | KNIGHT;
+    const pawn = themBit | PAWN,
+      king = themBit | KING;
     const rbase = r * 9;
     let m = RANK_ROOK_CAP[(f << 9) | this.rankOcc[r]];
     while (m) {
@@ -337,7 +379,8 @@ export class Position {
   leastAttacker(sq: number, c: number, excl: Int32Array = NO_EXCLUSION, stamp = -1): number {
     const b = this.board;
     const cb = c << 3;
-    const f = FILE_OF[sq], r = RANK_OF[sq];
+    const f = FILE_OF[sq],
+      r = RANK_OF[sq];
     // Pawns
     const pawn = cb | PAWN;
     if (this.pieceCount[pawn]) {
@@ -449,7 +492,10 @@ export class Position {
     const pc = this.board[from];
     if (!pc) return false;
     const t = typeOf(pc);
-    const ff = FILE_OF[from], fr = RANK_OF[from], tf = FILE_OF[to], tr = RANK_OF[to];
+    const ff = FILE_OF[from],
+      fr = RANK_OF[from],
+      tf = FILE_OF[to],
+      tr = RANK_OF[to];
     switch (t) {
       case ROOK:
       case CANNON:
@@ -459,8 +505,10 @@ export class Position {
           return false;
         }
         let between: number;
-        if (fr === tr) between = this.rankOcc[fr] & (((1 << Math.max(ff, tf)) - 1) & ~((1 << (Math.min(ff, tf) + 1)) - 1));
-        else if (ff === tf) between = this.fileOcc[ff] & (((1 << Math.max(fr, tr)) - 1) & ~((1 << (Math.min(fr, tr) + 1)) - 1));
+        if (fr === tr)
+          between = this.rankOcc[fr] & (((1 << Math.max(ff, tf)) - 1) & ~((1 << (Math.min(ff, tf) + 1)) - 1));
+        else if (ff === tf)
+          between = this.fileOcc[ff] & (((1 << Math.max(fr, tr)) - 1) & ~((1 << (Math.min(fr, tr) + 1)) - 1));
         else return false;
         const n = popcount(between);
         return t === CANNON ? n === 1 : n === 0;
@@ -496,7 +544,8 @@ export class Position {
    */
   pseudoLegal(m: Move): boolean {
     if (m <= 0 || m >= 90 * 128) return false;
-    const from = m >> 7, to = m & 127;
+    const from = m >> 7,
+      to = m & 127;
     if (to >= SQUARE_NB || from === to) return false;
     const pc = this.board[from];
     if (!pc || colorOf(pc) !== this.side) return false;
@@ -506,10 +555,15 @@ export class Position {
     const t = typeOf(pc);
     if (t === CANNON && !cap) {
       // A cannon moves like a rook when not capturing.
-      const ff = FILE_OF[from], fr = RANK_OF[from], tf = FILE_OF[to], tr = RANK_OF[to];
+      const ff = FILE_OF[from],
+        fr = RANK_OF[from],
+        tf = FILE_OF[to],
+        tr = RANK_OF[to];
       let between: number;
-      if (fr === tr) between = this.rankOcc[fr] & (((1 << Math.max(ff, tf)) - 1) & ~((1 << (Math.min(ff, tf) + 1)) - 1));
-      else if (ff === tf) between = this.fileOcc[ff] & (((1 << Math.max(fr, tr)) - 1) & ~((1 << (Math.min(fr, tr) + 1)) - 1));
+      if (fr === tr)
+        between = this.rankOcc[fr] & (((1 << Math.max(ff, tf)) - 1) & ~((1 << (Math.min(ff, tf) + 1)) - 1));
+      else if (ff === tf)
+        between = this.fileOcc[ff] & (((1 << Math.max(fr, tr)) - 1) & ~((1 << (Math.min(fr, tr) + 1)) - 1));
       else return false;
       return between === 0;
     }
@@ -522,7 +576,8 @@ export class Position {
 
   /** Is a pseudo-legal move legal (does not leave the own king attacked or facing the other king)? */
   legal(m: Move): boolean {
-    const from = m >> 7, to = m & 127;
+    const from = m >> 7,
+      to = m & 127;
     const b = this.board;
     const pc = b[from];
     const us = this.side;
@@ -534,7 +589,10 @@ export class Position {
       if (this.dangerFrom[from] !== st && this.dangerTo[to] !== st) return true;
     }
     const cap = b[to];
-    const ff = FILE_OF[from], fr = RANK_OF[from], tf = FILE_OF[to], tr = RANK_OF[to];
+    const ff = FILE_OF[from],
+      fr = RANK_OF[from],
+      tf = FILE_OF[to],
+      tr = RANK_OF[to];
     b[to] = pc;
     b[from] = 0;
     this.rankOcc[fr] ^= 1 << ff;
@@ -596,13 +654,16 @@ export class Position {
     this.dangerHi = this.keyHi[this.sp];
     const ksq = this.kingSq[this.side];
     const themBit = (this.side ^ 1) << 3;
-    const kf = FILE_OF[ksq], kr = RANK_OF[ksq];
+    const kf = FILE_OF[ksq],
+      kr = RANK_OF[ksq];
     // The first three pieces in each direction from the king, found with the
     // rank and file occupancy masks (lowest set bits going up, highest going down).
     const rbase = kr * 9;
     let toCount = 0;
     let bits = this.rankOcc[kr] & ~((2 << kf) - 1);
-    let p1 = -1, p2 = -1, p3 = -1;
+    let p1 = -1,
+      p2 = -1,
+      p3 = -1;
     if (bits) {
       p1 = rbase + 31 - Math.clz32(bits & -bits);
       bits &= bits - 1;
@@ -668,9 +729,18 @@ export class Position {
    * first three pieces on it (p1 >= 0; p2, p3 may be -1). Returns the number of
    * squares marked in dangerTo.
    */
-  private dangerLine(ksq: number, step: number, p1: number, p2: number, p3: number, onFile: boolean, st: number): number {
+  private dangerLine(
+    ksq: number,
+    step: number,
+    p1: number,
+    p2: number,
+    p3: number,
+    onFile: boolean,
+    st: number,
+  ): number {
     const b = this.board;
-    const usBit = this.side << 3, themBit = usBit ^ 8;
+    const usBit = this.side << 3,
+      themBit = usBit ^ 8;
     const cannon = themBit | CANNON;
     const v1 = b[p1];
     const v2 = p2 >= 0 ? b[p2] : 0;
@@ -694,12 +764,16 @@ export class Position {
 
   /** Does the (legal) move give check? */
   givesCheck(m: Move): boolean {
-    const from = m >> 7, to = m & 127;
+    const from = m >> 7,
+      to = m & 127;
     const b = this.board;
     const pc = b[from];
     const them = (this.side ^ 1) as Color;
     const cap = b[to];
-    const ff = FILE_OF[from], fr = RANK_OF[from], tf = FILE_OF[to], tr = RANK_OF[to];
+    const ff = FILE_OF[from],
+      fr = RANK_OF[from],
+      tf = FILE_OF[to],
+      tr = RANK_OF[to];
     b[to] = pc;
     b[from] = 0;
     this.rankOcc[fr] ^= 1 << ff;
@@ -730,20 +804,25 @@ export class Position {
    * this position (the search has it already); it saves the check test.
    */
   doMove(m: Move, givesCheck?: boolean): void {
-    const from = m >> 7, to = m & 127;
+    const from = m >> 7,
+      to = m & 127;
     const b = this.board;
     const pc = b[from];
     const cap = b[to];
-    const us = this.side, them = (us ^ 1) as Color;
-    const sp = this.sp, np = sp + 1;
+    const us = this.side,
+      them = (us ^ 1) as Color;
+    const sp = this.sp,
+      np = sp + 1;
     if (np >= this.capacity) this.allocate(this.capacity * 2);
 
     this.keyFilter[this.keyLo[sp] & 0xffff]++;
     const zi = pc * 90;
     let lo = this.keyLo[sp] ^ SIDE_LO ^ PSQ_LO[zi + from] ^ PSQ_LO[zi + to];
     let hi = this.keyHi[sp] ^ SIDE_HI ^ PSQ_HI[zi + from] ^ PSQ_HI[zi + to];
-    let pawn = this.pawnKey[sp], minor = this.minorKey[sp];
-    let npR = this.nonPawnKeyRed[sp], npB = this.nonPawnKeyBlack[sp];
+    let pawn = this.pawnKey[sp],
+      minor = this.minorKey[sp];
+    let npR = this.nonPawnKeyRed[sp],
+      npB = this.nonPawnKeyBlack[sp];
     const pt = pc & 7;
     const moveZ = PSQ_LO[zi + from] ^ PSQ_LO[zi + to];
     if (pt === PAWN) pawn ^= moveZ;
@@ -753,7 +832,10 @@ export class Position {
       if (pt === KNIGHT || pt === CANNON) minor ^= moveZ;
     }
 
-    const ff = FILE_OF[from], fr = RANK_OF[from], tf = FILE_OF[to], tr = RANK_OF[to];
+    const ff = FILE_OF[from],
+      fr = RANK_OF[from],
+      tf = FILE_OF[to],
+      tr = RANK_OF[to];
     if (cap) {
       const ci = cap * 90 + to;
       lo ^= PSQ_LO[ci];
@@ -827,12 +909,17 @@ export class Position {
   }
 
   undoMove(m: Move): void {
-    const from = m >> 7, to = m & 127;
+    const from = m >> 7,
+      to = m & 127;
     const b = this.board;
     const pc = b[to];
     const cap = this.captured[this.sp];
-    const them = this.side, us = (them ^ 1) as Color;
-    const ff = FILE_OF[from], fr = RANK_OF[from], tf = FILE_OF[to], tr = RANK_OF[to];
+    const them = this.side,
+      us = (them ^ 1) as Color;
+    const ff = FILE_OF[from],
+      fr = RANK_OF[from],
+      tf = FILE_OF[to],
+      tr = RANK_OF[to];
     b[from] = pc;
     b[to] = cap;
     this.rankOcc[fr] |= 1 << ff;
@@ -866,7 +953,8 @@ export class Position {
   }
 
   doNullMove(): void {
-    const sp = this.sp, np = sp + 1;
+    const sp = this.sp,
+      np = sp + 1;
     if (np >= this.capacity) this.allocate(this.capacity * 2);
     this.keyFilter[this.keyLo[sp] & 0xffff]++;
     this.keyLo[np] = this.keyLo[sp] ^ SIDE_LO;
@@ -896,8 +984,10 @@ export class Position {
 
   /** Key after a move, without making it (for prefetch-like uses and tests). */
   keyAfter(m: Move): number {
-    const from = m >> 7, to = m & 127;
-    const pc = this.board[from], cap = this.board[to];
+    const from = m >> 7,
+      to = m & 127;
+    const pc = this.board[from],
+      cap = this.board[to];
     let k = this.keyLo[this.sp] ^ SIDE_LO ^ PSQ_LO[pc * 90 + from] ^ PSQ_LO[pc * 90 + to];
     if (cap) k ^= PSQ_LO[cap * 90 + to];
     return k;
@@ -905,7 +995,8 @@ export class Position {
 
   /** Recomputes the key from scratch (for tests of the incremental update). */
   computeKey(): [number, number] {
-    let lo = 0, hi = 0;
+    let lo = 0,
+      hi = 0;
     for (let s = 0; s < SQUARE_NB; s++) {
       const pc = this.board[s];
       if (pc) {
@@ -949,10 +1040,15 @@ export class Position {
     for (let c = 0; c < 2; c++) {
       const blockers = this.blockersOf[c];
       const ksq = this.kingSq[c];
-      const usBit = c << 3, themBit = usBit ^ 8;
-      const rook = themBit | ROOK, cannon = themBit | CANNON, king = themBit | KING, knight = themBit | KNIGHT;
+      const usBit = c << 3,
+        themBit = usBit ^ 8;
+      const rook = themBit | ROOK,
+        cannon = themBit | CANNON,
+        king = themBit | KING,
+        knight = themBit | KNIGHT;
       let np = 0;
-      const kf = FILE_OF[ksq], kr = RANK_OF[ksq];
+      const kf = FILE_OF[ksq],
+        kr = RANK_OF[ksq];
       for (let dir = 0; dir < 4; dir++) {
         const df = dir === 0 ? 1 : dir === 1 ? -1 : 0;
         const dr = dir === 2 ? 1 : dir === 3 ? -1 : 0;
@@ -1023,7 +1119,8 @@ export class Position {
    * `threshold`? Both sides may stop capturing when it suits them.
    */
   seeGe(m: Move, threshold = 0): boolean {
-    const from = m >> 7, to = m & 127;
+    const from = m >> 7,
+      to = m & 127;
     const b = this.board;
     let swap = PIECE_VALUE[b[to]] - threshold;
     if (swap < 0) return false;
@@ -1090,7 +1187,9 @@ export class Position {
 
   /** Checks internal consistency (tests only). Returns null or a description of the problem. */
   validate(): string | null {
-    const rank = new Int32Array(10), file = new Int32Array(9), counts = new Int32Array(16);
+    const rank = new Int32Array(10),
+      file = new Int32Array(9),
+      counts = new Int32Array(16);
     for (let s = 0; s < SQUARE_NB; s++) {
       const p = this.board[s];
       if (!p) continue;
@@ -1115,4 +1214,3 @@ export class Position {
     return null;
   }
 }
-

@@ -11,8 +11,7 @@ export interface KirinError<C extends string = string> {
 }
 
 export type Result<T, C extends string = string> =
-  | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly error: KirinError<C> };
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: KirinError<C> };
 
 /** A successful result. */
 export function ok<T>(value: T): { readonly ok: true; readonly value: T } {
@@ -20,9 +19,6 @@ export function ok<T>(value: T): { readonly ok: true; readonly value: T } {
 }
 
 /** A failed result with a code and a message. */
-export function err<C extends string>(
-  code: C,
-  message: string,
-): { readonly ok: false; readonly error: KirinError<C> } {
+export function err<C extends string>(code: C, message: string): { readonly ok: false; readonly error: KirinError<C> } {
   return { ok: false, error: { code, message } };
 }

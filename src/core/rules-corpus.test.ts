@@ -21,11 +21,19 @@ const root = pathToFileURL(join(repoRoot(), 'test', 'rules') + '/');
 /** Published rulings Kirin does not reproduce (`Rule~result` in the corpora; docs/RULES.md, "Known deviations"). */
 const KNOWN_DEVIATIONS = 49;
 
-interface Case { id: string; fen: string; moves: string[]; expect: string; note: string }
+interface Case {
+  id: string;
+  fen: string;
+  moves: string[];
+  expect: string;
+  note: string;
+}
 
 function loadCorpus(): Case[] {
   const out: Case[] = [];
-  const text = ['corpus.txt', 'axf-corpus.txt', 'chinese-corpus.txt'].map((f) => readFileSync(new URL(f, root), 'utf8')).join('\n');
+  const text = ['corpus.txt', 'axf-corpus.txt', 'chinese-corpus.txt']
+    .map((f) => readFileSync(new URL(f, root), 'utf8'))
+    .join('\n');
   for (const line of text.split('\n')) {
     if (!line.trim() || line.startsWith('#')) continue;
     const [id, fen, moves, expect, note] = line.split('\t');
@@ -36,11 +44,16 @@ function loadCorpus(): Case[] {
 
 describe('rule-case corpus', () => {
   const cases = loadCorpus();
-  let asserted = 0, deviations = 0;
+  let asserted = 0,
+    deviations = 0;
 
   it('has cases for every rule set', () => {
     assert.ok(cases.length >= 30);
-    for (const r of REPETITION_RULES) assert.ok(cases.some((c) => c.expect.includes(`${r}=`)), `no case for ${r}`);
+    for (const r of REPETITION_RULES)
+      assert.ok(
+        cases.some((c) => c.expect.includes(`${r}=`)),
+        `no case for ${r}`,
+      );
   });
 
   for (const c of cases) {
@@ -50,33 +63,57 @@ describe('rule-case corpus', () => {
         assert.ok(m, `bad expectation ${tok} in ${c.id}`);
         const [, rule, depthText, kind, want, plyText] = m;
         assert.ok((REPETITION_RULES as readonly string[]).includes(rule), `unknown rule ${rule}`);
-        const cfg = ruleConfigFrom({ repetitionRule: rule as RepetitionRule, drawRule: 'None', rule60MaxPly: 120, mateThreatDepth: Number(depthText ?? 0) });
+        const cfg = ruleConfigFrom({
+          repetitionRule: rule as RepetitionRule,
+          drawRule: 'None',
+          rule60MaxPly: 120,
+          mateThreatDepth: Number(depthText ?? 0),
+        });
         const { judgement, ply } = judgeGame(c.fen, c.moves, cfg);
-        const ok = want === 'nowin' ? judgement.result === 'none' || judgement.result === 'draw' : judgement.result === want;
+        const ok =
+          want === 'nowin' ? judgement.result === 'none' || judgement.result === 'draw' : judgement.result === want;
         if (kind === '~') {
           // A known deviation is asserted as one: reproducing the ruling is news.
           deviations++;
-          assert.ok(!ok, `${c.id} under ${rule}: the published ruling ${want} is now reproduced (${judgement.reason}); ` +
-            `write '=' for '~' in the corpus, lower KNOWN_DEVIATIONS and update docs/RULES.md`);
+          assert.ok(
+            !ok,
+            `${c.id} under ${rule}: the published ruling ${want} is now reproduced (${judgement.reason}); ` +
+              `write '=' for '~' in the corpus, lower KNOWN_DEVIATIONS and update docs/RULES.md`,
+          );
           continue;
         }
         asserted++;
-        assert.ok(ok, `${c.id} under ${rule}: expected ${want}, got ${judgement.result} (${judgement.reason}) at ply ${ply}`);
-        if (plyText !== undefined) assert.equal(ply, Number(plyText), `${c.id} under ${rule}: judged at ply ${ply}, expected ${plyText}`);
+        assert.ok(
+          ok,
+          `${c.id} under ${rule}: expected ${want}, got ${judgement.result} (${judgement.reason}) at ply ${ply}`,
+        );
+        if (plyText !== undefined)
+          assert.equal(ply, Number(plyText), `${c.id} under ${rule}: judged at ply ${ply}, expected ${plyText}`);
       }
     });
   }
 
   it('has exactly the documented deviations', () => {
     assert.ok(asserted > 60, `only ${asserted} expectations asserted`);
-    assert.equal(deviations, KNOWN_DEVIATIONS, 'the number of published rulings marked ~ (not reproduced) changed: update KNOWN_DEVIATIONS and docs/RULES.md');
-    console.log(`# corpus: ${asserted} expectations asserted, ${deviations} published rulings not reproduced (docs/RULES.md)`);
+    assert.equal(
+      deviations,
+      KNOWN_DEVIATIONS,
+      'the number of published rulings marked ~ (not reproduced) changed: update KNOWN_DEVIATIONS and docs/RULES.md',
+    );
+    console.log(
+      `# corpus: ${asserted} expectations asserted, ${deviations} published rulings not reproduced (docs/RULES.md)`,
+    );
   });
 });
 
 describe('ComputerRule equals native Pikafish rule_judge', () => {
   const PLIES = [0, 1, 7, 13];
-  const cfg = ruleConfigFrom({ repetitionRule: 'ComputerRule', drawRule: 'None', rule60MaxPly: 120, mateThreatDepth: 0 });
+  const cfg = ruleConfigFrom({
+    repetitionRule: 'ComputerRule',
+    drawRule: 'None',
+    rule60MaxPly: 120,
+    mateThreatDepth: 0,
+  });
   const lines = readFileSync(new URL('computer-oracle.tsv', root), 'utf8').trim().split('\n');
 
   it('oracle file covers wins, losses, draws and hints', () => {
@@ -99,7 +136,8 @@ describe('ComputerRule equals native Pikafish rule_judge', () => {
           if (want === '-') return;
           const v = ruleJudge(pos, ply, cfg);
           const h = ruleJudgeHint();
-          const got = v !== VALUE_NONE ? (v === 0 ? 'd' : v > 0 ? 'W' : 'L') : h === VALUE_NONE ? '.' : h > 0 ? 'w' : 'l';
+          const got =
+            v !== VALUE_NONE ? (v === 0 ? 'd' : v > 0 ? 'W' : 'L') : h === VALUE_NONE ? '.' : h > 0 ? 'w' : 'l';
           assert.equal(got, want, `${fen} | ${ms.slice(0, n).join(' ')} | ply ${ply}`);
           if (v !== VALUE_NONE && v !== 0) assert.equal(Math.abs(v), 32000 - ply);
           checked++;

@@ -15,7 +15,12 @@ const searcher = new Searcher(4);
 function search(fen: string, moves: string, rule: string, depth: number) {
   const pos = play(fen, moves);
   searcher.clear();
-  const r = searcher.search(pos, { depth, startTime: performance.now() }, defaultOptions({ repetitionRule: rule }), recordingIO());
+  const r = searcher.search(
+    pos,
+    { depth, startTime: performance.now() },
+    defaultOptions({ repetitionRule: rule }),
+    recordingIO(),
+  );
   return { move: moveToUci(r.bestMove), score: r.score };
 }
 
@@ -71,7 +76,7 @@ describe('search under the repetition rules', () => {
   // cycle with a check in it a draw, which Black, being lost, is glad to take.
   const AXF37 = '4k4/9/9/9/9/9/9/9/c3A1N2/1RBK5 w - - 0 1';
 
-  it('a check among the chased side\'s moves does not excuse the chaser (AsianRule)', () => {
+  it("a check among the chased side's moves does not excuse the chaser (AsianRule)", () => {
     const r = search(AXF37, 'b0b1 a1a0 b1b0', 'AsianRule', 8);
     assert.equal(r.move, 'a0a1');
     assert.ok(r.score >= VALUE_MATE_IN_MAX_PLY, `score ${r.score}`);

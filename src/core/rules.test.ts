@@ -7,8 +7,20 @@ import { describe, it } from 'node:test';
 
 import { Position } from './position.js';
 import {
-  DEFAULT_RULES, DRAW_RULES, REPETITION_RULES, type DrawRule, type RepetitionRule, type RuleConfig,
-  formatJudgement, isBoardReason, judge, judgeGame, reasonText, ruleConfigFrom, ruleJudge, ruleJudgeHint,
+  DEFAULT_RULES,
+  DRAW_RULES,
+  REPETITION_RULES,
+  type DrawRule,
+  type RepetitionRule,
+  type RuleConfig,
+  formatJudgement,
+  isBoardReason,
+  judge,
+  judgeGame,
+  reasonText,
+  ruleConfigFrom,
+  ruleJudge,
+  ruleJudgeHint,
 } from './rules.js';
 import { VALUE_DRAW, VALUE_NONE, mateIn, matedIn } from './types.js';
 import { play, uciMove } from '../../test/support/fixtures.js';
@@ -26,14 +38,33 @@ const CHASE_CYCLE = 'h2g2 g7h9 g2h2 h9g7';
 
 describe('options', () => {
   it('lists the rule sets and draw rules of the wiki, AsianRule/None/120/0 by default', () => {
-    assert.deepEqual([...REPETITION_RULES], ['AsianRule', 'ComputerRule', 'ChineseRule', 'SkyRule', 'YitianRule', 'AllowChase', 'NoJudgement']);
-    assert.deepEqual([...DRAW_RULES], ['None', 'DrawAsBlackWin', 'DrawAsRedWin', 'DrawRepAsBlackWin', 'DrawRepAsRedWin']);
-    assert.deepEqual({ ...DEFAULT_RULES }, { repetitionRule: 'AsianRule', drawRule: 'None', rule60MaxPly: 120, mateThreatDepth: 0 });
+    assert.deepEqual(
+      [...REPETITION_RULES],
+      ['AsianRule', 'ComputerRule', 'ChineseRule', 'SkyRule', 'YitianRule', 'AllowChase', 'NoJudgement'],
+    );
+    assert.deepEqual(
+      [...DRAW_RULES],
+      ['None', 'DrawAsBlackWin', 'DrawAsRedWin', 'DrawRepAsBlackWin', 'DrawRepAsRedWin'],
+    );
+    assert.deepEqual(
+      { ...DEFAULT_RULES },
+      { repetitionRule: 'AsianRule', drawRule: 'None', rule60MaxPly: 120, mateThreatDepth: 0 },
+    );
   });
 
   it('ruleConfigFrom validates names and clamps numbers', () => {
-    const c = ruleConfigFrom({ repetitionRule: 'computerrule', drawRule: 'drawasredwin', rule60MaxPly: 500, mateThreatDepth: -3 });
-    assert.deepEqual(c, { repetitionRule: 'ComputerRule', drawRule: 'DrawAsRedWin', rule60MaxPly: 120, mateThreatDepth: 0 });
+    const c = ruleConfigFrom({
+      repetitionRule: 'computerrule',
+      drawRule: 'drawasredwin',
+      rule60MaxPly: 500,
+      mateThreatDepth: -3,
+    });
+    assert.deepEqual(c, {
+      repetitionRule: 'ComputerRule',
+      drawRule: 'DrawAsRedWin',
+      rule60MaxPly: 120,
+      mateThreatDepth: 0,
+    });
     const d = ruleConfigFrom({ repetitionRule: 'Bogus', drawRule: '', rule60MaxPly: 60.7, mateThreatDepth: 12 });
     assert.deepEqual(d, { repetitionRule: 'AsianRule', drawRule: 'None', rule60MaxPly: 60, mateThreatDepth: 10 });
   });
@@ -47,24 +78,49 @@ describe('options', () => {
   });
   it('formats judgements for `d`', () => {
     assert.equal(formatJudgement({ result: 'none', code: 'none', byDrawRule: false, reason: '' }), 'Judgement: none');
-    assert.equal(formatJudgement({ result: 'draw', code: 'repetition', byDrawRule: false, reason: 'repetition' }), 'Judgement: draw (repetition)');
-    assert.equal(formatJudgement({ result: 'red', code: 'perpetual-chase', byDrawRule: false, reason: 'perpetual chase' }), 'Judgement: red wins (perpetual chase)');
-    assert.equal(formatJudgement({ result: 'black', code: 'checkmate', byDrawRule: false, reason: 'checkmate' }), 'Judgement: black wins (checkmate)');
+    assert.equal(
+      formatJudgement({ result: 'draw', code: 'repetition', byDrawRule: false, reason: 'repetition' }),
+      'Judgement: draw (repetition)',
+    );
+    assert.equal(
+      formatJudgement({ result: 'red', code: 'perpetual-chase', byDrawRule: false, reason: 'perpetual chase' }),
+      'Judgement: red wins (perpetual chase)',
+    );
+    assert.equal(
+      formatJudgement({ result: 'black', code: 'checkmate', byDrawRule: false, reason: 'checkmate' }),
+      'Judgement: black wins (checkmate)',
+    );
   });
 });
 
 describe('mate and stalemate', () => {
   it('a mated side loses', () => {
     const pos = new Position('R3k4/1R7/9/9/9/9/9/9/9/3K5 b - - 0 1');
-    for (const r of REPETITION_RULES) assert.deepEqual(judge(pos, cfg(r)), { result: 'red', code: 'checkmate', byDrawRule: false, reason: 'checkmate' });
+    for (const r of REPETITION_RULES)
+      assert.deepEqual(judge(pos, cfg(r)), {
+        result: 'red',
+        code: 'checkmate',
+        byDrawRule: false,
+        reason: 'checkmate',
+      });
   });
   it('a stalemated side loses too', () => {
     const pos = new Position('4k4/R8/9/9/9/9/9/9/9/3K1R3 b - - 0 1');
     assert.equal(pos.inCheck(), false);
-    assert.deepEqual(judge(pos, cfg('AsianRule')), { result: 'red', code: 'stalemate', byDrawRule: false, reason: 'stalemate' });
+    assert.deepEqual(judge(pos, cfg('AsianRule')), {
+      result: 'red',
+      code: 'stalemate',
+      byDrawRule: false,
+      reason: 'stalemate',
+    });
   });
   it('the start position is not over', () => {
-    assert.deepEqual(judge(new Position(), DEFAULT_RULES), { result: 'none', code: 'none', byDrawRule: false, reason: '' });
+    assert.deepEqual(judge(new Position(), DEFAULT_RULES), {
+      result: 'none',
+      code: 'none',
+      byDrawRule: false,
+      reason: '',
+    });
   });
 });
 
@@ -75,7 +131,12 @@ describe('60-move rule', () => {
     assert.equal(ruleJudge(pos, 3, DEFAULT_RULES), VALUE_NONE);
     pos.doMove(uciMove('h9g7'));
     assert.equal(pos.rule60Count(), 120);
-    assert.deepEqual(judge(pos, DEFAULT_RULES), { result: 'draw', code: 'rule60', byDrawRule: false, reason: '60-move rule' });
+    assert.deepEqual(judge(pos, DEFAULT_RULES), {
+      result: 'draw',
+      code: 'rule60',
+      byDrawRule: false,
+      reason: '60-move rule',
+    });
     assert.equal(ruleJudge(pos, 3, DEFAULT_RULES), VALUE_DRAW);
   });
   it('Rule60MaxPly 0 turns it off, smaller values shorten it', () => {
@@ -110,7 +171,10 @@ describe('DrawRule', () => {
   it('converts repetition draws', () => {
     assert.deepEqual(repDraw('None'), { result: 'draw', code: 'repetition', byDrawRule: false, reason: 'repetition' });
     assert.deepEqual(repDraw('DrawAsBlackWin'), {
-      result: 'black', code: 'repetition', byDrawRule: true, reason: 'repetition, counted as a black win by DrawRule',
+      result: 'black',
+      code: 'repetition',
+      byDrawRule: true,
+      reason: 'repetition, counted as a black win by DrawRule',
     });
     assert.equal(repDraw('DrawAsRedWin').result, 'red');
     assert.equal(repDraw('DrawRepAsBlackWin').result, 'black');
@@ -131,12 +195,20 @@ describe('DrawRule', () => {
 describe('insufficient material', () => {
   it('no attacking pieces at all is a draw under every judging rule set', () => {
     const pos = new Position('3ak4/4a4/9/9/9/9/9/9/4A4/3K5 w - - 0 1');
-    assert.deepEqual(judge(pos, cfg('ComputerRule')), { result: 'draw', code: 'insufficient-material', byDrawRule: false, reason: 'insufficient material' });
+    assert.deepEqual(judge(pos, cfg('ComputerRule')), {
+      result: 'draw',
+      code: 'insufficient-material',
+      byDrawRule: false,
+      reason: 'insufficient material',
+    });
     assert.equal(judge(pos, cfg('AsianRule')).result, 'draw');
   });
   it("ComputerRule: Pikafish's cannon endings", () => {
     // A lone cannon without advisors against a bare king: direct draw.
-    assert.equal(judge(new Position('4k4/9/9/9/9/9/9/9/4C4/3K5 w - - 0 1'), cfg('ComputerRule')).reason, 'insufficient material');
+    assert.equal(
+      judge(new Position('4k4/9/9/9/9/9/9/9/4C4/3K5 w - - 0 1'), cfg('ComputerRule')).reason,
+      'insufficient material',
+    );
     assert.equal(judge(new Position('4k4/9/9/9/9/9/9/9/4C4/3K5 w - - 0 1'), cfg('AsianRule')).result, 'none');
     // Cannon against two advisors: a draw unless a move mates at once...
     assert.equal(judge(new Position('3aka3/9/9/9/9/9/9/2C6/9/3K5 w - - 0 1'), cfg('ComputerRule')).result, 'draw');
@@ -177,7 +249,9 @@ describe('repetitions inside the search', () => {
   });
   it('leaves the position as it found it', () => {
     const pos = play(CHASE, `${CHASE_CYCLE} ${CHASE_CYCLE}`);
-    const fen = pos.fen(), key = pos.keyHex(), sp = pos.sp;
+    const fen = pos.fen(),
+      key = pos.keyHex(),
+      sp = pos.sp;
     for (const r of REPETITION_RULES) {
       ruleJudge(pos, 3, cfg(r, 'None', 120, 2));
       judge(pos, cfg(r));

@@ -18,17 +18,38 @@ import { GEN_LEGAL, generate } from './movegen.js';
 import { Position } from './position.js';
 import { parseLegalMove } from './ucimove.js';
 import {
-  ADVISOR, BISHOP, BLACK, CANNON_VALUE, MAX_MOVES, PAWN, RED, VALUE_DRAW, VALUE_NONE, mateIn, matedIn,
+  ADVISOR,
+  BISHOP,
+  BLACK,
+  CANNON_VALUE,
+  MAX_MOVES,
+  PAWN,
+  RED,
+  VALUE_DRAW,
+  VALUE_NONE,
+  mateIn,
+  matedIn,
 } from './types.js';
 
-export type RepetitionRule = 'AsianRule' | 'ComputerRule' | 'ChineseRule' | 'SkyRule' | 'YitianRule' | 'AllowChase' | 'NoJudgement';
+export type RepetitionRule =
+  'AsianRule' | 'ComputerRule' | 'ChineseRule' | 'SkyRule' | 'YitianRule' | 'AllowChase' | 'NoJudgement';
 export type DrawRule = 'None' | 'DrawAsBlackWin' | 'DrawAsRedWin' | 'DrawRepAsBlackWin' | 'DrawRepAsRedWin';
 
 export const REPETITION_RULES: readonly RepetitionRule[] = Object.freeze([
-  'AsianRule', 'ComputerRule', 'ChineseRule', 'SkyRule', 'YitianRule', 'AllowChase', 'NoJudgement',
+  'AsianRule',
+  'ComputerRule',
+  'ChineseRule',
+  'SkyRule',
+  'YitianRule',
+  'AllowChase',
+  'NoJudgement',
 ] as RepetitionRule[]);
 export const DRAW_RULES: readonly DrawRule[] = Object.freeze([
-  'None', 'DrawAsBlackWin', 'DrawAsRedWin', 'DrawRepAsBlackWin', 'DrawRepAsRedWin',
+  'None',
+  'DrawAsBlackWin',
+  'DrawAsRedWin',
+  'DrawRepAsBlackWin',
+  'DrawRepAsRedWin',
 ] as DrawRule[]);
 
 export interface RuleConfig {
@@ -48,8 +69,15 @@ export const DEFAULT_RULES: RuleConfig = Object.freeze({
 }) as RuleConfig;
 
 /** Builds a validated config from option values (names case-insensitive; unknown names give the defaults; numbers clamped). */
-export function ruleConfigFrom(o: { repetitionRule: string; drawRule: string; rule60MaxPly: number; mateThreatDepth: number }): RuleConfig {
-  const rr = REPETITION_RULES.find((r) => r.toLowerCase() === String(o.repetitionRule).toLowerCase()) ?? DEFAULT_RULES.repetitionRule;
+export function ruleConfigFrom(o: {
+  repetitionRule: string;
+  drawRule: string;
+  rule60MaxPly: number;
+  mateThreatDepth: number;
+}): RuleConfig {
+  const rr =
+    REPETITION_RULES.find((r) => r.toLowerCase() === String(o.repetitionRule).toLowerCase()) ??
+    DEFAULT_RULES.repetitionRule;
   const dr = DRAW_RULES.find((r) => r.toLowerCase() === String(o.drawRule).toLowerCase()) ?? DEFAULT_RULES.drawRule;
   const clamp = (v: number, lo: number, hi: number, d: number): number =>
     typeof v === 'number' && Number.isFinite(v) ? Math.min(hi, Math.max(lo, Math.trunc(v))) : d;
@@ -70,8 +98,17 @@ const O_LOSS = 2;
 const O_DRAW = 3;
 
 // Reasons (index into REASON_CODES and REASON_TEXTS).
-const R_NONE = 0, R_PERPETUAL_CHECK = 1, R_PERPETUAL_CHASE = 2, R_REPETITION = 3, R_RULE60 = 4;
-const R_MATERIAL = 5, R_CHECKMATE = 6, R_STALEMATE = 7, R_FORBIDDEN = 8, R_MATE_THREAT = 9, R_CHECK_LIMIT = 10;
+const R_NONE = 0,
+  R_PERPETUAL_CHECK = 1,
+  R_PERPETUAL_CHASE = 2,
+  R_REPETITION = 3,
+  R_RULE60 = 4;
+const R_MATERIAL = 5,
+  R_CHECKMATE = 6,
+  R_STALEMATE = 7,
+  R_FORBIDDEN = 8,
+  R_MATE_THREAT = 9,
+  R_CHECK_LIMIT = 10;
 
 /** Why a game ended: a stable code that callers switch on (`reasonText` gives the words). */
 export type ReasonCode =
@@ -87,12 +124,30 @@ export type ReasonCode =
   | 'perpetual-mate-threat'
   | 'check-limit';
 const REASON_CODES: readonly ReasonCode[] = [
-  'none', 'perpetual-check', 'perpetual-chase', 'repetition', 'rule60', 'insufficient-material',
-  'checkmate', 'stalemate', 'forbidden-cycle', 'perpetual-mate-threat', 'check-limit',
+  'none',
+  'perpetual-check',
+  'perpetual-chase',
+  'repetition',
+  'rule60',
+  'insufficient-material',
+  'checkmate',
+  'stalemate',
+  'forbidden-cycle',
+  'perpetual-mate-threat',
+  'check-limit',
 ];
 const REASON_TEXTS: readonly string[] = [
-  '', 'perpetual check', 'perpetual chase', 'repetition', '60-move rule', 'insufficient material',
-  'checkmate', 'stalemate', 'forbidden cycle', 'perpetual mate threat', 'check limit',
+  '',
+  'perpetual check',
+  'perpetual chase',
+  'repetition',
+  '60-move rule',
+  'insufficient material',
+  'checkmate',
+  'stalemate',
+  'forbidden cycle',
+  'perpetual mate threat',
+  'check limit',
 ];
 
 /** The words for a reason code, as `d` and the match runner print them. */
@@ -124,7 +179,8 @@ let undoneCount = 0;
 function undoOne(pos: Position): void {
   const m = pos.moveAt[pos.sp];
   undone[undoneCount++] = m;
-  const from = m >> 7, to = m & 127;
+  const from = m >> 7,
+    to = m & 127;
   idBoard[from] = idBoard[to];
   pos.undoMove(m);
 }
@@ -150,7 +206,8 @@ function hasLegal(pos: Position, level: number): boolean {
 function computerChases(pos: Position, d: number): number {
   assignIds(pos);
   const us = pos.side;
-  let chaseUs = 0xffff, chaseThem = 0xffff;
+  let chaseUs = 0xffff,
+    chaseThem = 0xffff;
   let check = false;
   undoneCount = 0;
   for (let i = 0; i < d; i++) {
@@ -173,7 +230,8 @@ function computerChases(pos: Position, d: number): number {
   }
   redoAll(pos);
   if (check) return setOut(O_DRAW, R_REPETITION);
-  const a = chaseUs !== 0, b = chaseThem !== 0;
+  const a = chaseUs !== 0,
+    b = chaseThem !== 0;
   if (a === b) return setOut(O_DRAW, R_REPETITION);
   return setOut(a ? O_LOSS : O_WIN, R_PERPETUAL_CHASE);
 }
@@ -270,7 +328,8 @@ function byLevels(levUs: number, levThem: number, reasonUs: number, reasonThem: 
  * checks, one chase" allowed moves.
  */
 function asianChase(c: number): boolean {
-  let and = 0xffff, moves = 0;
+  let and = 0xffff,
+    moves = 0;
   for (let i = 0; i < recCount; i++) {
     if (recMover[i] !== c) continue;
     if (recCheck[i]) return false;
@@ -287,7 +346,10 @@ function asianChase(c: number): boolean {
  */
 let whyC = R_FORBIDDEN;
 function chineseLevel(c: number): number {
-  let moves = 0, checks = 0, chases = 0, threats = 0;
+  let moves = 0,
+    checks = 0,
+    chases = 0,
+    threats = 0;
   for (let i = 0; i < recCount; i++) {
     if (recMover[i] !== c) continue;
     moves++;
@@ -309,7 +371,12 @@ function chineseLevel(c: number): number {
  * is left out of the mover's record (it is neither an attack nor an idle move).
  */
 function skyLevel(c: number): number {
-  let moves = 0, checks = 0, counted = 0, attacks = 0, chaseAnd = 0xffff, pieceAnd = -1;
+  let moves = 0,
+    checks = 0,
+    counted = 0,
+    attacks = 0,
+    chaseAnd = 0xffff,
+    pieceAnd = -1;
   let oppChecks = 0;
   for (let i = 0; i < recCount; i++) {
     if (recMover[i] !== c) {
@@ -340,10 +407,12 @@ function skyReason(level: number): number {
 
 function judgeCycle(pos: Position, d: number, checkUs: boolean, checkThem: boolean, cfg: RuleConfig): number {
   const rule = cfg.repetitionRule;
-  const us = pos.side, them = us ^ 1;
+  const us = pos.side,
+    them = us ^ 1;
   if (rule === 'SkyRule') {
     classifyCycle(pos, d, 0, true);
-    const lu = skyLevel(us), lt = skyLevel(them);
+    const lu = skyLevel(us),
+      lt = skyLevel(them);
     return byLevels(lu, lt, skyReason(lu), skyReason(lt));
   }
   // Perpetual check is the most serious offence under every other rule set.
@@ -354,13 +423,16 @@ function judgeCycle(pos: Position, d: number, checkUs: boolean, checkThem: boole
   if (rule === 'AllowChase') return setOut(O_DRAW, R_REPETITION);
   if (rule === 'ChineseRule') {
     classifyCycle(pos, d, cfg.mateThreatDepth, false);
-    const lu = chineseLevel(us), wu = whyC;
-    const lt = chineseLevel(them), wt = whyC;
+    const lu = chineseLevel(us),
+      wu = whyC;
+    const lt = chineseLevel(them),
+      wt = whyC;
     return byLevels(lu, lt, wu, wt);
   }
   // AsianRule, YitianRule.
   classifyCycle(pos, d, 0, false);
-  const chUs = asianChase(us), chThem = asianChase(them);
+  const chUs = asianChase(us),
+    chThem = asianChase(them);
   if (chUs === chThem) return setOut(O_DRAW, R_REPETITION);
   return setOut(chUs ? O_LOSS : O_WIN, R_PERPETUAL_CHASE);
 }
@@ -380,7 +452,7 @@ function mateThreat(pos: Position, depth: number): boolean {
 
 function checkingMate(pos: Position, d: number, depth: number): boolean {
   if (d >= depth) return false;
-  const base = (2 * d) * MAX_MOVES;
+  const base = 2 * d * MAX_MOVES;
   const end = generate(pos, GEN_LEGAL, moveBuf, base);
   for (let i = base; i < end; i++) {
     const m = moveBuf[i];
@@ -405,7 +477,8 @@ function checkingMate(pos: Position, d: number, depth: number): boolean {
 /** Plies of reversible history that may contain an earlier occurrence (Pikafish's `end`). */
 function scanLength(pos: Position): number {
   const sp = pos.sp;
-  const c10r = pos.check10Red[sp], c10b = pos.check10Black[sp];
+  const c10r = pos.check10Red[sp],
+    c10b = pos.check10Black[sp];
   const end = pos.rule60[sp] + (c10r > 10 ? c10r - 10 : 0) + (c10b > 10 ? c10b - 10 : 0);
   const pfn = pos.pliesFromNull[sp];
   return pfn < end ? pfn : end;
@@ -416,13 +489,15 @@ function computerRepetition(pos: Position, ply: number, cfg: RuleConfig): number
   const end = scanLength(pos);
   const sp = pos.sp;
   const filter = pos.keyFilter;
-  const lo = pos.keyLo[sp], hi = pos.keyHi[sp];
+  const lo = pos.keyLo[sp],
+    hi = pos.keyHi[sp];
   if (end < 4 || filter[lo & 0xffff] === 0) return O_NONE;
   const checked = pos.checked;
   let cnt = 0;
   let checkThem = checked[sp] === 1 && checked[sp - 2] === 1;
   let checkUs = checked[sp - 1] === 1 && checked[sp - 3] === 1;
-  let pending = O_NONE, pendingReason = R_NONE;
+  let pending = O_NONE,
+    pendingReason = R_NONE;
   for (let i = 4; i <= end; i += 2) {
     const s = sp - i;
     checkThem = checkThem && checked[s] === 1;
@@ -439,7 +514,11 @@ function computerRepetition(pos: Position, ply: number, cfg: RuleConfig): number
       pendingReason = outReason;
       if (filter[lo & 0xffff] <= 1) {
         const max = cfg.rule60MaxPly;
-        if ((max === 0 || pos.rule60[sp] < max) && pos.keyLo[sp - 1] === pos.keyLo[s - 1] && pos.keyHi[sp - 1] === pos.keyHi[s - 1]) {
+        if (
+          (max === 0 || pos.rule60[sp] < max) &&
+          pos.keyLo[sp - 1] === pos.keyLo[s - 1] &&
+          pos.keyHi[sp - 1] === pos.keyHi[s - 1]
+        ) {
           let prev = sp - 1;
           while (--prev !== s) if (filter[pos.keyLo[prev] & 0xffff] > 1) break;
           if (prev === s) return setOut(o, pendingReason);
@@ -457,7 +536,8 @@ function computerRepetition(pos: Position, ply: number, cfg: RuleConfig): number
 function ruleRepetition(pos: Position, ply: number, cfg: RuleConfig): number {
   const end = scanLength(pos);
   const sp = pos.sp;
-  const lo = pos.keyLo[sp], hi = pos.keyHi[sp];
+  const lo = pos.keyLo[sp],
+    hi = pos.keyHi[sp];
   if (end < 4 || pos.keyFilter[lo & 0xffff] === 0) return O_NONE;
   const rule = cfg.repetitionRule;
   const folds = rule === 'YitianRule' ? 2 : 1;
@@ -501,7 +581,9 @@ function skyCheckLimit(pos: Position): number {
   if (run <= 6) return O_NONE;
   assignIds(pos);
   streak.fill(0);
-  let distinct = 0, alive = 0xffff, maxStreak = 0;
+  let distinct = 0,
+    alive = 0xffff,
+    maxStreak = 0;
   undoneCount = 0;
   const c = pos.side ^ 1;
   for (let i = 0; i < run; i++) {
@@ -540,7 +622,8 @@ function skyCheckLimit(pos: Position): number {
 function insufficientMaterial(pos: Position, full: boolean): number {
   const pc = pos.pieceCount;
   if (pc[PAWN] + pc[8 | PAWN] !== 0) return O_NONE;
-  const mmR = pos.majorMaterial[RED], mmB = pos.majorMaterial[BLACK];
+  const mmR = pos.majorMaterial[RED],
+    mmB = pos.majorMaterial[BLACK];
   const mm = mmR + mmB;
   let level = 0; // 0 none, 1 direct draw, 2 draw unless a move mates
   if (mm === 0) level = 1;
@@ -548,7 +631,9 @@ function insufficientMaterial(pos: Position, full: boolean): number {
     if (mm === CANNON_VALUE) {
       const cs = mmR === CANNON_VALUE ? RED : BLACK;
       const os = cs ^ 1;
-      const advC = pc[(cs << 3) | ADVISOR], advO = pc[(os << 3) | ADVISOR], bisC = pc[(cs << 3) | BISHOP];
+      const advC = pc[(cs << 3) | ADVISOR],
+        advO = pc[(os << 3) | ADVISOR],
+        bisC = pc[(cs << 3) | BISHOP];
       if (advC === 0) {
         if (advO === 0) level = 1;
         else if (advO === 1) level = bisC === 0 ? 1 : 2;
@@ -602,11 +687,16 @@ function isRepetitionDraw(): boolean {
 /** Color that a draw counts as a win for under the DrawRule, or -1. */
 function drawWinner(cfg: RuleConfig, repetition: boolean): number {
   switch (cfg.drawRule) {
-    case 'DrawAsBlackWin': return BLACK;
-    case 'DrawAsRedWin': return RED;
-    case 'DrawRepAsBlackWin': return repetition ? BLACK : -1;
-    case 'DrawRepAsRedWin': return repetition ? RED : -1;
-    default: return -1;
+    case 'DrawAsBlackWin':
+      return BLACK;
+    case 'DrawAsRedWin':
+      return RED;
+    case 'DrawRepAsBlackWin':
+      return repetition ? BLACK : -1;
+    case 'DrawRepAsRedWin':
+      return repetition ? RED : -1;
+    default:
+      return -1;
   }
 }
 
@@ -665,7 +755,9 @@ export function judge(pos: Position, cfg: RuleConfig): Judgement {
     result: c === RED ? 'red' : 'black',
     code: REASON_CODES[r],
     byDrawRule,
-    reason: byDrawRule ? `${REASON_TEXTS[r]}, counted as a ${c === RED ? 'red' : 'black'} win by DrawRule` : REASON_TEXTS[r],
+    reason: byDrawRule
+      ? `${REASON_TEXTS[r]}, counted as a ${c === RED ? 'red' : 'black'} win by DrawRule`
+      : REASON_TEXTS[r],
   });
   if (!hasLegal(pos, 0)) return win(stm ^ 1, pos.checked[pos.sp] ? R_CHECKMATE : R_STALEMATE);
   const o = outcome(pos, 0, cfg);
@@ -692,7 +784,11 @@ export function formatJudgement(j: Judgement): string {
  * (with the number of plies played when it was given), or `none` after the last
  * move. Throws on an illegal move.
  */
-export function judgeGame(fen: string, moves: readonly string[], cfg: RuleConfig): { judgement: Judgement; ply: number } {
+export function judgeGame(
+  fen: string,
+  moves: readonly string[],
+  cfg: RuleConfig,
+): { judgement: Judgement; ply: number } {
   const pos = new Position(fen);
   pos.reserve(moves.length + 1);
   const list = new Int32Array(MAX_MOVES);

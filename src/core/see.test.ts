@@ -8,9 +8,31 @@ import { describe, it } from 'node:test';
 
 import { generate } from './movegen.js';
 import { Position } from './position.js';
-import { ADVISOR, BLACK, CANNON, GEN_CAPTURES, GEN_QUIETS, KING, MAX_MOVES, PIECE_VALUE, RED, moveFrom, moveTo, moveToUci, type Move } from './types.js';
+import {
+  ADVISOR,
+  BLACK,
+  CANNON,
+  GEN_CAPTURES,
+  GEN_QUIETS,
+  KING,
+  MAX_MOVES,
+  PIECE_VALUE,
+  RED,
+  moveFrom,
+  moveTo,
+  moveToUci,
+  type Move,
+} from './types.js';
 import { mulberry32 } from './prng.js';
-import { F, gamePositions, naiveReach, piecesBetween, randomPlacement, setup, uciMove as mv } from '../../test/support/fixtures.js';
+import {
+  F,
+  gamePositions,
+  naiveReach,
+  piecesBetween,
+  randomPlacement,
+  setup,
+  uciMove as mv,
+} from '../../test/support/fixtures.js';
 
 /**
  * Asserts that the exchange started by `uci` is worth exactly `value`:
@@ -19,7 +41,8 @@ import { F, gamePositions, naiveReach, piecesBetween, randomPlacement, setup, uc
 function assertSee(pos: Position, uci: string, value: number): void {
   const m = mv(uci);
   assert.ok(pos.pseudoLegal(m) && pos.legal(m), `${uci} is not a legal move`);
-  const fen = pos.fen(), key = pos.keyHex();
+  const fen = pos.fen(),
+    key = pos.keyHex();
   assert.equal(pos.seeGe(m, value), true, `seeGe(${uci}, ${value}) in ${fen}`);
   assert.equal(pos.seeGe(m, value + 1), false, `seeGe(${uci}, ${value + 1}) in ${fen}`);
   assert.equal(pos.seeGe(m, value - 1000), true);
@@ -138,7 +161,8 @@ function attackersOf(board: number[], to: number, c: number): number[] {
   return out;
 }
 function kingsFace(board: number[]): boolean {
-  const k = board.indexOf(KING), k2 = board.indexOf(8 | KING);
+  const k = board.indexOf(KING),
+    k2 = board.indexOf(8 | KING);
   return F(k) === F(k2) && piecesBetween(board, k, k2) === 0;
 }
 
@@ -153,9 +177,11 @@ function gain(board: number[], to: number, c: number): [number, number] {
   if (!att.length) return [0, 0];
   const value = (s: number) => ((board[s] & 7) === KING ? 1e6 : PIECE_VALUE[board[s]]);
   const least = Math.min(...att.map(value));
-  let lo = Infinity, hi = -Infinity;
+  let lo = Infinity,
+    hi = -Infinity;
   for (const s of att.filter((x) => value(x) === least)) {
-    const victim = board[to], pc = board[s];
+    const victim = board[to],
+      pc = board[s];
     board[to] = pc;
     board[s] = 0;
     let r: [number, number];
@@ -194,7 +220,8 @@ function hasBlocker(board: number[]): boolean {
 /** Range of the exchange value of move m (the first capture is forced). */
 function naiveSee(pos: Position, m: Move): [number, number] {
   const board = Array.from(pos.board);
-  const from = moveFrom(m), to = moveTo(m);
+  const from = moveFrom(m),
+    to = moveTo(m);
   const victim = board[to];
   board[to] = board[from];
   board[from] = 0;
@@ -208,7 +235,8 @@ describe('seeGe against a naive exchange search', () => {
     const positions: Position[] = Array.from({ length: 400 }, () => randomPlacement(rnd));
     // plus positions from random games
     positions.push(...gamePositions(rnd, 20, 120, 6));
-    let checked = 0, exchanges = 0;
+    let checked = 0,
+      exchanges = 0;
     const list = new Int32Array(MAX_MOVES);
     let pinnedSkipped = 0;
     for (const pos of positions) {

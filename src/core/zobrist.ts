@@ -4,7 +4,6 @@
 import { KeyPrng } from './prng.js';
 import { PIECE_NB, SQUARE_NB } from './types.js';
 
-
 /** PSQ_LO[piece * 90 + sq], PSQ_HI likewise. */
 export const PSQ_LO = new Int32Array(PIECE_NB * SQUARE_NB);
 export const PSQ_HI = new Int32Array(PIECE_NB * SQUARE_NB);
@@ -30,5 +29,7 @@ export let SIDE_HI = 0;
 
 /** Formats a key as 16 hex digits, as Pikafish's `d` does. */
 export function keyToHex(lo: number, hi: number): string {
-  return (hi >>> 0).toString(16).toUpperCase().padStart(8, '0') + (lo >>> 0).toString(16).toUpperCase().padStart(8, '0');
+  return (
+    (hi >>> 0).toString(16).toUpperCase().padStart(8, '0') + (lo >>> 0).toString(16).toUpperCase().padStart(8, '0')
+  );
 }

@@ -80,7 +80,14 @@ export class Engine {
   constructor(config: EngineConfig = {}) {
     this.warmupWanted = config.warmup ?? false;
     const o = this.options;
-    o.add({ name: 'Hash', type: 'spin', default: 16, min: 1, max: MAX_HASH_MB, onChange: (v) => this.post({ type: 'hash', mb: v as number }) });
+    o.add({
+      name: 'Hash',
+      type: 'spin',
+      default: 16,
+      min: 1,
+      max: MAX_HASH_MB,
+      onChange: (v) => this.post({ type: 'hash', mb: v as number }),
+    });
     o.add({ name: 'Clear Hash', type: 'button', onChange: () => this.post({ type: 'clear' }) });
     o.add({ name: 'Ponder', type: 'check', default: false });
     o.add({ name: 'MultiPV', type: 'spin', default: 1, min: 1, max: 500 });
@@ -96,7 +103,12 @@ export class Engine {
     o.add({ name: 'DrawRule', type: 'combo', default: 'None', vars: DRAW_RULES });
     o.add({ name: 'ScoreType', type: 'combo', default: 'PawnValueNormalized', vars: SCORE_TYPES });
     o.add({ name: 'LU_Output', type: 'check', default: true });
-    o.add({ name: 'EvalFile', type: 'string', default: DEFAULT_EVAL_FILE, onChange: (v) => this.loadNetwork(String(v)) });
+    o.add({
+      name: 'EvalFile',
+      type: 'string',
+      default: DEFAULT_EVAL_FILE,
+      onChange: (v) => this.loadNetwork(String(v)),
+    });
     this.loadInitialNetwork(DEFAULT_EVAL_FILE);
     if (this.warmupWanted) this.ensureWorker();
   }
@@ -110,9 +122,10 @@ export class Engine {
       this.useNetwork(r.value);
       return;
     }
-    this.evalStatus = r.error.code === 'not-found'
-      ? `classical evaluation: no network found (${file}; see "Using the official network" in the README)`
-      : `ERROR: ${r.error.message}; the classical evaluation plays`;
+    this.evalStatus =
+      r.error.code === 'not-found'
+        ? `classical evaluation: no network found (${file}; see "Using the official network" in the README)`
+        : `ERROR: ${r.error.message}; the classical evaluation plays`;
   }
 
   private useNetwork(net: NnueNetwork | null): void {
@@ -346,7 +359,15 @@ export class Engine {
     );
     this.active.set(id, { id, signals, listener, resolve, reject, ended });
     this.ensureWorker().ref();
-    this.post({ type: 'go', id, fen: this.startFen, moves: this.moves.slice(), limits, options: this.searchOptions(), signals: sab });
+    this.post({
+      type: 'go',
+      id,
+      fen: this.startFen,
+      moves: this.moves.slice(),
+      limits,
+      options: this.searchOptions(),
+      signals: sab,
+    });
     void ended.then(() => {
       if (this.active.size === 0) this.worker?.unref();
     });

@@ -64,7 +64,10 @@ test('out-of-range and malformed values are rejected with a message and the old 
 
 test('a handler that throws rejects the change', () => {
   const o = new Options().add({
-    name: 'EvalFile', type: 'string', default: 'a', onChange: (v) => {
+    name: 'EvalFile',
+    type: 'string',
+    default: 'a',
+    onChange: (v) => {
       if (v === 'bad') throw new Error('cannot read bad');
     },
   });

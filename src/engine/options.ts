@@ -44,7 +44,10 @@ export class Options {
   private readonly order: Option[] = [];
 
   add(def: OptionDef): this {
-    const opt: Option = { ...def, value: def.default ?? (def.type === 'check' ? false : def.type === 'string' ? '' : 0) };
+    const opt: Option = {
+      ...def,
+      value: def.default ?? (def.type === 'check' ? false : def.type === 'string' ? '' : 0),
+    };
     this.byKey.set(def.name.toLowerCase(), opt);
     this.order.push(opt);
     return this;
@@ -81,13 +84,18 @@ export class Options {
         break;
       case 'check': {
         const t = (value ?? '').trim().toLowerCase();
-        if (t !== 'true' && t !== 'false') return err('option-value', `${o.name} must be true or false, got '${value ?? ''}'; keeping ${o.value}`);
+        if (t !== 'true' && t !== 'false')
+          return err('option-value', `${o.name} must be true or false, got '${value ?? ''}'; keeping ${o.value}`);
         v = t === 'true';
         break;
       }
       case 'spin': {
         const t = (value ?? '').trim();
-        if (!/^[+-]?\d+$/.test(t)) return err('option-value', `${o.name} must be an integer in ${o.min}..${o.max}, got '${t}'; keeping ${o.value}`);
+        if (!/^[+-]?\d+$/.test(t))
+          return err(
+            'option-value',
+            `${o.name} must be an integer in ${o.min}..${o.max}, got '${t}'; keeping ${o.value}`,
+          );
         const n = Number(t);
         if (n < (o.min as number) || n > (o.max as number)) {
           return err('option-range', `${o.name} value ${n} is out of range ${o.min}..${o.max}; keeping ${o.value}`);
@@ -98,7 +106,11 @@ export class Options {
       case 'combo': {
         const t = (value ?? '').trim().toLowerCase();
         const match = o.vars?.find((x) => x.toLowerCase() === t);
-        if (match === undefined) return err('option-value', `${o.name} must be one of ${o.vars?.join(', ')}, got '${value ?? ''}'; keeping ${o.value}`);
+        if (match === undefined)
+          return err(
+            'option-value',
+            `${o.name} must be one of ${o.vars?.join(', ')}, got '${value ?? ''}'; keeping ${o.value}`,
+          );
         v = match;
         break;
       }
@@ -113,7 +125,10 @@ export class Options {
       return ok(message ? { message } : {});
     } catch (e) {
       o.value = previous;
-      return err('option-rejected', `${o.name}: ${(e as Error).message}; keeping ${previous === '' ? '<empty>' : previous}`);
+      return err(
+        'option-rejected',
+        `${o.name}: ${(e as Error).message}; keeping ${previous === '' ? '<empty>' : previous}`,
+      );
     }
   }
 

@@ -4,7 +4,16 @@ import { test } from 'node:test';
 import { Position } from '../core/position.js';
 import { PAWN_VALUE, RED } from '../core/types.js';
 import {
-  T_CANNONS, T_KING, T_MATERIAL, T_NB, T_PINS, TEMPO, classicalTerms, evaluateClassical, setTermWeights, termWeight,
+  T_CANNONS,
+  T_KING,
+  T_MATERIAL,
+  T_NB,
+  T_PINS,
+  TEMPO,
+  classicalTerms,
+  evaluateClassical,
+  setTermWeights,
+  termWeight,
 } from './classical.js';
 import { traceClassical } from './evaluate.js';
 import { flipFilesFen, mirrorFen, randomFens } from '../../test/support/fixtures.js';
@@ -78,7 +87,8 @@ test('more material scores higher', () => {
       if ((p.board[sq] & 7) !== 1) continue;
       const q = new Position(null);
       const board = fen.split(' ')[0].split('/');
-      const rank = 9 - Math.floor(sq / 9), file = sq % 9;
+      const rank = 9 - Math.floor(sq / 9),
+        file = sq % 9;
       const row = board[rank].replace(/\d/g, (d) => '1'.repeat(Number(d))).split('');
       row[file] = '1';
       board[rank] = row.join('').replace(/1+/g, (o) => String(o.length));
@@ -115,7 +125,9 @@ test('hollow cannon, central cannon and pins are recognised', () => {
   const tHollow = classicalTerms(hollow);
   assert.ok(tHollow[T_CANNONS * 2 + 0] > 100, `hollow cannon ${tHollow[T_CANNONS * 2]}`);
   // Behind two screens it is a central cannon, worth less; at home it is nothing special.
-  const screened = classicalTerms(new Position('rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/4C2C1/9/RNBAKABNR w - - 0 1'));
+  const screened = classicalTerms(
+    new Position('rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/4C2C1/9/RNBAKABNR w - - 0 1'),
+  );
   assert.ok(screened[T_CANNONS * 2] > 0 && screened[T_CANNONS * 2] < tHollow[T_CANNONS * 2]);
   const home = classicalTerms(new Position(START));
   assert.equal(home[T_CANNONS * 2 + 0], 0);

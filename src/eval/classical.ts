@@ -33,13 +33,34 @@
 // docs/seeds 001) were read for the facts; tables and code here are our own.
 
 import {
-  BISHOP_EYE, BISHOP_TO, FILE_MOVES, FILE_ROOK_CAP, KING_TO, KNIGHT_LEG, KNIGHT_TO, PALACE, PAWN_TO,
-  RANK_MOVES, RANK_ROOK_CAP, popcount,
+  BISHOP_EYE,
+  BISHOP_TO,
+  FILE_MOVES,
+  FILE_ROOK_CAP,
+  KING_TO,
+  KNIGHT_LEG,
+  KNIGHT_TO,
+  PALACE,
+  PAWN_TO,
+  RANK_MOVES,
+  RANK_ROOK_CAP,
+  popcount,
 } from '../core/attacks.js';
 import type { Position } from '../core/position.js';
 import { err, ok, type Result } from '../core/result.js';
 import {
-  ADVISOR, BISHOP, BLACK, CANNON, FILE_OF, KNIGHT, PAWN, PAWN_VALUE, RANK_OF, RED, ROOK, SQUARE_NB,
+  ADVISOR,
+  BISHOP,
+  BLACK,
+  CANNON,
+  FILE_OF,
+  KNIGHT,
+  PAWN,
+  PAWN_VALUE,
+  RANK_OF,
+  RED,
+  ROOK,
+  SQUARE_NB,
 } from '../core/types.js';
 
 // ---- Terms and accumulators ---------------------------------------------------
@@ -56,7 +77,16 @@ export const T_KNIGHTS = 8;
 export const T_STRUCTURE = 9;
 export const T_NB = 10;
 export const TERM_NAMES: readonly string[] = [
-  'Material', 'Defence', 'PST', 'Mobility', 'King safety', 'Cannons', 'Pins', 'Rooks', 'Knights', 'Structure',
+  'Material',
+  'Defence',
+  'PST',
+  'Mobility',
+  'King safety',
+  'Cannons',
+  'Pins',
+  'Rooks',
+  'Knights',
+  'Structure',
 ];
 
 /** Middlegame / endgame score per term and color: [term * 2 + color]. */
@@ -96,7 +126,10 @@ export function setTermWeights(spec: string): Result<null, 'eval-weights'> {
     const t = TERM_NAMES.findIndex((n) => norm(n) === norm(name ?? ''));
     const w = Number(value);
     if (t < 0 || value === undefined || !Number.isInteger(w) || w < 0 || w > 1024) {
-      return err('eval-weights', `bad term weight "${item}" (terms: ${TERM_NAMES.join(', ')}; weights 0..1024 in 64ths)`);
+      return err(
+        'eval-weights',
+        `bad term weight "${item}" (terms: ${TERM_NAMES.join(', ')}; weights 0..1024 in 64ths)`,
+      );
     }
     WEIGHT[t] = w;
   }
@@ -126,7 +159,6 @@ const VAL_EG = new Int32Array([0, 1400, 150, 700, 150, 770, 160, 0]);
 /** Square seen from the other side (rank mirrored). */
 const FLIP = new Uint8Array(SQUARE_NB);
 for (let s = 0; s < SQUARE_NB; s++) FLIP[s] = (9 - RANK_OF[s]) * 9 + FILE_OF[s];
-
 
 /** Bits strictly between positions a and b on a line: BETWEEN[a * 10 + b]. */
 const BETWEEN = new Int32Array(100);
@@ -197,7 +229,8 @@ for (let s = 0; s < SQUARE_NB; s++) {
 /** 1 on the edge of the board (poor knight destinations). */
 const EDGE = new Uint8Array(SQUARE_NB);
 for (let s = 0; s < SQUARE_NB; s++) {
-  const f = FILE_OF[s], r = RANK_OF[s];
+  const f = FILE_OF[s],
+    r = RANK_OF[s];
   EDGE[s] = f === 0 || f === 8 || r === 0 || r === 9 ? 1 : 0;
 }
 
@@ -215,172 +248,77 @@ function table(rows: readonly number[]): Int16Array {
 }
 
 const ROOK_MG = table([
-  30, 40, 35, 50, 45, 50, 35, 40, 30,
-  35, 55, 45, 70, 80, 70, 45, 55, 35,
-  30, 40, 40, 55, 60, 55, 40, 40, 30,
-  35, 55, 55, 65, 65, 65, 55, 55, 35,
-  30, 50, 50, 60, 60, 60, 50, 50, 30,
-  30, 45, 45, 55, 55, 55, 45, 45, 30,
-  20, 35, 30, 45, 45, 45, 30, 35, 20,
-  15, 30, 25, 40, 35, 40, 25, 30, 15,
-  5, 25, 20, 40, 20, 40, 20, 25, 5,
-  0, 20, 15, 35, 15, 35, 15, 20, 0,
+  30, 40, 35, 50, 45, 50, 35, 40, 30, 35, 55, 45, 70, 80, 70, 45, 55, 35, 30, 40, 40, 55, 60, 55, 40, 40, 30, 35, 55,
+  55, 65, 65, 65, 55, 55, 35, 30, 50, 50, 60, 60, 60, 50, 50, 30, 30, 45, 45, 55, 55, 55, 45, 45, 30, 20, 35, 30, 45,
+  45, 45, 30, 35, 20, 15, 30, 25, 40, 35, 40, 25, 30, 15, 5, 25, 20, 40, 20, 40, 20, 25, 5, 0, 20, 15, 35, 15, 35, 15,
+  20, 0,
 ]);
 const ROOK_EG = table([
-  10, 15, 15, 20, 20, 20, 15, 15, 10,
-  15, 20, 20, 25, 30, 25, 20, 20, 15,
-  10, 15, 15, 20, 20, 20, 15, 15, 10,
-  10, 15, 15, 15, 20, 15, 15, 15, 10,
-  5, 10, 10, 15, 15, 15, 10, 10, 5,
-  5, 10, 10, 15, 15, 15, 10, 10, 5,
-  5, 10, 10, 15, 15, 15, 10, 10, 5,
-  5, 10, 10, 15, 15, 15, 10, 10, 5,
-  0, 5, 5, 10, 10, 10, 5, 5, 0,
-  0, 5, 5, 10, 10, 10, 5, 5, 0,
+  10, 15, 15, 20, 20, 20, 15, 15, 10, 15, 20, 20, 25, 30, 25, 20, 20, 15, 10, 15, 15, 20, 20, 20, 15, 15, 10, 10, 15,
+  15, 15, 20, 15, 15, 15, 10, 5, 10, 10, 15, 15, 15, 10, 10, 5, 5, 10, 10, 15, 15, 15, 10, 10, 5, 5, 10, 10, 15, 15, 15,
+  10, 10, 5, 5, 10, 10, 15, 15, 15, 10, 10, 5, 0, 5, 5, 10, 10, 10, 5, 5, 0, 0, 5, 5, 10, 10, 10, 5, 5, 0,
 ]);
 const KNIGHT_MG = table([
-  0, -10, 10, 25, -10, 25, 10, -10, 0,
-  5, 25, 45, 35, 15, 35, 45, 25, 5,
-  10, 25, 40, 50, 35, 50, 40, 25, 10,
-  10, 40, 45, 55, 50, 55, 45, 40, 10,
-  10, 30, 40, 45, 45, 45, 40, 30, 10,
-  5, 20, 30, 35, 35, 35, 30, 20, 5,
-  0, 10, 25, 20, 25, 20, 25, 10, 0,
-  -5, 5, 20, 15, 15, 15, 20, 5, -5,
-  -15, -5, 5, 5, -35, 5, 5, -5, -15,
-  -25, -15, 0, -10, -15, -10, 0, -15, -25,
+  0, -10, 10, 25, -10, 25, 10, -10, 0, 5, 25, 45, 35, 15, 35, 45, 25, 5, 10, 25, 40, 50, 35, 50, 40, 25, 10, 10, 40, 45,
+  55, 50, 55, 45, 40, 10, 10, 30, 40, 45, 45, 45, 40, 30, 10, 5, 20, 30, 35, 35, 35, 30, 20, 5, 0, 10, 25, 20, 25, 20,
+  25, 10, 0, -5, 5, 20, 15, 15, 15, 20, 5, -5, -15, -5, 5, 5, -35, 5, 5, -5, -15, -25, -15, 0, -10, -15, -10, 0, -15,
+  -25,
 ]);
 const KNIGHT_EG = table([
-  -15, -5, 0, 5, 0, 5, 0, -5, -15,
-  -5, 10, 20, 25, 25, 25, 20, 10, -5,
-  0, 15, 25, 30, 30, 30, 25, 15, 0,
-  0, 15, 25, 30, 30, 30, 25, 15, 0,
-  0, 15, 25, 30, 30, 30, 25, 15, 0,
-  0, 10, 20, 25, 25, 25, 20, 10, 0,
-  -5, 5, 15, 20, 20, 20, 15, 5, -5,
-  -10, 0, 10, 10, 10, 10, 10, 0, -10,
-  -15, -5, 0, 0, -10, 0, 0, -5, -15,
-  -25, -15, -10, -10, -10, -10, -10, -15, -25,
+  -15, -5, 0, 5, 0, 5, 0, -5, -15, -5, 10, 20, 25, 25, 25, 20, 10, -5, 0, 15, 25, 30, 30, 30, 25, 15, 0, 0, 15, 25, 30,
+  30, 30, 25, 15, 0, 0, 15, 25, 30, 30, 30, 25, 15, 0, 0, 10, 20, 25, 25, 25, 20, 10, 0, -5, 5, 15, 20, 20, 20, 15, 5,
+  -5, -10, 0, 10, 10, 10, 10, 10, 0, -10, -15, -5, 0, 0, -10, 0, 0, -5, -15, -25, -15, -10, -10, -10, -10, -10, -15,
+  -25,
 ]);
 const CANNON_MG = table([
-  20, 20, 5, -10, -15, -10, 5, 20, 20,
-  10, 10, 5, -10, -15, -10, 5, 10, 10,
-  5, 5, 5, 0, 5, 0, 5, 5, 5,
-  0, 5, 5, 10, 20, 10, 5, 5, 0,
-  0, 0, 0, 5, 20, 5, 0, 0, 0,
-  0, 5, 10, 5, 25, 5, 10, 5, 0,
-  0, 0, 5, 5, 20, 5, 5, 0, 0,
-  5, 10, 10, 10, 30, 10, 10, 10, 5,
-  0, 5, 5, 5, 10, 5, 5, 5, 0,
-  0, 0, 5, 10, 10, 10, 5, 0, 0,
+  20, 20, 5, -10, -15, -10, 5, 20, 20, 10, 10, 5, -10, -15, -10, 5, 10, 10, 5, 5, 5, 0, 5, 0, 5, 5, 5, 0, 5, 5, 10, 20,
+  10, 5, 5, 0, 0, 0, 0, 5, 20, 5, 0, 0, 0, 0, 5, 10, 5, 25, 5, 10, 5, 0, 0, 0, 5, 5, 20, 5, 5, 0, 0, 5, 10, 10, 10, 30,
+  10, 10, 10, 5, 0, 5, 5, 5, 10, 5, 5, 5, 0, 0, 0, 5, 10, 10, 10, 5, 0, 0,
 ]);
 const CANNON_EG = table([
-  0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, 5, 5, 5, 0, 0, 0,
-  0, 0, 0, 5, 10, 5, 0, 0, 0,
-  0, 0, 0, 5, 10, 5, 0, 0, 0,
-  0, 0, 0, 5, 10, 5, 0, 0, 0,
-  0, 0, 0, 5, 10, 5, 0, 0, 0,
-  0, 0, 0, 5, 10, 5, 0, 0, 0,
-  0, 0, 0, 5, 15, 5, 0, 0, 0,
-  0, 0, 0, 5, 15, 5, 0, 0, 0,
-  0, 0, 0, 5, 15, 5, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5, 5, 5, 0, 0, 0, 0, 0, 0, 5, 10, 5, 0, 0, 0, 0, 0, 0, 5, 10, 5, 0, 0, 0, 0, 0, 0,
+  5, 10, 5, 0, 0, 0, 0, 0, 0, 5, 10, 5, 0, 0, 0, 0, 0, 0, 5, 10, 5, 0, 0, 0, 0, 0, 0, 5, 15, 5, 0, 0, 0, 0, 0, 0, 5, 15,
+  5, 0, 0, 0, 0, 0, 0, 5, 15, 5, 0, 0, 0,
 ]);
 const PAWN_MG = table([
-  0, 10, 20, 35, 45, 35, 20, 10, 0,
-  40, 75, 110, 150, 170, 150, 110, 75, 40,
-  40, 75, 105, 140, 150, 140, 105, 75, 40,
-  30, 60, 85, 105, 115, 105, 85, 60, 30,
-  20, 40, 55, 75, 85, 75, 55, 40, 20,
-  -5, 0, 15, 0, 25, 0, 15, 0, -5,
-  -5, 0, -5, 0, 10, 0, -5, 0, -5,
-  0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 10, 20, 35, 45, 35, 20, 10, 0, 40, 75, 110, 150, 170, 150, 110, 75, 40, 40, 75, 105, 140, 150, 140, 105, 75, 40,
+  30, 60, 85, 105, 115, 105, 85, 60, 30, 20, 40, 55, 75, 85, 75, 55, 40, 20, -5, 0, 15, 0, 25, 0, 15, 0, -5, -5, 0, -5,
+  0, 10, 0, -5, 0, -5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 ]);
 const PAWN_EG = table([
-  -10, 0, 10, 30, 40, 30, 10, 0, -10,
-  60, 90, 120, 160, 180, 160, 120, 90, 60,
-  70, 95, 120, 150, 160, 150, 120, 95, 70,
-  60, 85, 105, 125, 130, 125, 105, 85, 60,
-  50, 70, 85, 100, 105, 100, 85, 70, 50,
-  0, 0, 10, 0, 15, 0, 10, 0, 0,
-  0, 0, 0, 0, 5, 0, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  -10, 0, 10, 30, 40, 30, 10, 0, -10, 60, 90, 120, 160, 180, 160, 120, 90, 60, 70, 95, 120, 150, 160, 150, 120, 95, 70,
+  60, 85, 105, 125, 130, 125, 105, 85, 60, 50, 70, 85, 100, 105, 100, 85, 70, 50, 0, 0, 10, 0, 15, 0, 10, 0, 0, 0, 0, 0,
+  0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 ]);
 const ADVISOR_MG = table([
-  0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, -10, 0, -10, 0, 0, 0,
-  0, 0, 0, 0, 12, 0, 0, 0, 0,
-  0, 0, 0, 3, 0, 3, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -10, 0, -10, 0, 0, 0, 0, 0, 0, 0, 12,
+  0, 0, 0, 0, 0, 0, 0, 3, 0, 3, 0, 0, 0,
 ]);
 const ADVISOR_EG = table([
-  0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, -5, 0, -5, 0, 0, 0,
-  0, 0, 0, 0, 8, 0, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -5, 0, -5, 0, 0, 0, 0, 0, 0, 0, 8, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 ]);
 const BISHOP_MG = table([
-  0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, -5, 0, 0, 0, -5, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0,
-  -10, 0, 0, 0, 15, 0, 0, 0, -10,
-  0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 2, 0, 0, 0, 2, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, -5, 0, 0, 0, -5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -10, 0, 0, 0, 15, 0, 0, 0, -10, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 2, 0, 0,
 ]);
 const BISHOP_EG = table([
-  0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, -5, 0, 0, 0, -5, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0,
-  -5, 0, 0, 0, 10, 0, 0, 0, -5,
-  0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, -5, 0, 0, 0, -5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -5, 0, 0, 0, 10, 0, 0, 0, -5, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 ]);
 const KING_MG = table([
-  0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, -70, -60, -70, 0, 0, 0,
-  0, 0, 0, -35, -25, -35, 0, 0, 0,
-  0, 0, 0, -10, 10, -10, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -70, -60, -70, 0, 0, 0, 0, 0, 0, -35,
+  -25, -35, 0, 0, 0, 0, 0, 0, -10, 10, -10, 0, 0, 0,
 ]);
 const KING_EG = table([
-  0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, -20, -15, -20, 0, 0, 0,
-  0, 0, 0, -5, 0, -5, 0, 0, 0,
-  0, 0, 0, 0, 5, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -20, -15, -20, 0, 0, 0, 0, 0, 0, -5,
+  0, -5, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0,
 ]);
 
 // ---- Packed scores ----------------------------------------------------------------
@@ -451,7 +389,11 @@ const advisorSq = new Int32Array(4);
 
 /** Computes all terms into MG/EG and returns the evaluation from Red's side (unscaled pieces in `last`). */
 function compute(pos: Position): number {
-  const board = pos.board, list = pos.listSq, rankOcc = pos.rankOcc, fileOcc = pos.fileOcc, cnt = pos.pieceCount;
+  const board = pos.board,
+    list = pos.listSq,
+    rankOcc = pos.rankOcc,
+    fileOcc = pos.fileOcc,
+    cnt = pos.pieceCount;
   for (let i = 0; i < T_NB * 2; i++) {
     MG[i] = 0;
     EG[i] = 0;
@@ -462,32 +404,43 @@ function compute(pos: Position): number {
   centralCannon[0] = centralCannon[1] = 0;
 
   const mm = pos.majorMaterial[0] + pos.majorMaterial[1];
-  const phase = mm >= MM_MIDGAME ? PHASE_MAX : mm <= MM_ENDGAME ? 0 : (((mm - MM_ENDGAME) * PHASE_MAX) / (MM_MIDGAME - MM_ENDGAME)) | 0;
+  const phase =
+    mm >= MM_MIDGAME
+      ? PHASE_MAX
+      : mm <= MM_ENDGAME
+        ? 0
+        : (((mm - MM_ENDGAME) * PHASE_MAX) / (MM_MIDGAME - MM_ENDGAME)) | 0;
 
   for (let c = 0; c < 2; c++) {
     const e = c ^ 1;
-    const base = c * 16, n = pos.listCount[c];
+    const base = c * 16,
+      n = pos.listCount[c];
     const ownBit = c << 3;
     const pb = PALACE_BASE[e]; // base rank of the enemy palace
     const ksq = pos.kingSq[e];
-    const kf = FILE_OF[ksq], kr = RANK_OF[ksq];
+    const kf = FILE_OF[ksq],
+      kr = RANK_OF[ksq];
     const enemyPalace = e + 1;
-    let pst = 0, mob = 0; // packed (mg, eg)
-    let nb = 0, na = 0;
+    let pst = 0,
+      mob = 0; // packed (mg, eg)
+    let nb = 0,
+      na = 0;
     for (let i = 0; i < n; i++) {
       const sq = list[base + i];
       const pc = board[sq];
       pst += PST[pc * SQUARE_NB + sq];
-      const f = FILE_OF[sq], r = RANK_OF[sq];
+      const f = FILE_OF[sq],
+        r = RANK_OF[sq];
       switch (pc & 7) {
-        case 1: { // ROOK
+        case 1: {
+          // ROOK
           const ri = (f << 9) | rankOcc[r];
           const fi = (r << 10) | fileOcc[f];
           mob += ROOK_MOB[popcount(RANK_MOVES[ri]) + popcount(FILE_MOVES[fi])];
           // Palace attacks.
           let m = 0;
-          if (f - 3 >>> 0 <= 2) m |= FILE_PAL[(f - 3) * 8 + (((FILE_MOVES[fi] | FILE_ROOK_CAP[fi]) >> pb) & 7)];
-          if (r - pb >>> 0 <= 2) m |= (((RANK_MOVES[ri] | RANK_ROOK_CAP[ri]) >> 3) & 7) << ((r - pb) * 3);
+          if ((f - 3) >>> 0 <= 2) m |= FILE_PAL[(f - 3) * 8 + (((FILE_MOVES[fi] | FILE_ROOK_CAP[fi]) >> pb) & 7)];
+          if ((r - pb) >>> 0 <= 2) m |= (((RANK_MOVES[ri] | RANK_ROOK_CAP[ri]) >> 3) & 7) << ((r - pb) * 3);
           if (m) {
             palAtt2[c] |= palAtt[c] & m;
             palAtt[c] |= m;
@@ -498,7 +451,7 @@ function compute(pos: Position): number {
           // Way forward not blocked by an own piece.
           const caps = FILE_ROOK_CAP[fi];
           const ahead = c === RED ? caps & ~((2 << r) - 1) : caps & ((1 << r) - 1);
-          if (ahead === 0 || (board[(31 - Math.clz32(ahead)) * 9 + f] >> 3) !== c) {
+          if (ahead === 0 || board[(31 - Math.clz32(ahead)) * 9 + f] >> 3 !== c) {
             MG[T_ROOKS * 2 + c] += 22;
             EG[T_ROOKS * 2 + c] += 10;
           }
@@ -512,13 +465,14 @@ function compute(pos: Position): number {
           }
           break;
         }
-        case 3: { // CANNON
+        case 3: {
+          // CANNON
           const ri = (f << 9) | rankOcc[r];
           const fi = (r << 10) | fileOcc[f];
           mob += CANNON_MOB[popcount(RANK_MOVES[ri]) + popcount(FILE_MOVES[fi])];
           let m = 0;
-          if (f - 3 >>> 0 <= 2) m |= FILE_PAL[(f - 3) * 8 + ((FILE_CANNON_ATK[fi] >> pb) & 7)];
-          if (r - pb >>> 0 <= 2) m |= ((RANK_CANNON_ATK[ri] >> 3) & 7) << ((r - pb) * 3);
+          if ((f - 3) >>> 0 <= 2) m |= FILE_PAL[(f - 3) * 8 + ((FILE_CANNON_ATK[fi] >> pb) & 7)];
+          if ((r - pb) >>> 0 <= 2) m |= ((RANK_CANNON_ATK[ri] >> 3) & 7) << ((r - pb) * 3);
           if (m) {
             palAtt2[c] |= palAtt[c] & m;
             palAtt[c] |= m;
@@ -529,15 +483,19 @@ function compute(pos: Position): number {
           else if (r === kr) cannonOnKingRank(pos, c, sq, ksq);
           break;
         }
-        case 5: { // KNIGHT
-          let squares = 0, good = 0, m = 0, links = 0;
+        case 5: {
+          // KNIGHT
+          let squares = 0,
+            good = 0,
+            m = 0,
+            links = 0;
           for (let k = sq * 8, end = k + 8; k < end; k++) {
             const to = KNIGHT_TO[k];
             if (to < 0) break;
             if (board[KNIGHT_LEG[k]]) continue;
             const tp = board[to];
             if (PALACE[to] === enemyPalace) m |= PAL_BIT[to];
-            if (tp !== 0 && (tp >> 3) === c) {
+            if (tp !== 0 && tp >> 3 === c) {
               // Knights guarding each other (连环马).
               if (tp === (ownBit | KNIGHT)) links++;
               continue;
@@ -563,7 +521,8 @@ function compute(pos: Position): number {
           }
           break;
         }
-        case 4: { // PAWN
+        case 4: {
+          // PAWN
           if ((r >= 5 ? 1 : 0) !== c) {
             // Across the river.
             crossed[c]++;
@@ -604,7 +563,8 @@ function compute(pos: Position): number {
 
     // Structure: bishops defending each other, advisors around the king.
     if (nb === 2) {
-      const b1 = bishopSq[c * 2], b2 = bishopSq[c * 2 + 1];
+      const b1 = bishopSq[c * 2],
+        b2 = bishopSq[c * 2 + 1];
       for (let k = b1 * 4, end = k + 4; k < end; k++) {
         if (BISHOP_TO[k] === b2) {
           if (board[BISHOP_EYE[k]] === 0) {
@@ -619,10 +579,16 @@ function compute(pos: Position): number {
       const own = pos.kingSq[c];
       const home = c === RED ? 4 : 85;
       const centre = c === RED ? 13 : 76;
-      const a1 = advisorSq[c * 2], a2 = advisorSq[c * 2 + 1];
+      const a1 = advisorSq[c * 2],
+        a2 = advisorSq[c * 2 + 1];
       if (own === centre) {
         MG[T_STRUCTURE * 2 + c] -= 25;
-      } else if (own === home && (a1 === centre || a2 === centre || FILE_OF[a1] + FILE_OF[a2] === 8 && RANK_OF[a1] === RANK_OF[own] && RANK_OF[a2] === RANK_OF[own])) {
+      } else if (
+        own === home &&
+        (a1 === centre ||
+          a2 === centre ||
+          (FILE_OF[a1] + FILE_OF[a2] === 8 && RANK_OF[a1] === RANK_OF[own] && RANK_OF[a2] === RANK_OF[own]))
+      ) {
         MG[T_STRUCTURE * 2 + c] += 12;
       }
     }
@@ -630,8 +596,10 @@ function compute(pos: Position): number {
 
   // ---- Material and defence -------------------------------------------------------
   for (let c = 0; c < 2; c++) {
-    const o = c << 3, eo = (c ^ 1) << 3;
-    let mg = 0, eg = 0;
+    const o = c << 3,
+      eo = (c ^ 1) << 3;
+    let mg = 0,
+      eg = 0;
     for (let t = 1; t < 7; t++) {
       const k = cnt[o | t];
       mg += k * VAL_MG[t];
@@ -641,12 +609,16 @@ function compute(pos: Position): number {
     EG[T_MATERIAL * 2 + c] = eg;
     // Enemy attacking potential 0..8 against each kind of defender: advisors
     // guard against rooks and knights, bishops against cannons and knights.
-    const eR = cnt[eo | ROOK], eN = cnt[eo | KNIGHT], eC = cnt[eo | CANNON], eP = crossed[c ^ 1];
+    const eR = cnt[eo | ROOK],
+      eN = cnt[eo | KNIGHT],
+      eC = cnt[eo | CANNON],
+      eP = crossed[c ^ 1];
     let attA = 2 * eR + 2 * eN + eC + (eP >> 1);
     let attB = eR + eN + 2 * eC + (eP >> 1);
     if (attA > 8) attA = 8;
     if (attB > 8) attB = 8;
-    const adv = cnt[o | ADVISOR], bis = cnt[o | BISHOP];
+    const adv = cnt[o | ADVISOR],
+      bis = cnt[o | BISHOP];
     let dmg = (adv * 70 * attA + bis * 55 * attB) >> 3;
     let deg = (adv * 50 * attA + bis * 40 * attB) >> 3;
     // Missing advisors fear two rooks (缺士怕双车); missing bishops fear cannons (缺象怕炮).
@@ -670,8 +642,13 @@ function compute(pos: Position): number {
     const eo = e << 3;
     const eksq = pos.kingSq[e];
     const m = palAtt[c];
-    const danger = attWeight[c] + 9 * popcount(m) + 14 * popcount(palAtt2[c]) + 22 * popcount(m & KING_ZONE[eksq]) -
-      24 * pos.pieceCount[eo | ADVISOR] - 12 * pos.pieceCount[eo | BISHOP];
+    const danger =
+      attWeight[c] +
+      9 * popcount(m) +
+      14 * popcount(palAtt2[c]) +
+      22 * popcount(m & KING_ZONE[eksq]) -
+      24 * pos.pieceCount[eo | ADVISOR] -
+      12 * pos.pieceCount[eo | BISHOP];
     if (attCount[c] >= 2 && danger > 0) {
       let pen = (danger * danger) >> 7;
       if (pen > 900) pen = 900;
@@ -683,7 +660,8 @@ function compute(pos: Position): number {
     // Open king file: nothing in front of the enemy king on its file.
     const rooks = pos.pieceCount[(c << 3) | ROOK];
     if (rooks) {
-      const kf = FILE_OF[eksq], kr = RANK_OF[eksq];
+      const kf = FILE_OF[eksq],
+        kr = RANK_OF[eksq];
       const front = e === RED ? fileOcc[kf] & ~((2 << kr) - 1) : fileOcc[kf] & ((1 << kr) - 1);
       if (front === 0) {
         MG[T_KING * 2 + c] += 30 * rooks;
@@ -702,9 +680,11 @@ function compute(pos: Position): number {
   }
 
   // ---- Blend ---------------------------------------------------------------------------
-  let mg = 0, eg = 0;
+  let mg = 0,
+    eg = 0;
   for (let t = 0; t < T_NB; t++) {
-    const dm = MG[t * 2] - MG[t * 2 + 1], de = EG[t * 2] - EG[t * 2 + 1];
+    const dm = MG[t * 2] - MG[t * 2 + 1],
+      de = EG[t * 2] - EG[t * 2 + 1];
     const w = WEIGHT[t];
     if (w === 64) {
       mg += dm;
@@ -728,7 +708,7 @@ function compute(pos: Position): number {
 /** A rook with exactly one piece between it and the enemy king. */
 function pinOrBattery(board: Uint8Array, sq: number, c: number): void {
   const pc = board[sq];
-  if ((pc >> 3) !== c) {
+  if (pc >> 3 !== c) {
     MG[T_PINS * 2 + c] += PIN_MG[pc & 7];
     EG[T_PINS * 2 + c] += PIN_EG[pc & 7];
   } else if ((pc & 7) !== PAWN) {
@@ -741,7 +721,9 @@ function pinOrBattery(board: Uint8Array, sq: number, c: number): void {
 /** Our cannon (color c) on `sq`, on the same file as the enemy king on `ksq`. */
 function cannonOnKingFile(pos: Position, c: number, sq: number, ksq: number, phase: number): void {
   const board = pos.board;
-  const f = FILE_OF[sq], r = RANK_OF[sq], kr = RANK_OF[ksq];
+  const f = FILE_OF[sq],
+    r = RANK_OF[sq],
+    kr = RANK_OF[ksq];
   const btw = pos.fileOcc[f] & BETWEEN[r * 10 + kr];
   const n = popcount(btw);
   const e = c ^ 1;
@@ -756,11 +738,14 @@ function cannonOnKingFile(pos: Position, c: number, sq: number, ksq: number, pha
     EG[T_CANNONS * 2 + c] += (bonus * phase) >> 8;
     centralCannon[c] = 1;
   } else if (n === 2) {
-    const lo = 31 - Math.clz32(btw & -btw), hi = 31 - Math.clz32(btw);
+    const lo = 31 - Math.clz32(btw & -btw),
+      hi = 31 - Math.clz32(btw);
     const near = kr > r ? hi : lo; // next to the king's side
     const far = kr > r ? lo : hi;
-    const nearSq = near * 9 + f, farSq = far * 9 + f;
-    const np = board[nearSq], fp = board[farSq];
+    const nearSq = near * 9 + f,
+      farSq = far * 9 + f;
+    const np = board[nearSq],
+      fp = board[farSq];
     if (f === 4) {
       centralCannon[c] = 1;
       MG[T_CANNONS * 2 + c] += 25;
@@ -772,15 +757,15 @@ function cannonOnKingFile(pos: Position, c: number, sq: number, ksq: number, pha
       }
     }
     // Both screens are tied to the line; enemy ones are pinned, an own one gives discovered check.
-    if ((np >> 3) === e) {
+    if (np >> 3 === e) {
       MG[T_PINS * 2 + c] += PIN_MG[np & 7] >> 1;
       EG[T_PINS * 2 + c] += PIN_EG[np & 7] >> 1;
-      if ((fp >> 3) === c && (fp & 7) !== PAWN) {
+      if (fp >> 3 === c && (fp & 7) !== PAWN) {
         MG[T_PINS * 2 + c] += 20;
         EG[T_PINS * 2 + c] += 15;
       }
     }
-    if ((fp >> 3) === e) {
+    if (fp >> 3 === e) {
       MG[T_PINS * 2 + c] += PIN_MG[fp & 7] >> 1;
       EG[T_PINS * 2 + c] += PIN_EG[fp & 7] >> 1;
     }
@@ -789,7 +774,9 @@ function cannonOnKingFile(pos: Position, c: number, sq: number, ksq: number, pha
 
 /** Our cannon on the enemy king's rank: bottom cannon (沉底炮) when the line is clear. */
 function cannonOnKingRank(pos: Position, c: number, sq: number, ksq: number): void {
-  const f = FILE_OF[sq], r = RANK_OF[sq], kf = FILE_OF[ksq];
+  const f = FILE_OF[sq],
+    r = RANK_OF[sq],
+    kf = FILE_OF[ksq];
   const btw = pos.rankOcc[r] & BETWEEN[f * 10 + kf];
   if (btw !== 0) return;
   const e = c ^ 1;
@@ -807,8 +794,12 @@ function cannonOnKingRank(pos: Position, c: number, sq: number, ksq: number): vo
  */
 function scaleFactor(pos: Position, strong: number): number {
   const cnt = pos.pieceCount;
-  const o = strong << 3, eo = (strong ^ 1) << 3;
-  const rooks = cnt[o | ROOK], knights = cnt[o | KNIGHT], cannons = cnt[o | CANNON], pawns = cnt[o | PAWN];
+  const o = strong << 3,
+    eo = (strong ^ 1) << 3;
+  const rooks = cnt[o | ROOK],
+    knights = cnt[o | KNIGHT],
+    cannons = cnt[o | CANNON],
+    pawns = cnt[o | PAWN];
   const defenders = cnt[eo | ADVISOR] + cnt[eo | BISHOP];
   const enemyArmy = cnt[eo | ROOK] + cnt[eo | KNIGHT] + cnt[eo | CANNON] + cnt[eo | PAWN];
   if (rooks + knights + cannons === 0) {
@@ -892,7 +883,9 @@ export function classicalTermTable(pos: Position): string {
   lines.push('--------------+---------+---------+---------');
   lines.push(`${'Total'.padStart(13)} |         |         | ${pawns(last[3])}`);
   lines.push('');
-  lines.push(`Phase ${phase}/${PHASE_MAX} (middlegame ${pawns(last[1]).trim()}, endgame ${pawns(last[2]).trim()}), scale factor ${last[4]}/64, tempo ${TEMPO}`);
+  lines.push(
+    `Phase ${phase}/${PHASE_MAX} (middlegame ${pawns(last[1]).trim()}, endgame ${pawns(last[2]).trim()}), scale factor ${last[4]}/64, tempo ${TEMPO}`,
+  );
   lines.push(`Classical evaluation ${classical} (side to move, internal units)`);
   const redClassical = pos.side === RED ? classical : -classical;
   lines.push(`Classical evaluation ${pawns(redClassical).trim()} (red side)`);

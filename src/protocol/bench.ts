@@ -59,7 +59,10 @@ export function parseBenchArgs(args: string[], currentFen: string): Result<Bench
   else if (fenFile === 'current') fens = [currentFen];
   else {
     try {
-      fens = readFileSync(fenFile, 'utf8').split(/\r?\n/).map((l) => l.trim()).filter((l) => l.length > 0);
+      fens = readFileSync(fenFile, 'utf8')
+        .split(/\r?\n/)
+        .map((l) => l.trim())
+        .filter((l) => l.length > 0);
     } catch (e) {
       return err('bench-file', `bench: unable to open file ${fenFile} (${(e as Error).message})`);
     }
@@ -80,7 +83,8 @@ export async function runBench(engine: Engine, args: string[], out: Out, err: Ou
     return null;
   }
   const setup = parsed.value;
-  if (setup.threads !== 1) out(`info string bench: only 1 thread is supported yet; using 1 instead of ${setup.threads}`);
+  if (setup.threads !== 1)
+    out(`info string bench: only 1 thread is supported yet; using 1 instead of ${setup.threads}`);
   const hashSet = engine.options.set('Hash', String(setup.hash));
   if (!hashSet.ok) {
     out(`info string ERROR: ${hashSet.error.message}`);
@@ -123,7 +127,11 @@ export async function runBench(engine: Engine, args: string[], out: Out, err: Ou
       else if (setup.limitType === 'mate') limits.mate = setup.limit;
       const material = materialCount(engine.position());
       const r = await engine.go(limits, { info: (inf) => out(formatInfo(inf, material, fmt)) });
-      out(r.bestMove === MOVE_NONE ? 'bestmove (none)' : `bestmove ${moveToUci(r.bestMove)}${r.ponderMove ? ` ponder ${moveToUci(r.ponderMove)}` : ''}`);
+      out(
+        r.bestMove === MOVE_NONE
+          ? 'bestmove (none)'
+          : `bestmove ${moveToUci(r.bestMove)}${r.ponderMove ? ` ponder ${moveToUci(r.ponderMove)}` : ''}`,
+      );
       nodes += r.nodes;
     }
   } finally {
@@ -149,7 +157,8 @@ export async function runSpeedtest(engine: Engine, args: string[], out: Out, err
     nums.push(Number(a));
   }
   const threads = 1;
-  if (nums[0] !== undefined && nums[0] !== 1) out(`info string speedtest: only 1 thread is supported yet; using 1 instead of ${nums[0]}`);
+  if (nums[0] !== undefined && nums[0] !== 1)
+    out(`info string speedtest: only 1 thread is supported yet; using 1 instead of ${nums[0]}`);
   const hash = nums[1] ?? 128;
   const seconds = nums[2] ?? 150;
   const hashSet = engine.options.set('Hash', String(hash));

@@ -11,7 +11,10 @@ const go = (line: string) => parseGo(line.split(/\s+/).filter(Boolean), T);
 const ACCEPTED: Array<[string, Record<string, unknown>, number?]> = [
   ['', {}],
   ['infinite', { infinite: true }],
-  ['ponder wtime 1000 btime 2000 winc 10 binc 20 movestogo 5', { ponder: true, wtime: 1000, btime: 2000, winc: 10, binc: 20, movestogo: 5 }],
+  [
+    'ponder wtime 1000 btime 2000 winc 10 binc 20 movestogo 5',
+    { ponder: true, wtime: 1000, btime: 2000, winc: 10, binc: 20, movestogo: 5 },
+  ],
   ['depth 7', { depth: 7 }],
   ['depth +7', { depth: 7 }],
   ['depth 245', { depth: 245 }],

@@ -92,7 +92,8 @@ export function parseGo(tokens: readonly string[], startTime: number): Result<Pa
     const v = tokens[i + 1];
     if (v === undefined) return err('missing-value', `'go ${t}' needs an integer value; no search`);
     i++;
-    if (!/^[+-]?\d+$/.test(v)) return err('not-an-integer', `'go ${t}' needs an integer value, got '${show(v)}'; no search`);
+    if (!/^[+-]?\d+$/.test(v))
+      return err('not-an-integer', `'go ${t}' needs an integer value, got '${show(v)}'; no search`);
     const range = RANGES[t];
     // Digit strings beyond 2^53 lose precision but keep their order, which is all the clamping needs.
     let n = Number(v);

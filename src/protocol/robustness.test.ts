@@ -18,11 +18,15 @@ after(() => {
 /** Runs a tool of tools/protocol/ (compiled) with --json and returns its summary (rejects on a non-zero exit). */
 function runScript(name: string, args: string[]): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
-    const c = execFile(process.execPath, [join(repoRoot(), 'dist', 'tools', 'protocol', name), ...args, '--json'], { maxBuffer: 1 << 24, cwd: repoRoot() },
+    const c = execFile(
+      process.execPath,
+      [join(repoRoot(), 'dist', 'tools', 'protocol', name), ...args, '--json'],
+      { maxBuffer: 1 << 24, cwd: repoRoot() },
       (error, stdout, stderr) => {
         if (error) reject(new Error(`${name} ${args.join(' ')}: ${error.message}\n${stdout}\n${stderr}`));
         else resolve(JSON.parse(stdout) as Record<string, unknown>);
-      });
+      },
+    );
     children.push(c);
   });
 }

@@ -82,9 +82,25 @@ test('uci handshake lists the options and uciok; isready answers', async () => {
   await e.waitFor(/^uciok$/);
   assert.match(e.lines[0], /^id name Kirin /);
   const opts = e.lines.filter((l) => l.startsWith('option name '));
-  for (const name of ['Hash', 'Clear Hash', 'Ponder', 'MultiPV', 'Move Overhead', 'nodestime', 'UCI_ShowWDL', 'LU_Output',
-    'ScoreType', 'Rule60MaxPly', 'Repetition Rule', 'DrawRule', 'Mate Threat Depth']) {
-    assert.ok(opts.some((l) => l.startsWith(`option name ${name} type `)), `option ${name} listed`);
+  for (const name of [
+    'Hash',
+    'Clear Hash',
+    'Ponder',
+    'MultiPV',
+    'Move Overhead',
+    'nodestime',
+    'UCI_ShowWDL',
+    'LU_Output',
+    'ScoreType',
+    'Rule60MaxPly',
+    'Repetition Rule',
+    'DrawRule',
+    'Mate Threat Depth',
+  ]) {
+    assert.ok(
+      opts.some((l) => l.startsWith(`option name ${name} type `)),
+      `option ${name} listed`,
+    );
   }
   e.send('isready');
   await e.waitFor(/^readyok$/);
@@ -99,7 +115,10 @@ test('go depth gives info lines and a legal bestmove with ponder', async () => {
   assert.match(e.lines[i], /^bestmove [a-i][0-9][a-i][0-9]( ponder [a-i][0-9][a-i][0-9])?$/);
   const infos = e.lines.filter((l) => l.startsWith('info depth'));
   assert.ok(infos.length >= 6, 'an info line per iteration');
-  assert.match(infos.at(-1)!, /^info depth 6 seldepth \d+ multipv 1 score (cp -?\d+|mate -?\d+)( lowerbound| upperbound)? nodes \d+ nps \d+ hashfull \d+ tbhits 0 time \d+ pv( [a-i]\d[a-i]\d)+$/);
+  assert.match(
+    infos.at(-1)!,
+    /^info depth 6 seldepth \d+ multipv 1 score (cp -?\d+|mate -?\d+)( lowerbound| upperbound)? nodes \d+ nps \d+ hashfull \d+ tbhits 0 time \d+ pv( [a-i]\d[a-i]\d)+$/,
+  );
   assert.equal(await e.quit(), 0);
 });
 
@@ -173,7 +192,10 @@ test('go perft prints the divide and the total', async () => {
   assert.equal(e.lines[i], 'Nodes searched: 79666');
   const divide = e.lines.filter((l) => /^[a-i]\d[a-i]\d: \d+$/.test(l));
   assert.equal(divide.length, 44);
-  assert.equal(divide.reduce((s, l) => s + Number(l.split(': ')[1]), 0), 79666);
+  assert.equal(
+    divide.reduce((s, l) => s + Number(l.split(': ')[1]), 0),
+    79666,
+  );
   assert.equal(await e.quit(), 0);
 });
 
@@ -204,7 +226,12 @@ test('bench node count is identical run to run', async () => {
 
 // Issue 8: a stop sent right after a go, behind a command that got an error, was lost
 // and the engine searched until quit.
-for (const middle of ['setoption name NoSuchOption value 1', 'thisisnotacommand', 'position startpos moves a0a5', 'ucinewgame']) {
+for (const middle of [
+  'setoption name NoSuchOption value 1',
+  'thisisnotacommand',
+  'position startpos moves a0a5',
+  'ucinewgame',
+]) {
   test(`stop right after go is not lost behind '${middle}'`, async () => {
     const e = new EngineProcess();
     e.sendAll(['uci', 'isready', middle, 'go depth 30', 'stop', 'isready']);
@@ -307,8 +334,13 @@ test('every ordering of go/stop/isready/position/setoption/ucinewgame/unknown ke
   const { execFile } = await import('node:child_process');
   const script = join(repoRoot(), 'dist', 'tools', 'protocol', 'uci-stress.js');
   const out = await new Promise<string>((resolve, reject) => {
-    const p = execFile(process.execPath, [script, '--rounds', '1', '--random', '300', '--sessions', '6', '--json'], { maxBuffer: 1 << 24 },
-      (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stdout}\n${stderr}`)) : resolve(stdout)));
+    const p = execFile(
+      process.execPath,
+      [script, '--rounds', '1', '--random', '300', '--sessions', '6', '--json'],
+      { maxBuffer: 1 << 24 },
+      (error, stdout, stderr) =>
+        error ? reject(new Error(`${error.message}\n${stdout}\n${stderr}`)) : resolve(stdout),
+    );
     started.push(p as unknown as ChildProcessWithoutNullStreams);
   });
   const summary = JSON.parse(out) as { sequences: number; sequencesPassed: number; gos: number; failures: unknown[] };

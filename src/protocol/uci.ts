@@ -42,7 +42,10 @@ export class Uci {
   /** Signals of `go` lines read but not yet handled: a `stop` read meanwhile must reach them. */
   private readonly pendingGo = new Set<Int32Array>();
 
-  constructor(readonly engine: Engine, private readonly write: Writer) {
+  constructor(
+    readonly engine: Engine,
+    private readonly write: Writer,
+  ) {
     engine.onMessage = (line) => this.out(`info string ${line}`);
     engine.options.add({
       name: 'Debug Log File',
@@ -171,21 +174,35 @@ export class Uci {
         return true;
       case 'bench':
         await this.whenIdle();
-        await runBench(this.engine, args, (l) => this.out(l), (l) => process.stderr.write(l + '\n'));
+        await runBench(
+          this.engine,
+          args,
+          (l) => this.out(l),
+          (l) => process.stderr.write(l + '\n'),
+        );
         return true;
       case 'speedtest':
         await this.whenIdle();
-        await runSpeedtest(this.engine, args, (l) => this.out(l), (l) => process.stderr.write(l + '\n'));
+        await runSpeedtest(
+          this.engine,
+          args,
+          (l) => this.out(l),
+          (l) => process.stderr.write(l + '\n'),
+        );
         return true;
       case 'help':
       case '--help':
       case 'license':
       case '--license':
         this.out('');
-        this.out(`${ENGINE_NAME} is a xiangqi (Chinese chess) engine for playing and analysing, written in TypeScript.`);
+        this.out(
+          `${ENGINE_NAME} is a xiangqi (Chinese chess) engine for playing and analysing, written in TypeScript.`,
+        );
         this.out('It is free software under the GNU General Public License version 3 or later.');
         this.out('It speaks the UCI protocol; load it in a UCI GUI, or type commands: uci, isready, setoption,');
-        this.out('position startpos|fen <fen> [moves ...], go [depth|nodes|movetime|wtime|btime|winc|binc|movestogo|mate|infinite|ponder|perft|searchmoves],');
+        this.out(
+          'position startpos|fen <fen> [moves ...], go [depth|nodes|movetime|wtime|btime|winc|binc|movestogo|mate|infinite|ponder|perft|searchmoves],',
+        );
         this.out('stop, ponderhit, ucinewgame, quit, and the diagnostics d, eval, compiler, bench, speedtest.');
         this.out('');
         return true;
@@ -315,7 +332,9 @@ export class Uci {
       this.out('bestmove (none)');
       return;
     }
-    this.out(`bestmove ${moveToUci(r.bestMove)}${r.ponderMove !== MOVE_NONE ? ` ponder ${moveToUci(r.ponderMove)}` : ''}`);
+    this.out(
+      `bestmove ${moveToUci(r.bestMove)}${r.ponderMove !== MOVE_NONE ? ` ponder ${moveToUci(r.ponderMove)}` : ''}`,
+    );
   }
 
   private display(): void {
@@ -350,10 +369,12 @@ export async function runUci(engine: Engine, lines: AsyncIterable<string>, write
     const received = uci.receive(line);
     const cmd = firstToken(line);
     if (cmd === 'stop' || cmd === 'ponderhit') continue;
-    chain = chain.then((alive) => (alive ? uci.command(line, received) : false)).catch((e: Error) => {
-      write(`info string ERROR: ${echo(e.message, 400)}`);
-      return true;
-    });
+    chain = chain
+      .then((alive) => (alive ? uci.command(line, received) : false))
+      .catch((e: Error) => {
+        write(`info string ERROR: ${echo(e.message, 400)}`);
+        return true;
+      });
     if (cmd === 'quit') {
       quit = true;
       break;

@@ -28,7 +28,8 @@ const shared = new Histories();
 function randomHistories(seed: number): Histories {
   const h = shared;
   const rnd = mulberry32(seed);
-  for (const t of [h.main, h.capture, h.lowPly]) for (let i = 0; i < t.length; i++) t[i] = Math.floor((rnd() - 0.5) * 14000);
+  for (const t of [h.main, h.capture, h.lowPly])
+    for (let i = 0; i < t.length; i++) t[i] = Math.floor((rnd() - 0.5) * 14000);
   // Continuation tables: only the sentinel region is used with a zero stack.
   for (let i = 0; i < 1440; i++) h.cont[i] = Math.floor((rnd() - 0.5) * 20000);
   return h;
@@ -61,7 +62,8 @@ test('main/evasion picker yields every legal move exactly once, with and without
         mp.init(pos, h, tt, depth, k % 6, STACK, 8);
         const got = drain(mp, pos).filter((m) => pos.legal(m));
         assertSameSet(got, legal, `main depth ${depth} tt ${moveToUci(tt)}`, pos);
-        if (tt !== MOVE_NONE && legal.includes(tt)) assert.equal(drain(reinit(mp, pos, h, tt, depth), pos)[0], tt, 'TT move first');
+        if (tt !== MOVE_NONE && legal.includes(tt))
+          assert.equal(drain(reinit(mp, pos, h, tt, depth), pos)[0], tt, 'TT move first');
       }
     }
   }
@@ -116,7 +118,12 @@ test('skipping quiets keeps all captures and drops the remaining quiets', () => 
     mp.init(pos, h, MOVE_NONE, 3, 2, STACK, 8);
     mp.skipQuietMoves();
     const got = drain(mp, pos).filter((m) => pos.legal(m));
-    assertSameSet(got, legal.filter((m) => pos.isCapture(m)), 'skip quiets', pos);
+    assertSameSet(
+      got,
+      legal.filter((m) => pos.isCapture(m)),
+      'skip quiets',
+      pos,
+    );
     // Skipping in the middle: no quiet after the skip point except those already handed out.
     mp.init(pos, h, MOVE_NONE, 3, 2, STACK, 8);
     const seq = drain(mp, pos, 3);
@@ -139,7 +146,10 @@ test('good captures come out ordered by score and before quiets', () => {
     for (const m of lead) assert.ok(pos.isCapture(m));
     // With neutral histories the good captures are ordered by victim value.
     for (let i = 1; i < lead.length; i++) {
-      assert.ok(PIECE_VALUE[pos.board[lead[i - 1] & 127]] >= PIECE_VALUE[pos.board[lead[i] & 127]], `order in ${pos.fen()}`);
+      assert.ok(
+        PIECE_VALUE[pos.board[lead[i - 1] & 127]] >= PIECE_VALUE[pos.board[lead[i] & 127]],
+        `order in ${pos.fen()}`,
+      );
       assert.ok(pos.seeGe(lead[i], 0 - (((7 * PIECE_VALUE[pos.board[lead[i] & 127]] - 607) / 18) | 0)));
     }
     void k;

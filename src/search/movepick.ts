@@ -12,13 +12,34 @@
 // The moves are pseudo-legal: the search checks pos.legal() before playing.
 
 import {
-  ADVISOR_TO, BISHOP_EYE, BISHOP_TO, KNIGHT_FROM, KNIGHT_FROM_LEG, KNIGHT_LEG, KNIGHT_TO, PAWN_TO,
+  ADVISOR_TO,
+  BISHOP_EYE,
+  BISHOP_TO,
+  KNIGHT_FROM,
+  KNIGHT_FROM_LEG,
+  KNIGHT_LEG,
+  KNIGHT_TO,
+  PAWN_TO,
 } from '../core/attacks.js';
 import { generate } from '../core/movegen.js';
 import type { Position } from '../core/position.js';
 import {
-  ADVISOR, BISHOP, CANNON, FILE_OF, GEN_CAPTURES, GEN_EVASIONS, GEN_QUIETS, KING, KNIGHT, MAX_MOVES,
-  MOVE_NONE, PAWN, PIECE_VALUE, RANK_OF, ROOK, type Move,
+  ADVISOR,
+  BISHOP,
+  CANNON,
+  FILE_OF,
+  GEN_CAPTURES,
+  GEN_EVASIONS,
+  GEN_QUIETS,
+  KING,
+  KNIGHT,
+  MAX_MOVES,
+  MOVE_NONE,
+  PAWN,
+  PIECE_VALUE,
+  RANK_OF,
+  ROOK,
+  type Move,
 } from '../core/types.js';
 import { BUTTERFLY, Histories, LOW_PLY_HISTORY_SIZE, PAWN_HISTORY_SIZE, PIECE_TO } from './history.js';
 
@@ -60,7 +81,8 @@ function computeCheckSquares(pos: Position): void {
   const b = pos.board;
   const us = pos.side;
   const ksq = pos.kingSq[us ^ 1];
-  const kf = FILE_OF[ksq], kr = RANK_OF[ksq];
+  const kf = FILE_OF[ksq],
+    kr = RANK_OF[ksq];
   // Pawns: a pawn of ours attacks the king from behind it (towards our side) or beside it.
   const back = us === 0 ? ksq - 9 : ksq + 9;
   if (back >= 0 && back < 90) checkSq[PAWN * 90 + back] = st;
@@ -75,8 +97,10 @@ function computeCheckSquares(pos: Position): void {
   // Rooks and cannons: walk the four lines from the king.
   const usBit = us << 3;
   for (let d = 0; d < 4; d++) {
-    const df = DIR_DF[d], dr = DIR_DR[d];
-    let f = kf + df, r = kr + dr;
+    const df = DIR_DF[d],
+      dr = DIR_DR[d];
+    let f = kf + df,
+      r = kr + dr;
     let screen = false;
     while (f >= 0 && f < 9 && r >= 0 && r < 10) {
       const s = r * 9 + f;
@@ -88,7 +112,8 @@ function computeCheckSquares(pos: Position): void {
         screen = true;
         if (p === (usBit | CANNON)) {
           // Hollow cannon: any piece dropped between it and the king gives check.
-          let f2 = kf + df, r2 = kr + dr;
+          let f2 = kf + df,
+            r2 = kr + dr;
           while (r2 * 9 + f2 !== s) {
             const s2 = r2 * 9 + f2;
             for (let pt = ROOK; pt < KING; pt++) checkSq[pt * 90 + s2] = st;
@@ -142,10 +167,13 @@ function computeThreats(pos: Position): void {
         }
         break;
       case CANNON: {
-        const f0 = FILE_OF[s], r0 = RANK_OF[s];
+        const f0 = FILE_OF[s],
+          r0 = RANK_OF[s];
         for (let d = 0; d < 4; d++) {
-          const df = DIR_DF[d], dr = DIR_DR[d];
-          let f = f0 + df, r = r0 + dr;
+          const df = DIR_DF[d],
+            dr = DIR_DR[d];
+          let f = f0 + df,
+            r = r0 + dr;
           let screen = false;
           while (f >= 0 && f < 9 && r >= 0 && r < 10) {
             const t = r * 9 + f;
@@ -228,7 +256,8 @@ export class MovePicker {
   private scoreCaptures(end: number): void {
     const b = this.pos.board;
     const capH = this.h.capture;
-    const mv = this.moves, val = this.values;
+    const mv = this.moves,
+      val = this.values;
     for (let i = this.cur; i < end; i++) {
       const m = mv[i];
       const to = m & 127;
@@ -243,9 +272,16 @@ export class MovePicker {
     const b = pos.board;
     const us = pos.side;
     const h = this.h;
-    const main = h.main, cont = h.cont, pawn = h.pawn, lowPly = h.lowPly;
+    const main = h.main,
+      cont = h.cont,
+      pawn = h.pawn,
+      lowPly = h.lowPly;
     const mainBase = us * BUTTERFLY;
-    const c0 = this.c0, c1 = this.c1, c2 = this.c2, c3 = this.c3, c5 = this.c5;
+    const c0 = this.c0,
+      c1 = this.c1,
+      c2 = this.c2,
+      c3 = this.c3,
+      c5 = this.c5;
     const pawnBase = this.pawnBase;
     const ply = this.ply;
     const lowBase = ply * BUTTERFLY;
@@ -253,11 +289,14 @@ export class MovePicker {
     computeThreats(pos);
     const st = checkStamp;
     const ksq = pos.kingSq[us ^ 1];
-    const kf = FILE_OF[ksq], kr = RANK_OF[ksq];
-    const mv = this.moves, val = this.values;
+    const kf = FILE_OF[ksq],
+      kr = RANK_OF[ksq];
+    const mv = this.moves,
+      val = this.values;
     for (let i = this.cur; i < end; i++) {
       const m = mv[i];
-      const from = m >> 7, to = m & 127;
+      const from = m >> 7,
+        to = m & 127;
       const pc = b[from];
       const pt = pc & 7;
       const pi = pc * 90 + to;
@@ -265,7 +304,8 @@ export class MovePicker {
       v += cont[c0 + pi] + cont[c1 + pi] + cont[c2 + pi] + cont[c3 + pi] + cont[c5 + pi];
       // Bonus for checks (a cannon sliding along its line to the king does not count).
       if (checkSq[pt * 90 + to] === st) {
-        const alongLine = pt === CANNON &&
+        const alongLine =
+          pt === CANNON &&
           ((FILE_OF[from] === kf && FILE_OF[to] === kf) || (RANK_OF[from] === kr && RANK_OF[to] === kr));
         if (!alongLine && pos.seeGe(m, -75)) v += 16384;
       }
@@ -283,10 +323,12 @@ export class MovePicker {
   private scoreEvasions(end: number): void {
     const pos = this.pos;
     const b = pos.board;
-    const main = this.h.main, cont = this.h.cont;
+    const main = this.h.main,
+      cont = this.h.cont;
     const mainBase = pos.side * BUTTERFLY;
     const c0 = this.c0;
-    const mv = this.moves, val = this.values;
+    const mv = this.moves,
+      val = this.values;
     for (let i = this.cur; i < end; i++) {
       const m = mv[i];
       const to = m & 127;
@@ -298,11 +340,13 @@ export class MovePicker {
 
   /** Sorts [begin, end) descending for values >= limit; the rest follow in no particular order. */
   private partialSort(begin: number, end: number, limit: number): void {
-    const mv = this.moves, val = this.values;
+    const mv = this.moves,
+      val = this.values;
     let sortedEnd = begin;
     for (let p = begin + 1; p < end; p++) {
       if (val[p] >= limit) {
-        const tm = mv[p], tv = val[p];
+        const tm = mv[p],
+          tv = val[p];
         sortedEnd++;
         mv[p] = mv[sortedEnd];
         val[p] = val[sortedEnd];

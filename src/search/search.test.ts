@@ -7,7 +7,14 @@ import { MOVE_NONE, VALUE_MATE, mateIn, moveToUci, type Move } from '../core/typ
 import { Searcher } from './search.js';
 import { Prng } from '../core/prng.js';
 import { Skill, eloToLevel } from './skill.js';
-import { defaultOptions, forcesMate, mirrorFen, moveForcesMate, randomPositions, recordingIO } from '../../test/support/fixtures.js';
+import {
+  defaultOptions,
+  forcesMate,
+  mirrorFen,
+  moveForcesMate,
+  randomPositions,
+  recordingIO,
+} from '../../test/support/fixtures.js';
 
 // One searcher for most tests (its tables are large); clear() between uses.
 const searcher = new Searcher(4);
@@ -103,7 +110,10 @@ test('MultiPV returns distinct root moves with non-increasing scores', () => {
     const r = searcher.search(pos, { depth: 5, startTime: performance.now() }, defaultOptions({ multiPV: 4 }), io);
     const final = io.infos.slice(-4);
     assert.ok(final.every((i) => i.depth === 5));
-    assert.deepEqual(final.map((i) => i.multipv), [1, 2, 3, 4]);
+    assert.deepEqual(
+      final.map((i) => i.multipv),
+      [1, 2, 3, 4],
+    );
     const firsts = final.map((i) => i.pv[0]);
     assert.equal(new Set(firsts).size, 4, 'distinct root moves');
     for (const m of firsts) assert.ok(isLegal(pos, m));
@@ -120,13 +130,23 @@ test('searchmoves restricts the root', () => {
   assert.equal(allowed.length, 2);
   searcher.clear();
   const io = recordingIO();
-  const r = searcher.search(pos, { depth: 5, searchmoves: allowed, startTime: performance.now() }, defaultOptions({ multiPV: 3 }), io);
+  const r = searcher.search(
+    pos,
+    { depth: 5, searchmoves: allowed, startTime: performance.now() },
+    defaultOptions({ multiPV: 3 }),
+    io,
+  );
   assert.ok(allowed.includes(r.bestMove));
   for (const i of io.infos) assert.ok(allowed.includes(i.pv[0]), `info pv starts with ${moveToUci(i.pv[0])}`);
   // Only two lines exist even though MultiPV is 3.
   assert.ok(io.infos.every((i) => i.multipv <= 2));
   // Illegal searchmoves are ignored (all moves are searched then).
-  const r2 = searcher.search(pos, { depth: 2, searchmoves: [(0 << 7) | 89], startTime: performance.now() }, defaultOptions(), recordingIO());
+  const r2 = searcher.search(
+    pos,
+    { depth: 2, searchmoves: [(0 << 7) | 89], startTime: performance.now() },
+    defaultOptions(),
+    recordingIO(),
+  );
   assert.ok(isLegal(pos, r2.bestMove));
 });
 
@@ -223,14 +243,26 @@ test('time limits: movetime and a short clock end the search in time', () => {
   assert.ok(dt >= 140 && dt < 1500, `movetime 150 took ${dt.toFixed(0)} ms`);
   assert.ok(isLegal(pos, r.bestMove));
   t0 = Date.now();
-  r = searcher.search(pos, { wtime: 400, btime: 400, startTime: t0 }, defaultOptions({ moveOverhead: 50 }), recordingIO());
+  r = searcher.search(
+    pos,
+    { wtime: 400, btime: 400, startTime: t0 },
+    defaultOptions({ moveOverhead: 50 }),
+    recordingIO(),
+  );
   dt = Date.now() - t0;
   assert.ok(dt < 1000, `clock of 400 ms took ${dt} ms`);
   assert.ok(isLegal(pos, r.bestMove));
 });
 
 test('Elo maps to skill levels through the calibration points', () => {
-  const points: Array<[number, number]> = [[1280, 0], [1777, 4], [2268, 7], [2568, 10], [2850, 13], [3133, 19]];
+  const points: Array<[number, number]> = [
+    [1280, 0],
+    [1777, 4],
+    [2268, 7],
+    [2568, 10],
+    [2850, 13],
+    [3133, 19],
+  ];
   for (const [elo, level] of points) assert.ok(Math.abs(eloToLevel(elo) - level) < 1e-9, `${elo}`);
   let prev = -1;
   for (let e = 1200; e <= 3200; e += 25) {
@@ -244,7 +276,12 @@ test('Elo maps to skill levels through the calibration points', () => {
 });
 
 test('weak skill picks sub-optimal lines sometimes, strong skill keeps the best', () => {
-  const lines = [{ score: 120, move: 1 }, { score: 100, move: 2 }, { score: 60, move: 3 }, { score: -400, move: 4 }];
+  const lines = [
+    { score: 120, move: 1 },
+    { score: 100, move: 2 },
+    { score: 60, move: 3 },
+    { score: -400, move: 4 },
+  ];
   const count = (level: number) => {
     const seen = new Map<number, number>();
     const skill = new Skill(level, false, 0);
@@ -254,7 +291,8 @@ test('weak skill picks sub-optimal lines sometimes, strong skill keeps the best'
     }
     return seen;
   };
-  const weak = count(0), strong = count(19);
+  const weak = count(0),
+    strong = count(19);
   assert.ok((weak.get(2) ?? 0) + (weak.get(3) ?? 0) > 40, `level 0 picks: ${JSON.stringify([...weak])}`);
   assert.ok((strong.get(1) ?? 0) > (weak.get(1) ?? 0), 'stronger keeps the best line more often');
   assert.equal(strong.get(4) ?? 0, 0, 'level 19 never chooses a line 5 pawns worse');
@@ -268,7 +306,12 @@ test('a weakened search plays one of its MultiPV lines', () => {
   const pos = new Position();
   searcher.clear();
   const io = recordingIO();
-  const r = searcher.search(pos, { depth: 4, startTime: performance.now() }, defaultOptions({ skillLevel: 0, multiPV: 4 }), io);
+  const r = searcher.search(
+    pos,
+    { depth: 4, startTime: performance.now() },
+    defaultOptions({ skillLevel: 0, multiPV: 4 }),
+    io,
+  );
   const final = io.infos.filter((i) => i.depth === io.infos[io.infos.length - 1].depth).map((i) => i.pv[0]);
   assert.ok(final.includes(r.bestMove) || io.infos.some((i) => i.pv[0] === r.bestMove));
   assert.ok(isLegal(pos, r.bestMove));
@@ -279,7 +322,12 @@ test('the 60-move counter changes the result and the TT does not leak across cou
   const fen = (r60: number) => `3a5/3k5/3a5/9/9/9/7C1/3K5/3R5/9 w - - ${r60} 1`;
   searcher.clear();
   const run = (r60: number, rule60MaxPly = 120) =>
-    searcher.search(new Position(fen(r60)), { depth: 10, startTime: performance.now() }, defaultOptions({ rule60MaxPly }), recordingIO());
+    searcher.search(
+      new Position(fen(r60)),
+      { depth: 10, startTime: performance.now() },
+      defaultOptions({ rule60MaxPly }),
+      recordingIO(),
+    );
   assert.equal(run(0).score, mateIn(3));
   assert.equal(run(117).score, mateIn(3), 'the mate lands on ply 120: still a mate');
   const drawn = run(118);

@@ -13,24 +13,55 @@ import { generate } from '../core/movegen.js';
 import { Position } from '../core/position.js';
 import { ruleConfigFrom, ruleJudge, ruleJudgeHint, type RuleConfig } from '../core/rules.js';
 import {
-  GEN_LEGAL, GEN_QUIETS, MAX_MOVES, MAX_PLY, MOVE_NONE, MOVE_NULL, PAWN, PIECE_VALUE, VALUE_DRAW,
-  VALUE_INFINITE, VALUE_MATE, VALUE_MATE_IN_MAX_PLY, VALUE_MATED_IN_MAX_PLY, VALUE_NONE, VALUE_ZERO,
-  mateIn, matedIn, type Move,
+  GEN_LEGAL,
+  GEN_QUIETS,
+  MAX_MOVES,
+  MAX_PLY,
+  MOVE_NONE,
+  MOVE_NULL,
+  PAWN,
+  PIECE_VALUE,
+  VALUE_DRAW,
+  VALUE_INFINITE,
+  VALUE_MATE,
+  VALUE_MATE_IN_MAX_PLY,
+  VALUE_MATED_IN_MAX_PLY,
+  VALUE_NONE,
+  VALUE_ZERO,
+  mateIn,
+  matedIn,
+  type Move,
 } from '../core/types.js';
 import { evaluate } from '../eval/evaluate.js';
 import { NnueEvaluator, type NnueNetwork } from '../eval/nnue/network.js';
 import {
-  BUTTERFLY, CAPTURE_HISTORY_LIMIT, CONT_HISTORY_LIMIT, CORRECTION_HISTORY_LIMIT, Histories,
-  LOW_PLY_HISTORY_SIZE, MAIN_HISTORY_LIMIT, PAWN_HISTORY_LIMIT, PAWN_HISTORY_SIZE, PIECE_TO,
-  LOW_PLY_HISTORY_LIMIT, updateEntry,
+  BUTTERFLY,
+  CAPTURE_HISTORY_LIMIT,
+  CONT_HISTORY_LIMIT,
+  CORRECTION_HISTORY_LIMIT,
+  Histories,
+  LOW_PLY_HISTORY_SIZE,
+  MAIN_HISTORY_LIMIT,
+  PAWN_HISTORY_LIMIT,
+  PAWN_HISTORY_SIZE,
+  PIECE_TO,
+  LOW_PLY_HISTORY_LIMIT,
+  updateEntry,
 } from './history.js';
 import { MovePicker } from './movepick.js';
 import { Prng } from '../core/prng.js';
 import { Skill } from './skill.js';
 import { TimeManager, clockFor } from './timeman.js';
 import {
-  BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, DEPTH_QS, DEPTH_UNSEARCHED, TranspositionTable,
-  valueFromTT, valueToTT,
+  BOUND_EXACT,
+  BOUND_LOWER,
+  BOUND_NONE,
+  BOUND_UPPER,
+  DEPTH_QS,
+  DEPTH_UNSEARCHED,
+  TranspositionTable,
+  valueFromTT,
+  valueToTT,
 } from './tt.js';
 import type { Bound, SearchInfo, SearchLimits, SearchOptions, SearchResult } from './types.js';
 
@@ -57,7 +88,9 @@ const CHECK_INTERVAL = 256;
 /** Fail-high/low info lines are sent only after this many ms (like Stockfish's 10M nodes). */
 const BOUND_OUTPUT_MS = 1000;
 
-const LMR_DIVISOR = new Int32Array([3307, 2930, 2874, 2818, 3215, 3225, 3224, 2782, 2858, 2919, 3088, 3275, 3180, 2868, 3006, 3599]);
+const LMR_DIVISOR = new Int32Array([
+  3307, 2930, 2874, 2818, 3215, 3225, 3224, 2782, 2858, 2919, 3088, 3275, 3180, 2868, 3006, 3599,
+]);
 const CONT_WEIGHTS = new Int32Array([0, 1076, 639, 293, 523, 129, 445]);
 const CMHC_MULT = new Int32Array([96, 100, 100, 100, 115, 118, 129]);
 
@@ -162,7 +195,9 @@ export class Searcher {
   private readonly capturesSearched = new Int32Array(2 * STACK_SIZE * SEARCHED_CAPACITY);
 
   private readonly reductions = new Int32Array(MAX_MOVES + MAX_PLY);
-  private readonly sleepCell = new Int32Array(typeof SharedArrayBuffer !== 'undefined' ? new SharedArrayBuffer(4) : new ArrayBuffer(4));
+  private readonly sleepCell = new Int32Array(
+    typeof SharedArrayBuffer !== 'undefined' ? new SharedArrayBuffer(4) : new ArrayBuffer(4),
+  );
 
   // ---- Per-search state ---------------------------------------------------------
   private pos!: Position;
@@ -289,15 +324,25 @@ export class Searcher {
     if (!rootMoves.length) {
       // No legal move: in xiangqi that is a loss, mated or stalemated.
       io.info({
-        depth: 0, seldepth: 0, multipv: 1, score: -VALUE_MATE, bound: 'exact', nodes: 0, nps: 0,
-        hashfull: this.tt.hashfull(0), timeMs: Math.max(0, Math.round(this.elapsedMs())), pv: [],
+        depth: 0,
+        seldepth: 0,
+        multipv: 1,
+        score: -VALUE_MATE,
+        bound: 'exact',
+        nodes: 0,
+        nps: 0,
+        hashfull: this.tt.hashfull(0),
+        timeMs: Math.max(0, Math.round(this.elapsedMs())),
+        pv: [],
       });
       this.waitWhilePondering(true);
       return { bestMove: MOVE_NONE, ponderMove: MOVE_NONE, score: -VALUE_MATE, nodes: 0, depth: 0 };
     }
 
     const skill = new Skill(options.skillLevel, options.limitStrength, options.elo);
-    const rng = new Prng((pos.keyLo[pos.sp] ^ Math.imul(pos.keyHi[pos.sp], 0x9e3779b1) ^ Math.imul(this.searchCount, 0x85ebca6b)) | 0);
+    const rng = new Prng(
+      (pos.keyLo[pos.sp] ^ Math.imul(pos.keyHi[pos.sp], 0x9e3779b1) ^ Math.imul(this.searchCount, 0x85ebca6b)) | 0,
+    );
 
     const uciPvSent = this.iterativeDeepening(options, skill, rng);
     let sent = uciPvSent;
@@ -318,7 +363,12 @@ export class Searcher {
     return {
       bestMove: best.pv[0],
       ponderMove: best.pv.length > 1 ? best.pv[1] : MOVE_NONE,
-      score: best.score !== -VALUE_INFINITE ? best.score : best.previousScore !== -VALUE_INFINITE ? best.previousScore : VALUE_ZERO,
+      score:
+        best.score !== -VALUE_INFINITE
+          ? best.score
+          : best.previousScore !== -VALUE_INFINITE
+            ? best.previousScore
+            : VALUE_ZERO,
       nodes: this.nodes,
       depth: this.completedDepth,
     };
@@ -335,7 +385,9 @@ export class Searcher {
     else if (shared && this.sleepCell.buffer instanceof SharedArrayBuffer) Atomics.wait(this.sleepCell, 0, 0, ms);
     else {
       const end = Date.now() + ms;
-      while (Date.now() < end) { /* no way to sleep without shared memory */ }
+      while (Date.now() < end) {
+        /* no way to sleep without shared memory */
+      }
     }
   }
 
@@ -374,9 +426,11 @@ export class Searcher {
       if (this.ponder) return;
     }
     const elapsed = this.tm.elapsed(this.nodes);
-    if ((this.useTimeManagement && (elapsed > this.tm.maximum() || this.stopOnPonderhit)) ||
-        (limits.movetime && elapsed >= limits.movetime) ||
-        (ln && this.nodes >= ln)) {
+    if (
+      (this.useTimeManagement && (elapsed > this.tm.maximum() || this.stopOnPonderhit)) ||
+      (limits.movetime && elapsed >= limits.movetime) ||
+      (ln && this.nodes >= ln)
+    ) {
       this.stopped = true;
     }
   }
@@ -417,7 +471,8 @@ export class Searcher {
     let lastBestMoveDepth = 0;
     let lastBestMoveScore = -VALUE_INFINITE;
     let bestValue = -VALUE_INFINITE;
-    let timeReduction = 1, totBestMoveChanges = 0;
+    let timeReduction = 1,
+      totBestMoveChanges = 0;
     let iterIdx = 0;
     let searchAgainCounter = 0;
     let uciPvSent = false;
@@ -464,7 +519,10 @@ export class Searcher {
 
         let failedHighCnt = 0;
         for (;;) {
-          const adjustedDepth = Math.max(1, this.rootDepth - failedHighCnt - Math.trunc((3 * (searchAgainCounter + 1)) / 4));
+          const adjustedDepth = Math.max(
+            1,
+            this.rootDepth - failedHighCnt - Math.trunc((3 * (searchAgainCounter + 1)) / 4),
+          );
           this.rootDelta = beta - alpha;
           bestValue = this.searchNode(ROOT, STACK_OFFSET, alpha, beta, adjustedDepth, false);
 
@@ -494,7 +552,8 @@ export class Searcher {
 
         if (this.stopped && pvIdx) {
           // Do not let an aborted line spoil a proven loss of an earlier line.
-          const cur = rootMoves[pvIdx], prev = rootMoves[pvIdx - 1];
+          const cur = rootMoves[pvIdx],
+            prev = rootMoves[pvIdx - 1];
           if ((isLoss(prev.score) && rootOrder(cur, prev) < 0) || cur.scoreIsExactLoss()) {
             if (cur.previousScore !== -VALUE_INFINITE && cur.previousScoreExact && cur.previousScore <= prev.score) {
               cur.score = cur.uciScore = cur.previousScore;
@@ -511,7 +570,8 @@ export class Searcher {
               cur.scoreLowerbound = !cur.scoreUpperbound;
             }
           }
-          for (let i = pvIdx + 1; i < multiPV; i++) if (rootMoves[i].scoreIsExactLoss()) rootMoves[i].scoreLowerbound = true;
+          for (let i = pvIdx + 1; i < multiPV; i++)
+            if (rootMoves[i].scoreIsExactLoss()) rootMoves[i].scoreLowerbound = true;
         }
 
         stableSortRange(rootMoves, pvFirst, pvIdx + 1);
@@ -523,7 +583,9 @@ export class Searcher {
         if (this.stopped) break;
       }
 
-      const forgottenMate = lastBestMoveScore !== -VALUE_INFINITE && isDecisive(lastBestMoveScore) &&
+      const forgottenMate =
+        lastBestMoveScore !== -VALUE_INFINITE &&
+        isDecisive(lastBestMoveScore) &&
         (Math.abs(rootMoves[0].score) < Math.abs(lastBestMoveScore) || rootMoves[0].scoreIsBound());
 
       if (!this.stopped) {
@@ -552,8 +614,13 @@ export class Searcher {
       }
 
       // Found a "mate in x" after a completed iteration?
-      if (limits.mate && !this.stopped && isDecisive(rootMoves[0].score) &&
-          VALUE_MATE - Math.abs(rootMoves[0].score) <= 2 * limits.mate) this.stopped = true;
+      if (
+        limits.mate &&
+        !this.stopped &&
+        isDecisive(rootMoves[0].score) &&
+        VALUE_MATE - Math.abs(rootMoves[0].score) <= 2 * limits.mate
+      )
+        this.stopped = true;
 
       // Weakened play: choose the move once the iteration at depth 1 + level is complete.
       if (skill.enabled() && skill.timeToPick(this.rootDepth)) skill.pickBest(this.skillLines(multiPV), multiPV, rng);
@@ -564,17 +631,26 @@ export class Searcher {
       // Do we have time for the next iteration? Can we stop searching now?
       if (this.useTimeManagement && !this.stopped && !this.stopOnPonderhit) {
         const nodesEffort = Math.floor((rootMoves[0].effort * 100000) / Math.max(1, this.nodes));
-        let fallingEval = (16.93 + 2.73 * (this.bestPreviousAverageScore - bestValue) + 0.8 * (this.iterValue[iterIdx] - bestValue)) / 100.0;
+        let fallingEval =
+          (16.93 + 2.73 * (this.bestPreviousAverageScore - bestValue) + 0.8 * (this.iterValue[iterIdx] - bestValue)) /
+          100.0;
         fallingEval = Math.min(1.86, Math.max(0.61, fallingEval));
-        timeReduction = Math.min(1.44, Math.max(0.67, interpolate(this.rootDepth - lastBestMoveDepth, 8, 17, 0.67, 1.44)));
+        timeReduction = Math.min(
+          1.44,
+          Math.max(0.67, interpolate(this.rootDepth - lastBestMoveDepth, 8, 17, 0.67, 1.44)),
+        );
         const reduction = (2.1 + this.previousTimeReduction) / (2.48 * timeReduction);
         const bestMoveInstability = 0.96 + 1.63 * totBestMoveChanges;
         const highBestMoveEffort = Math.min(0.96, Math.max(0.74, interpolate(nodesEffort, 78000, 94000, 0.96, 0.74)));
         const totalTime = this.tm.optimum() * fallingEval * reduction * bestMoveInstability * highBestMoveEffort;
 
         const elapsed = this.tm.elapsed(this.nodes);
-        if (rootMoves.length === 1 || elapsed > Math.min(totalTime, this.tm.maximum()) ||
-            rootMoves[multiPV - 1].score >= mateIn(3) || rootMoves[0].score === matedIn(2)) {
+        if (
+          rootMoves.length === 1 ||
+          elapsed > Math.min(totalTime, this.tm.maximum()) ||
+          rootMoves[multiPV - 1].score >= mateIn(3) ||
+          rootMoves[0].score === matedIn(2)
+        ) {
           // While pondering, keep going until ponderhit or stop.
           if (this.ponder) this.stopOnPonderhit = true;
           else this.stopped = true;
@@ -632,8 +708,16 @@ export class Searcher {
       let bound: Bound = 'exact';
       if (!usePrevious) bound = rm.scoreLowerbound ? 'lower' : rm.scoreUpperbound ? 'upper' : 'exact';
       this.io.info({
-        depth: d, seldepth: rm.selDepth, multipv: i + 1, score: v, bound, nodes: this.nodes,
-        nps: Math.floor((this.nodes * 1000) / timeMs), hashfull, timeMs, pv,
+        depth: d,
+        seldepth: rm.selDepth,
+        multipv: i + 1,
+        score: v,
+        bound,
+        nodes: this.nodes,
+        nps: Math.floor((this.nodes * 1000) / timeMs),
+        hashfull,
+        timeMs,
+        pv,
       });
     }
   }
@@ -650,10 +734,11 @@ export class Searcher {
       if (this.tt.hit && tm !== MOVE_NONE) {
         const list = new Int32Array(MAX_MOVES);
         const n = generate(pos, GEN_LEGAL, list, 0);
-        for (let i = 0; i < n; i++) if (list[i] === tm) {
-          rm.pv.push(tm);
-          break;
-        }
+        for (let i = 0; i < n; i++)
+          if (list[i] === tm) {
+            rm.pv.push(tm);
+            break;
+          }
       }
     }
     pos.undoMove(m);
@@ -668,7 +753,8 @@ export class Searcher {
   private computeKey(): void {
     const pos = this.pos;
     const sp = pos.sp;
-    let lo = pos.keyLo[sp], hi = pos.keyHi[sp];
+    let lo = pos.keyLo[sp],
+      hi = pos.keyHi[sp];
     const r = pos.rule60[sp];
     if (r >= 14) {
       let i = (r - 14) >> 3;
@@ -757,7 +843,12 @@ export class Searcher {
         const idx = this.ssCont[ss - i] + pi;
         if (cont[idx] > 0) positiveCount++;
         const mult = CMHC_MULT[positiveCount];
-        updateEntry(cont, idx, (((bonus * CONT_WEIGHTS[i] * mult) / 131072) | 0) + (i < 2 ? 83 : 0), CONT_HISTORY_LIMIT);
+        updateEntry(
+          cont,
+          idx,
+          (((bonus * CONT_WEIGHTS[i] * mult) / 131072) | 0) + (i < 2 ? 83 : 0),
+          CONT_HISTORY_LIMIT,
+        );
       }
     }
   }
@@ -767,20 +858,32 @@ export class Searcher {
     const h = this.hist;
     const ply = ss - STACK_OFFSET;
     updateEntry(h.main, pos.side * BUTTERFLY + m, bonus, MAIN_HISTORY_LIMIT);
-    if (ply < LOW_PLY_HISTORY_SIZE) updateEntry(h.lowPly, ply * BUTTERFLY + m, ((bonus * 693) / 1024) | 0, LOW_PLY_HISTORY_LIMIT);
-    const pc = pos.board[m >> 7], to = m & 127;
+    if (ply < LOW_PLY_HISTORY_SIZE)
+      updateEntry(h.lowPly, ply * BUTTERFLY + m, ((bonus * 693) / 1024) | 0, LOW_PLY_HISTORY_LIMIT);
+    const pc = pos.board[m >> 7],
+      to = m & 127;
     this.updateContinuationHistories(ss, pc, to, ((bonus * 972) / 1024) | 0);
     const pawnBase = (pos.pawnKey[pos.sp] & (PAWN_HISTORY_SIZE - 1)) * PIECE_TO;
     updateEntry(h.pawn, pawnBase + pc * 90 + to, ((bonus * (bonus > -7 ? 913 : 553)) / 1024) | 0, PAWN_HISTORY_LIMIT);
   }
 
-  private updateAllStats(ss: number, slot: number, bestMove: Move, prevSq: number, nQuiets: number, nCaptures: number,
-    depth: number, ttMove: Move, pvNode: boolean): void {
+  private updateAllStats(
+    ss: number,
+    slot: number,
+    bestMove: Move,
+    prevSq: number,
+    nQuiets: number,
+    nCaptures: number,
+    depth: number,
+    ttMove: Move,
+    pvNode: boolean,
+  ): void {
     const pos = this.pos;
     const b = pos.board;
     const capH = this.hist.capture;
     const movedPiece = b[bestMove >> 7];
-    let bonus = Math.min(162 * depth - 87, 1602) + (bestMove === ttMove ? 336 : 0) + ((this.ssStatScore[ss - 1] / 32) | 0);
+    let bonus =
+      Math.min(162 * depth - 87, 1602) + (bestMove === ttMove ? 336 : 0) + ((this.ssStatScore[ss - 1] / 32) | 0);
     const malus = Math.min(870 * depth - 148, 2000);
     if (!pvNode) bonus += Math.floor((bonus * (nQuiets + nCaptures)) / 256);
     const base = slot * SEARCHED_CAPACITY;
@@ -811,7 +914,12 @@ export class Searcher {
 
   private reduction(improving: boolean, d: number, mn: number, delta: number): number {
     const reductionScale = this.reductions[d] * this.reductions[mn];
-    return reductionScale - (((delta * 1138) / this.rootDelta) | 0) + (improving ? 0 : ((reductionScale * 166) / 512) | 0) + 1934;
+    return (
+      reductionScale -
+      (((delta * 1138) / this.rootDelta) | 0) +
+      (improving ? 0 : ((reductionScale * 166) / 512) | 0) +
+      1934
+    );
   }
 
   private isShuffling(m: Move, ss: number): boolean {
@@ -819,13 +927,15 @@ export class Searcher {
     const sp = pos.sp;
     if (pos.isCapture(m) || pos.rule60[sp] < 10) return false;
     if (pos.pliesFromNull[sp] < 6 || ss - STACK_OFFSET < 20) return false;
-    const m2 = this.ssMove[ss - 2], m4 = this.ssMove[ss - 4];
-    return (m >> 7) === (m2 & 127) && (m2 >> 7) === (m4 & 127);
+    const m2 = this.ssMove[ss - 2],
+      m4 = this.ssMove[ss - 4];
+    return m >> 7 === (m2 & 127) && m2 >> 7 === (m4 & 127);
   }
 
   private updatePV(ply: number, m: Move): void {
     const t = this.pvTable;
-    const dst = ply * PV_STRIDE, src = (ply + 1) * PV_STRIDE;
+    const dst = ply * PV_STRIDE,
+      src = (ply + 1) * PV_STRIDE;
     const n = this.pvLen[ply + 1];
     t[dst] = m;
     for (let i = 0; i < n; i++) t[dst + 1 + i] = t[src + i];
@@ -836,7 +946,14 @@ export class Searcher {
   // Main search
   // =============================================================================
 
-  private searchNode(nodeType: number, ss: number, alpha: number, beta: number, depth: number, cutNode: boolean): number {
+  private searchNode(
+    nodeType: number,
+    ss: number,
+    alpha: number,
+    beta: number,
+    depth: number,
+    cutNode: boolean,
+  ): number {
     const pvNode = nodeType !== NONPV;
     const rootNode = nodeType === ROOT;
 
@@ -859,9 +976,13 @@ export class Searcher {
     let bestValue = -VALUE_INFINITE;
     const maxValue = VALUE_INFINITE;
 
-    this.ssFollowPV[ss] = rootNode ||
-      (this.ssFollowPV[ss - 1] !== 0 && ply - 1 < this.lastIterationPVLen && this.ssMove[ss - 1] === this.lastIterationPV[ply - 1])
-      ? 1 : 0;
+    this.ssFollowPV[ss] =
+      rootNode ||
+      (this.ssFollowPV[ss - 1] !== 0 &&
+        ply - 1 < this.lastIterationPVLen &&
+        this.ssMove[ss - 1] === this.lastIterationPV[ply - 1])
+        ? 1
+        : 0;
 
     this.checkTime();
 
@@ -906,7 +1027,10 @@ export class Searcher {
     this.ssTtHit[ss] = ttHit ? 1 : 0;
     const ttMove = rootNode ? this.rootMoves[this.pvIdx].pv[0] : ttHit ? tt.move : MOVE_NONE;
     const ttValue = ttHit ? valueFromTT(tt.value, ply, pos.rule60[pos.sp], this.rule60Max) : VALUE_NONE;
-    const ttDepth = tt.depth, ttBound = tt.bound, ttEval = tt.eval, ttIsPv = tt.isPv;
+    const ttDepth = tt.depth,
+      ttBound = tt.bound,
+      ttEval = tt.eval,
+      ttIsPv = tt.isPv;
     if (excludedMove === MOVE_NONE) this.ssTtPv[ss] = pvNode || (ttHit && ttIsPv) ? 1 : 0;
     const ttCapture = ttMove !== MOVE_NONE && pos.isCapture(ttMove);
 
@@ -920,13 +1044,30 @@ export class Searcher {
     } else if (ttHit) {
       unadjustedStaticEval = ttEval;
       if (unadjustedStaticEval === VALUE_NONE) unadjustedStaticEval = this.evaluate();
-      evalV = this.ssEval[ss] = clampInt(unadjustedStaticEval + ((correctionValue / 131072) | 0), VALUE_MATED_IN_MAX_PLY + 1, VALUE_MATE_IN_MAX_PLY - 1);
+      evalV = this.ssEval[ss] = clampInt(
+        unadjustedStaticEval + ((correctionValue / 131072) | 0),
+        VALUE_MATED_IN_MAX_PLY + 1,
+        VALUE_MATE_IN_MAX_PLY - 1,
+      );
       // The TT value can be a better estimate.
       if (ttValue !== VALUE_NONE && (ttBound & (ttValue > evalV ? BOUND_LOWER : BOUND_UPPER)) !== 0) evalV = ttValue;
     } else {
       unadjustedStaticEval = this.evaluate();
-      evalV = this.ssEval[ss] = clampInt(unadjustedStaticEval + ((correctionValue / 131072) | 0), VALUE_MATED_IN_MAX_PLY + 1, VALUE_MATE_IN_MAX_PLY - 1);
-      tt.write(ttIdx, keyHi, VALUE_NONE, this.ssTtPv[ss] !== 0, BOUND_NONE, DEPTH_UNSEARCHED, MOVE_NONE, unadjustedStaticEval);
+      evalV = this.ssEval[ss] = clampInt(
+        unadjustedStaticEval + ((correctionValue / 131072) | 0),
+        VALUE_MATED_IN_MAX_PLY + 1,
+        VALUE_MATE_IN_MAX_PLY - 1,
+      );
+      tt.write(
+        ttIdx,
+        keyHi,
+        VALUE_NONE,
+        this.ssTtPv[ss] !== 0,
+        BOUND_NONE,
+        DEPTH_UNSEARCHED,
+        MOVE_NONE,
+        unadjustedStaticEval,
+      );
     }
 
     const staticEval = this.ssEval[ss];
@@ -939,8 +1080,14 @@ export class Searcher {
 
     // Early TT cutoff at non-PV nodes
     const ttDepthOk = ttDepth > depth - (ttValue <= beta ? 1 : 0);
-    if (!pvNode && excludedMove === MOVE_NONE && ttDepthOk && ttValue !== VALUE_NONE &&
-        (ttBound & (ttValue >= beta ? BOUND_LOWER : BOUND_UPPER)) !== 0 && (cutNode === (ttValue >= beta) || depth > 5)) {
+    if (
+      !pvNode &&
+      excludedMove === MOVE_NONE &&
+      ttDepthOk &&
+      ttValue !== VALUE_NONE &&
+      (ttBound & (ttValue >= beta ? BOUND_LOWER : BOUND_UPPER)) !== 0 &&
+      (cutNode === ttValue >= beta || depth > 5)
+    ) {
       if (ttMove !== MOVE_NONE && ttValue >= beta) {
         if (!ttCapture) this.updateQuietHistories(ss, ttMove, Math.min(108 * depth, 1773));
         if (prevSq >= 0 && this.ssMoveCount[ss - 1] < 3 && !priorCapture) {
@@ -950,18 +1097,31 @@ export class Searcher {
       // Graph history interaction: no TT cutoffs close to the 60-move limit, and at
       // higher depths check that the position after the TT move agrees.
       if (this.rule60Max === 0 || pos.rule60[pos.sp] < this.rule60Max - 4) {
-        if (depth >= 7 && ttMove !== MOVE_NONE && pos.pseudoLegal(ttMove) && pos.legal(ttMove) && !isDecisive(ttValue)) {
+        if (
+          depth >= 7 &&
+          ttMove !== MOVE_NONE &&
+          pos.pseudoLegal(ttMove) &&
+          pos.legal(ttMove) &&
+          !isDecisive(ttValue)
+        ) {
           pos.doMove(ttMove);
           this.computeKey();
           tt.probe(this.kLo, this.kHi);
           const nextValue = tt.value;
           pos.undoMove(ttMove);
           if (nextValue === VALUE_NONE) return ttValue;
-          if ((ttValue >= beta) === (0 - nextValue >= beta)) return ttValue;
+          if (ttValue >= beta === 0 - nextValue >= beta) return ttValue;
         } else return ttValue;
       }
-    } else if (!pvNode && excludedMove === MOVE_NONE && ttDepthOk && ttValue !== VALUE_NONE && ttBound !== BOUND_EXACT &&
-        (ttBound & (ttValue >= beta ? BOUND_UPPER : BOUND_LOWER)) !== 0 && depth > 5) {
+    } else if (
+      !pvNode &&
+      excludedMove === MOVE_NONE &&
+      ttDepthOk &&
+      ttValue !== VALUE_NONE &&
+      ttBound !== BOUND_EXACT &&
+      (ttBound & (ttValue >= beta ? BOUND_UPPER : BOUND_LOWER)) !== 0 &&
+      depth > 5
+    ) {
       // Only the window made the cutoff fail: the entry is less useful.
       tt.penalize(ttIdx, 1);
     }
@@ -984,17 +1144,32 @@ export class Searcher {
       if (!pvNode && evalV < alpha - 1370 - 244 * depth * depth) return this.qsearch(NONPV, ss, alpha, beta);
 
       // Step 7. Futility pruning: child node (reverse futility)
-      if (!this.ssTtPv[ss] && depth < 15 && evalV >= beta && (ttMove === MOVE_NONE || ttCapture) && !isLoss(beta) && !isWin(evalV)) {
+      if (
+        !this.ssTtPv[ss] &&
+        depth < 15 &&
+        evalV >= beta &&
+        (ttMove === MOVE_NONE || ttCapture) &&
+        !isLoss(beta) &&
+        !isWin(evalV)
+      ) {
         let futilityMult = Math.min(40 + depth * 4, 129);
         if (!ttHit) futilityMult -= 33;
-        const futilityMargin = futilityMult * depth -
-          ((((improving ? 2512 : 0) + (opponentWorsening ? 340 : 0)) * futilityMult / 1024) | 0) + ((absCorr / 132109) | 0);
+        const futilityMargin =
+          futilityMult * depth -
+          (((((improving ? 2512 : 0) + (opponentWorsening ? 340 : 0)) * futilityMult) / 1024) | 0) +
+          ((absCorr / 132109) | 0);
         if (evalV - futilityMargin >= beta) return ((716 * beta + 308 * evalV) / 1024) | 0;
       }
 
       // Step 8. Null move search with verification search
-      if (cutNode && staticEval >= beta - 8 * depth - (improving ? 50 : 0) + 187 && excludedMove === MOVE_NONE &&
-          pos.majorMaterial[us] !== 0 && ply >= this.nmpMinPly && !isLoss(beta)) {
+      if (
+        cutNode &&
+        staticEval >= beta - 8 * depth - (improving ? 50 : 0) + 187 &&
+        excludedMove === MOVE_NONE &&
+        pos.majorMaterial[us] !== 0 &&
+        ply >= this.nmpMinPly &&
+        !isLoss(beta)
+      ) {
         const R = 8 + ((depth / 3) | 0);
         pos.doNullMove();
         this.ssMove[ss] = MOVE_NULL;
@@ -1007,7 +1182,7 @@ export class Searcher {
         if (nullValue >= beta && !isWin(nullValue)) {
           if (this.nmpMinPly || depth < 15) return nullValue;
           // Verification at high depths, with null moves disabled for the first plies.
-          this.nmpMinPly = ply + ((3 * (depth - R) / 4) | 0);
+          this.nmpMinPly = ply + (((3 * (depth - R)) / 4) | 0);
           const v = this.searchNode(NONPV, ss, beta - 1, beta, depth - R, false);
           this.nmpMinPly = 0;
           if (v >= beta) return nullValue;
@@ -1034,7 +1209,16 @@ export class Searcher {
           }
           pos.undoMove(move);
           if (value >= probCutBeta) {
-            tt.write(ttIdx, keyHi, valueToTT(value, ply), this.ssTtPv[ss] !== 0, BOUND_LOWER, probCutDepth + 1, move, unadjustedStaticEval);
+            tt.write(
+              ttIdx,
+              keyHi,
+              valueToTT(value, ply),
+              this.ssTtPv[ss] !== 0,
+              BOUND_LOWER,
+              probCutDepth + 1,
+              move,
+              unadjustedStaticEval,
+            );
             if (!isDecisive(value)) return value - (probCutBeta - beta);
           }
         }
@@ -1044,17 +1228,28 @@ export class Searcher {
     // Step 11. A small ProbCut idea (also when in check)
     {
       const probCutBeta = beta + 470;
-      if ((ttBound & BOUND_LOWER) !== 0 && ttDepth >= depth - 4 && ttValue !== VALUE_NONE && ttValue >= probCutBeta &&
-          !isDecisive(beta) && !isDecisive(ttValue)) return probCutBeta;
+      if (
+        (ttBound & BOUND_LOWER) !== 0 &&
+        ttDepth >= depth - 4 &&
+        ttValue !== VALUE_NONE &&
+        ttValue >= probCutBeta &&
+        !isDecisive(beta) &&
+        !isDecisive(ttValue)
+      )
+        return probCutBeta;
     }
 
     const cont = hist.cont;
-    const c0 = this.ssCont[ss - 1], c1 = this.ssCont[ss - 2];
-    const mainH = hist.main, capH = hist.capture, pawnH = hist.pawn;
+    const c0 = this.ssCont[ss - 1],
+      c1 = this.ssCont[ss - 2];
+    const mainH = hist.main,
+      capH = hist.capture,
+      pawnH = hist.pawn;
     const pawnBase = (pos.pawnKey[pos.sp] & (PAWN_HISTORY_SIZE - 1)) * PIECE_TO;
     const mainBase = us * BUTTERFLY;
     const searchedBase = slot * SEARCHED_CAPACITY;
-    let nQuiets = 0, nCaptures = 0;
+    let nQuiets = 0,
+      nCaptures = 0;
 
     mp.init(pos, hist, ttMove, depth, ply, this.ssCont, ss);
 
@@ -1097,7 +1292,8 @@ export class Searcher {
           const captHist = capH[pi * 8 + (capturedPiece & 7)];
           // Futility pruning for captures
           if (!givesCheck && lmrDepth < 19) {
-            const futilityValue = staticEval + 322 + 336 * lmrDepth + PIECE_VALUE[capturedPiece] + (((229 * captHist) / 1024) | 0);
+            const futilityValue =
+              staticEval + 322 + 336 * lmrDepth + PIECE_VALUE[capturedPiece] + (((229 * captHist) / 1024) | 0);
             if (futilityValue <= alpha) continue;
           }
           // SEE pruning for captures and checks
@@ -1111,10 +1307,12 @@ export class Searcher {
           history += ((73 * mainH[mainBase + move]) / 32) | 0;
           lmrDepth += (history / LMR_DIVISOR[dIndex]) | 0;
 
-          const futilityValue = staticEval + 47 + (bestMove === MOVE_NONE ? 272 : 0) + 129 * lmrDepth + (staticEval > alpha ? 112 : 0);
+          const futilityValue =
+            staticEval + 47 + (bestMove === MOVE_NONE ? 272 : 0) + 129 * lmrDepth + (staticEval > alpha ? 112 : 0);
           // Futility pruning: parent node
           if (!inCheck && lmrDepth < 10 && futilityValue <= alpha) {
-            if (bestValue <= futilityValue && !isDecisive(bestValue) && !isWin(futilityValue)) bestValue = futilityValue;
+            if (bestValue <= futilityValue && !isDecisive(bestValue) && !isWin(futilityValue))
+              bestValue = futilityValue;
             continue;
           }
           if (lmrDepth < 0) lmrDepth = 0;
@@ -1124,8 +1322,17 @@ export class Searcher {
       }
 
       // Step 14. Extensions: singular, multi-cut, negative
-      if (!rootNode && move === ttMove && excludedMove === MOVE_NONE && depth >= 5 + this.ssTtPv[ss] && ttValue !== VALUE_NONE &&
-          !isDecisive(ttValue) && (ttBound & BOUND_LOWER) !== 0 && ttDepth >= depth - 3 && !this.isShuffling(move, ss)) {
+      if (
+        !rootNode &&
+        move === ttMove &&
+        excludedMove === MOVE_NONE &&
+        depth >= 5 + this.ssTtPv[ss] &&
+        ttValue !== VALUE_NONE &&
+        !isDecisive(ttValue) &&
+        (ttBound & BOUND_LOWER) !== 0 &&
+        ttDepth >= depth - 3 &&
+        !this.isShuffling(move, ss)
+      ) {
         const singularBeta = ttValue - ((((44 + (this.ssTtPv[ss] && !pvNode ? 72 : 0)) * depth) / 69) | 0);
         const singularDepth = (newDepth / 2) | 0;
 
@@ -1136,9 +1343,20 @@ export class Searcher {
         if (value < singularBeta) {
           const corrValAdj = (absCorr / 265845) | 0;
           const deep = ply > this.rootDepth;
-          const doubleMargin = -4 + (pvNode ? 234 : 0) - (ttCapture ? 0 : 172) - corrValAdj -
-            (((1085 * hist.ttMoveHistory) / 133615) | 0) - (deep ? 43 : 0);
-          const tripleMargin = 106 + (pvNode ? 299 : 0) - (ttCapture ? 0 : 263) + (this.ssTtPv[ss] ? 93 : 0) - corrValAdj - (deep ? 60 : 0);
+          const doubleMargin =
+            -4 +
+            (pvNode ? 234 : 0) -
+            (ttCapture ? 0 : 172) -
+            corrValAdj -
+            (((1085 * hist.ttMoveHistory) / 133615) | 0) -
+            (deep ? 43 : 0);
+          const tripleMargin =
+            106 +
+            (pvNode ? 299 : 0) -
+            (ttCapture ? 0 : 263) +
+            (this.ssTtPv[ss] ? 93 : 0) -
+            corrValAdj -
+            (deep ? 60 : 0);
           extension = 1 + (value < singularBeta - doubleMargin ? 1 : 0) + (value < singularBeta - tripleMargin ? 1 : 0);
           depth++;
         } else if (value >= beta && !isDecisive(value)) {
@@ -1156,7 +1374,11 @@ export class Searcher {
       newDepth += extension;
 
       if (this.ssTtPv[ss]) {
-        r -= 2363 + (pvNode ? 963 : 0) + (ttValue > alpha ? 1121 : 0) + (ttDepth >= depth ? 1137 + (cutNode ? 922 : 0) : 0);
+        r -=
+          2363 +
+          (pvNode ? 963 : 0) +
+          (ttValue > alpha ? 1121 : 0) +
+          (ttDepth >= depth ? 1137 + (cutNode ? 922 : 0) : 0);
       }
       r += 855;
       r -= moveCount * 64;
@@ -1192,8 +1414,16 @@ export class Searcher {
       } else if (!pvNode || moveCount > 1) {
         // Step 17. Full-depth zero-window search when LMR is skipped
         if (ttMove === MOVE_NONE) r += 979;
-        value = 0 - this.searchNode(NONPV, ss + 1, -1 - alpha, 0 - alpha,
-          newDepth - (r > 3135 ? 1 : 0) - (r > 4840 && newDepth > 2 ? 1 : 0), !cutNode);
+        value =
+          0 -
+          this.searchNode(
+            NONPV,
+            ss + 1,
+            -1 - alpha,
+            0 - alpha,
+            newDepth - (r > 3135 ? 1 : 0) - (r > 4840 && newDepth > 2 ? 1 : 0),
+            !cutNode,
+          );
       }
 
       // Full PV search for the first move and for moves that beat alpha.
@@ -1214,7 +1444,10 @@ export class Searcher {
       if (rootNode) this.updateRootMove(move, value, alpha, beta, moveCount, nodeCount);
 
       // An alternative move equal to the best is sometimes promoted (pretend it beats alpha).
-      const inc = value === bestValue && ply + 2 >= this.rootDepth && (this.nodes & 15) === 0 && !isWin(Math.abs(value) + 1) ? 1 : 0;
+      const inc =
+        value === bestValue && ply + 2 >= this.rootDepth && (this.nodes & 15) === 0 && !isWin(Math.abs(value) + 1)
+          ? 1
+          : 0;
 
       if (value + inc > bestValue) {
         bestValue = value;
@@ -1260,7 +1493,8 @@ export class Searcher {
       const prevPc = board[prevSq];
       this.updateContinuationHistories(ss - 1, prevPc, prevSq, ((scaledBonus * 192) / 16384) | 0);
       updateEntry(mainH, (us ^ 1) * BUTTERFLY + prevMove, ((scaledBonus * 216) / 32768) | 0, MAIN_HISTORY_LIMIT);
-      if ((prevPc & 7) !== PAWN) updateEntry(pawnH, pawnBase + prevPc * 90 + prevSq, ((scaledBonus * 244) / 8192) | 0, PAWN_HISTORY_LIMIT);
+      if ((prevPc & 7) !== PAWN)
+        updateEntry(pawnH, pawnBase + prevPc * 90 + prevSq, ((scaledBonus * 244) / 8192) | 0, PAWN_HISTORY_LIMIT);
     } else if (priorCapture && prevSq >= 0) {
       // Bonus for the prior capture that caused the fail low.
       const capturedPiece = pos.captured[pos.sp];
@@ -1273,16 +1507,29 @@ export class Searcher {
     if (bestValue <= alpha) this.ssTtPv[ss] = this.ssTtPv[ss] || this.ssTtPv[ss - 1] ? 1 : 0;
 
     if (excludedMove === MOVE_NONE && !(rootNode && this.pvIdx)) {
-      tt.write(ttIdx, keyHi, valueToTT(bestValue, ply), this.ssTtPv[ss] !== 0,
+      tt.write(
+        ttIdx,
+        keyHi,
+        valueToTT(bestValue, ply),
+        this.ssTtPv[ss] !== 0,
         bestValue >= beta ? BOUND_LOWER : pvNode && bestMove !== MOVE_NONE ? BOUND_EXACT : BOUND_UPPER,
-        moveCount !== 0 ? depth : Math.min(MAX_PLY - 1, depth + 6), bestMove, unadjustedStaticEval);
+        moveCount !== 0 ? depth : Math.min(MAX_PLY - 1, depth + 6),
+        bestMove,
+        unadjustedStaticEval,
+      );
     }
 
     // Correction history: when the best move is quiet and the error direction matches the bound.
-    if (!inCheck && !(bestMove !== MOVE_NONE && pos.isCapture(bestMove)) && (bestValue > staticEval) === (bestMove !== MOVE_NONE)) {
+    if (
+      !inCheck &&
+      !(bestMove !== MOVE_NONE && pos.isCapture(bestMove)) &&
+      bestValue > staticEval === (bestMove !== MOVE_NONE)
+    ) {
       const bonus = clampInt(
         (((bestValue - staticEval) * depth * (bestMove !== MOVE_NONE ? 12 : 17)) / 128) | 0,
-        -CORRECTION_HISTORY_LIMIT / 4, CORRECTION_HISTORY_LIMIT / 4);
+        -CORRECTION_HISTORY_LIMIT / 4,
+        CORRECTION_HISTORY_LIMIT / 4,
+      );
       this.updateCorrectionHistory(ss, ((1069 * bonus) / 1024) | 0);
     }
 
@@ -1295,7 +1542,14 @@ export class Searcher {
     return false;
   }
 
-  private updateRootMove(move: Move, value: number, alpha: number, beta: number, moveCount: number, nodeCount: number): void {
+  private updateRootMove(
+    move: Move,
+    value: number,
+    alpha: number,
+    beta: number,
+    moveCount: number,
+    nodeCount: number,
+  ): void {
     let rm: RootMove | undefined;
     for (const r of this.rootMoves) if (r.move === move) rm = r;
     if (!rm) return;
@@ -1306,9 +1560,12 @@ export class Searcher {
     const w = clampInt(Math.floor((32 * N * 2) / (N * 2 + 3 * ePrev)), 12, 24);
     const wMss = Math.min(w, 16);
     const v2 = value * Math.abs(value);
-    rm.averageScore = rm.averageScore === -VALUE_INFINITE ? value : Math.floor((value * w + rm.averageScore * (32 - w)) / 32);
-    rm.meanSquaredScore = rm.meanSquaredScore === -VALUE_INFINITE * VALUE_INFINITE
-      ? v2 : Math.floor((v2 * wMss + rm.meanSquaredScore * (32 - wMss)) / 32);
+    rm.averageScore =
+      rm.averageScore === -VALUE_INFINITE ? value : Math.floor((value * w + rm.averageScore * (32 - w)) / 32);
+    rm.meanSquaredScore =
+      rm.meanSquaredScore === -VALUE_INFINITE * VALUE_INFINITE
+        ? v2
+        : Math.floor((v2 * wMss + rm.meanSquaredScore * (32 - wMss)) / 32);
 
     if (moveCount === 1 || value > alpha) {
       rm.score = rm.uciScore = value;
@@ -1371,7 +1628,12 @@ export class Searcher {
     const ttBound = tt.bound;
     const pvHit = ttHit && tt.isPv;
 
-    if (!pvNode && tt.depth >= DEPTH_QS && ttValue !== VALUE_NONE && (ttBound & (ttValue >= beta ? BOUND_LOWER : BOUND_UPPER)) !== 0) {
+    if (
+      !pvNode &&
+      tt.depth >= DEPTH_QS &&
+      ttValue !== VALUE_NONE &&
+      (ttBound & (ttValue >= beta ? BOUND_LOWER : BOUND_UPPER)) !== 0
+    ) {
       return ttValue;
     }
 
@@ -1384,17 +1646,31 @@ export class Searcher {
       if (ttHit) {
         unadjustedStaticEval = tt.eval;
         if (unadjustedStaticEval === VALUE_NONE) unadjustedStaticEval = this.evaluate();
-        bestValue = this.ssEval[ss] = clampInt(unadjustedStaticEval + ((correctionValue / 131072) | 0), VALUE_MATED_IN_MAX_PLY + 1, VALUE_MATE_IN_MAX_PLY - 1);
-        if (ttValue !== VALUE_NONE && !isDecisive(ttValue) && (ttBound & (ttValue > bestValue ? BOUND_LOWER : BOUND_UPPER)) !== 0) bestValue = ttValue;
+        bestValue = this.ssEval[ss] = clampInt(
+          unadjustedStaticEval + ((correctionValue / 131072) | 0),
+          VALUE_MATED_IN_MAX_PLY + 1,
+          VALUE_MATE_IN_MAX_PLY - 1,
+        );
+        if (
+          ttValue !== VALUE_NONE &&
+          !isDecisive(ttValue) &&
+          (ttBound & (ttValue > bestValue ? BOUND_LOWER : BOUND_UPPER)) !== 0
+        )
+          bestValue = ttValue;
       } else {
         unadjustedStaticEval = this.evaluate();
-        bestValue = this.ssEval[ss] = clampInt(unadjustedStaticEval + ((correctionValue / 131072) | 0), VALUE_MATED_IN_MAX_PLY + 1, VALUE_MATE_IN_MAX_PLY - 1);
+        bestValue = this.ssEval[ss] = clampInt(
+          unadjustedStaticEval + ((correctionValue / 131072) | 0),
+          VALUE_MATED_IN_MAX_PLY + 1,
+          VALUE_MATE_IN_MAX_PLY - 1,
+        );
       }
 
       // Stand pat
       if (bestValue >= beta) {
         if (!isDecisive(bestValue)) bestValue = ((467 * bestValue + 557 * beta) / 1024) | 0;
-        if (!ttHit) tt.write(ttIdx, keyHi, VALUE_NONE, false, BOUND_LOWER, DEPTH_UNSEARCHED, MOVE_NONE, unadjustedStaticEval);
+        if (!ttHit)
+          tt.write(ttIdx, keyHi, VALUE_NONE, false, BOUND_LOWER, DEPTH_UNSEARCHED, MOVE_NONE, unadjustedStaticEval);
         return bestValue;
       }
       if (bestValue > alpha) alpha = bestValue;
@@ -1459,7 +1735,16 @@ export class Searcher {
 
     if (!isDecisive(bestValue) && bestValue > beta) bestValue = ((481 * bestValue + 543 * beta) / 1024) | 0;
 
-    tt.write(ttIdx, keyHi, valueToTT(bestValue, ply), pvHit, bestValue >= beta ? BOUND_LOWER : BOUND_UPPER, DEPTH_QS, bestMove, unadjustedStaticEval);
+    tt.write(
+      ttIdx,
+      keyHi,
+      valueToTT(bestValue, ply),
+      pvHit,
+      bestValue >= beta ? BOUND_LOWER : BOUND_UPPER,
+      DEPTH_QS,
+      bestMove,
+      unadjustedStaticEval,
+    );
     return bestValue;
   }
 

@@ -23,11 +23,12 @@ export function eloToLevel(elo: number): number {
   if (elo >= ELO_MAX) return 19;
   let i = 1;
   while (ELO_POINTS[i] < elo) i++;
-  const e0 = ELO_POINTS[i - 1], e1 = ELO_POINTS[i];
-  const l0 = LEVEL_POINTS[i - 1], l1 = LEVEL_POINTS[i];
+  const e0 = ELO_POINTS[i - 1],
+    e1 = ELO_POINTS[i];
+  const l0 = LEVEL_POINTS[i - 1],
+    l1 = LEVEL_POINTS[i];
   return l0 + ((l1 - l0) * (elo - e0)) / (e1 - e0);
 }
-
 
 /** What pickBest needs of a root move. */
 export interface ScoredLine {

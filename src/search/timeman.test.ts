@@ -14,8 +14,12 @@ test('budgets never exceed the remaining time minus the overhead', () => {
           for (const ply of [0, 1, 40, 150])
             for (const ponder of [false, true]) {
               const tm = new TimeManager();
-              const used = tm.init({ wtime: time, btime: 1, winc: inc, binc: 0, movestogo: movestogo || undefined, startTime: 0 },
-                0, ply, { moveOverhead: overhead, nodestime: 0, ponder });
+              const used = tm.init(
+                { wtime: time, btime: 1, winc: inc, binc: 0, movestogo: movestogo || undefined, startTime: 0 },
+                0,
+                ply,
+                { moveOverhead: overhead, nodestime: 0, ponder },
+              );
               assert.equal(used, true);
               const cap = Math.max(1, time - overhead);
               const what = `time ${time} inc ${inc} overhead ${overhead} mtg ${movestogo} ply ${ply}`;
@@ -43,7 +47,8 @@ test('more time or increment never gives a smaller budget; sudden death spends a
     assert.ok(tm.optimum() < time / 10, `optimum ${tm.optimum()} too large for ${time}`);
     prev = tm.optimum();
   }
-  const a = new TimeManager(), b = new TimeManager();
+  const a = new TimeManager(),
+    b = new TimeManager();
   a.init({ wtime: 10000, winc: 0, startTime: 0 }, 0, 20, { moveOverhead: 10, nodestime: 0 });
   b.init({ wtime: 10000, winc: 1000, startTime: 0 }, 0, 20, { moveOverhead: 10, nodestime: 0 });
   assert.ok(b.optimum() > a.optimum());

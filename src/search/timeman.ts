@@ -105,7 +105,8 @@ export class TimeManager {
       const logTimeInSec = Math.log10(scaledTime / 1000);
       const optConstant = Math.min(0.0034013 + 0.00020657 * logTimeInSec, 0.004536);
       const maxConstant = Math.max(3.7803 + 2.8003 * logTimeInSec, 2.547);
-      optScale = Math.min(0.017244 + Math.pow(ply + 2.71111, 0.43433) * optConstant, (0.20577 * time) / timeLeft) *
+      optScale =
+        Math.min(0.017244 + Math.pow(ply + 2.71111, 0.43433) * optConstant, (0.20577 * time) / timeLeft) *
         this.originalTimeAdjust;
       maxScale = Math.min(7.002, maxConstant + ply / 13.184);
     } else {

@@ -1,9 +1,25 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { MOVE_NONE, VALUE_MATE, VALUE_MATE_IN_MAX_PLY, VALUE_MATED_IN_MAX_PLY, VALUE_NONE, mateIn, matedIn } from '../core/types.js';
 import {
-  BOUND_EXACT, BOUND_LOWER, BOUND_NONE, BOUND_UPPER, DEPTH_NONE, DEPTH_QS, DEPTH_UNSEARCHED, TranspositionTable,
-  valueFromTT, valueToTT,
+  MOVE_NONE,
+  VALUE_MATE,
+  VALUE_MATE_IN_MAX_PLY,
+  VALUE_MATED_IN_MAX_PLY,
+  VALUE_NONE,
+  mateIn,
+  matedIn,
+} from '../core/types.js';
+import {
+  BOUND_EXACT,
+  BOUND_LOWER,
+  BOUND_NONE,
+  BOUND_UPPER,
+  DEPTH_NONE,
+  DEPTH_QS,
+  DEPTH_UNSEARCHED,
+  TranspositionTable,
+  valueFromTT,
+  valueToTT,
 } from './tt.js';
 import { mulberry32 } from '../core/prng.js';
 
@@ -41,7 +57,8 @@ test('store and probe round trip keeps every field', () => {
 test('replacement: deeper data wins, exact always writes, the old move is kept when none is given', () => {
   const tt = new TranspositionTable(1);
   tt.newSearch();
-  const lo = 1234567, hi = 89;
+  const lo = 1234567,
+    hi = 89;
   let e = tt.probe(lo, hi);
   tt.write(e, hi, 50, false, BOUND_LOWER, 20, (1 << 7) | 2, 0);
   e = tt.probe(lo, hi);
@@ -76,7 +93,8 @@ test('replacement: deeper data wins, exact always writes, the old move is kept w
 test('mate scores are stored relative to the node and restored relative to the root', () => {
   for (const ply of [0, 1, 5, 30]) {
     for (const dist of [1, 2, 9, 40]) {
-      const win = mateIn(ply + dist), loss = matedIn(ply + dist);
+      const win = mateIn(ply + dist),
+        loss = matedIn(ply + dist);
       // In the table the distance is counted from the node.
       assert.equal(valueToTT(win, ply), mateIn(dist));
       assert.equal(valueToTT(loss, ply), matedIn(dist));
@@ -112,7 +130,8 @@ test('hashfull counts entries of the current search in permill, clear empties', 
   const rnd = mulberry32(5);
   const n = tt.clusterCount * 3;
   for (let i = 0; i < n; i++) {
-    const lo = (rnd() * 4294967296) | 0, hi = (rnd() * 4294967296) | 0;
+    const lo = (rnd() * 4294967296) | 0,
+      hi = (rnd() * 4294967296) | 0;
     const e = tt.probe(lo, hi);
     tt.write(e, hi, 1, false, BOUND_LOWER, 5, MOVE_NONE, 0);
   }

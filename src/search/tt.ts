@@ -129,7 +129,8 @@ export class TranspositionTable {
     for (let i = 0; i < CLUSTER_SIZE; i++) {
       const e = first + i * ENTRY_WORDS;
       if (t[e] === keyHi) {
-        const w1 = t[e + 1], w2 = t[e + 2];
+        const w1 = t[e + 1],
+          w2 = t[e + 2];
         const depth8 = (w1 >>> 14) & 0xff;
         this.hit = depth8 !== 0;
         this.move = w1 & 0x3fff;
@@ -166,17 +167,31 @@ export class TranspositionTable {
    * rules: keep the old move when none is given, overwrite only more valuable
    * data, and age decisive scores of entries that are kept.
    */
-  write(e: number, keyHi: number, value: number, pv: boolean, bound: number, depth: number, move: number, ev: number): void {
+  write(
+    e: number,
+    keyHi: number,
+    value: number,
+    pv: boolean,
+    bound: number,
+    depth: number,
+    move: number,
+    ev: number,
+  ): void {
     const t = this.table;
     const sameKey = t[e] === keyHi;
     let w1 = t[e + 1];
     if (move !== MOVE_NONE || !sameKey) w1 = (w1 & ~0x3fff) | (move & 0x3fff);
     const depth8 = (w1 >>> 14) & 0xff;
     const pvBit = pv ? 1 : 0;
-    if (bound === BOUND_EXACT || !sameKey || depth - DEPTH_NONE + 2 * pvBit > depth8 - 4 || this.relativeAge(w1) !== 0) {
+    if (
+      bound === BOUND_EXACT ||
+      !sameKey ||
+      depth - DEPTH_NONE + 2 * pvBit > depth8 - 4 ||
+      this.relativeAge(w1) !== 0
+    ) {
       const gb = this.generation8 | (bound << BOUND_SHIFT) | (pvBit << PV_SHIFT);
       t[e] = keyHi;
-      t[e + 1] = (w1 & 0x3fff) | ((depth - DEPTH_NONE) & 0xff) << 14 | (gb << 22);
+      t[e + 1] = (w1 & 0x3fff) | (((depth - DEPTH_NONE) & 0xff) << 14) | (gb << 22);
       t[e + 2] = (value & 0xffff) | (ev << 16);
     } else {
       t[e + 1] = w1;

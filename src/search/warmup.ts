@@ -31,10 +31,21 @@ const WARMUP_FENS = [
 function warmupLimits(kind: number): SearchLimits {
   const l: SearchLimits = { startTime: Date.now() };
   switch (kind) {
-    case 0: l.nodes = WARMUP_NODES; break;
-    case 1: l.depth = 7; break;
-    case 2: l.movetime = 60; break;
-    default: l.wtime = 3000; l.btime = 3000; l.winc = 30; l.binc = 30; break;
+    case 0:
+      l.nodes = WARMUP_NODES;
+      break;
+    case 1:
+      l.depth = 7;
+      break;
+    case 2:
+      l.movetime = 60;
+      break;
+    default:
+      l.wtime = 3000;
+      l.btime = 3000;
+      l.winc = 30;
+      l.binc = 30;
+      break;
   }
   return l;
 }

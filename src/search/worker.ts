@@ -14,7 +14,15 @@ import type { SearchLimits, SearchOptions } from './types.js';
 import { WARMUP_OPTIONS, warmupJobs } from './warmup.js';
 
 export type ToWorker =
-  | { type: 'go'; id: number; fen: string; moves: Move[]; limits: SearchLimits; options: SearchOptions; signals: SharedArrayBuffer }
+  | {
+      type: 'go';
+      id: number;
+      fen: string;
+      moves: Move[];
+      limits: SearchLimits;
+      options: SearchOptions;
+      signals: SharedArrayBuffer;
+    }
   | { type: 'hash'; mb: number }
   | { type: 'clear' }
   | { type: 'hashfull'; id: number }
@@ -32,7 +40,8 @@ export type FromWorker =
 const port = parentPort;
 if (!port) throw new Error('worker.ts must run in a worker thread');
 const weights = applyWeightsFromEnvironment();
-if (!weights.ok) port.postMessage({ type: 'text', id: 0, line: `ERROR: ${weights.error.message}` } satisfies FromWorker);
+if (!weights.ok)
+  port.postMessage({ type: 'text', id: 0, line: `ERROR: ${weights.error.message}` } satisfies FromWorker);
 
 let searcher = new Searcher(16);
 /**
@@ -50,8 +59,14 @@ function settleClear(): void {
 
 /** One search, the same code for a `go` and for the warm-up (so the warm-up compiles what a `go` runs). */
 function runSearch(
-  s: Searcher, fen: string, moves: readonly Move[], limits: SearchLimits, options: SearchOptions,
-  signals: Int32Array, id: number, send: (m: FromWorker) => void,
+  s: Searcher,
+  fen: string,
+  moves: readonly Move[],
+  limits: SearchLimits,
+  options: SearchOptions,
+  signals: Int32Array,
+  id: number,
+  send: (m: FromWorker) => void,
 ): import('./types.js').SearchResult {
   const pos = new Position(fen);
   for (const m of moves) pos.doMove(m);

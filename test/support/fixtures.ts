@@ -12,8 +12,20 @@ import { formatBoard, isValidSquareFor } from '../../src/core/fen.js';
 import { generate, legalMoves } from '../../src/core/movegen.js';
 import { Position } from '../../src/core/position.js';
 import {
-  ADVISOR, BISHOP, BLACK, CANNON, GEN_LEGAL, KING, KNIGHT, MAX_MOVES, PAWN, PIECE_CHARS, RED, ROOK,
-  parseSquare, type Move,
+  ADVISOR,
+  BISHOP,
+  BLACK,
+  CANNON,
+  GEN_LEGAL,
+  KING,
+  KNIGHT,
+  MAX_MOVES,
+  PAWN,
+  PIECE_CHARS,
+  RED,
+  ROOK,
+  parseSquare,
+  type Move,
 } from '../../src/core/types.js';
 import { mulberry32 } from '../../src/core/prng.js';
 import { parseUciMove } from '../../src/core/ucimove.js';
@@ -62,7 +74,10 @@ export function perftTablePath(): string {
 
 /** The data lines of a tab-separated table: header first, `#` comment lines and blank lines left out. */
 export function tableLines(text: string): string[] {
-  return text.split('\n').map((l) => l.replace(/\r$/, '')).filter((l) => l.trim() !== '' && !l.startsWith('#'));
+  return text
+    .split('\n')
+    .map((l) => l.replace(/\r$/, ''))
+    .filter((l) => l.trim() !== '' && !l.startsWith('#'));
 }
 
 /** FEN of a board given as a 90-entry piece-code array (no counters: "- - 0 1"). */
@@ -100,7 +115,10 @@ function swapCase(ch: string): string {
  */
 export function mirrorFen(fen: string): string {
   const parts = fen.trim().split(/\s+/);
-  const ranks = parts[0].split('/').reverse().map((r) => r.replace(/[a-zA-Z]/g, swapCase));
+  const ranks = parts[0]
+    .split('/')
+    .reverse()
+    .map((r) => r.replace(/[a-zA-Z]/g, swapCase));
   parts[0] = ranks.join('/');
   parts[1] = parts[1] === 'b' ? 'w' : 'b';
   return parts.join(' ');
@@ -111,7 +129,14 @@ export function flipFilesFen(fen: string): string {
   const parts = fen.trim().split(/\s+/);
   parts[0] = parts[0]
     .split('/')
-    .map((r) => r.replace(/\d/g, (d) => '1'.repeat(Number(d))).split('').reverse().join('').replace(/1+/g, (ones) => String(ones.length)))
+    .map((r) =>
+      r
+        .replace(/\d/g, (d) => '1'.repeat(Number(d)))
+        .split('')
+        .reverse()
+        .join('')
+        .replace(/1+/g, (ones) => String(ones.length)),
+    )
     .join('/');
   return parts.join(' ');
 }
@@ -156,7 +181,13 @@ export function randomPlacement(rnd: () => number, varyDensity = false): Positio
  * played with that probability when one exists (so material thins out); with 0
  * the moves are uniform and no number is drawn for the choice.
  */
-export function gamePositions(rnd: () => number, games: number, plies: number, every: number, captureBias = 0): Position[] {
+export function gamePositions(
+  rnd: () => number,
+  games: number,
+  plies: number,
+  every: number,
+  captureBias = 0,
+): Position[] {
   const out: Position[] = [];
   for (let g = 0; g < games; g++) {
     const pos = new Position();
@@ -219,7 +250,8 @@ export function randomPositions(count: number, seed: number, maxPlies = 60): Pos
       if (!ms.length) break;
       // Prefer captures now and then so material comes off the board.
       const caps = ms.filter((m) => pos.isCapture(m));
-      const pick = caps.length && rnd() < 0.4 ? caps[Math.floor(rnd() * caps.length)] : ms[Math.floor(rnd() * ms.length)];
+      const pick =
+        caps.length && rnd() < 0.4 ? caps[Math.floor(rnd() * caps.length)] : ms[Math.floor(rnd() * ms.length)];
       pos.doMove(pick);
     }
     if (legalMoves(pos).length) out.push(pos);
@@ -240,8 +272,12 @@ export function randomCheckPositions(count: number, seed: number): Position[] {
       const checks = ms.filter((m) => pos.givesCheck(m));
       const caps = ms.filter((m) => pos.isCapture(m));
       const r = rnd();
-      const pick = checks.length && r < 0.5 ? checks[Math.floor(rnd() * checks.length)]
-        : caps.length && r < 0.8 ? caps[Math.floor(rnd() * caps.length)] : ms[Math.floor(rnd() * ms.length)];
+      const pick =
+        checks.length && r < 0.5
+          ? checks[Math.floor(rnd() * checks.length)]
+          : caps.length && r < 0.8
+            ? caps[Math.floor(rnd() * caps.length)]
+            : ms[Math.floor(rnd() * ms.length)];
       pos.doMove(pick);
       if (pos.inCheck() && legalMoves(pos).length && rnd() < 0.5) {
         out.push(pos.clone());
@@ -261,7 +297,8 @@ export const R = (s: number): number => Math.floor(s / 9);
 
 /** Is square s inside the palace of `color`? */
 export function inPalace(color: number, s: number): boolean {
-  const f = F(s), r = R(s);
+  const f = F(s),
+    r = R(s);
   return f >= 3 && f <= 5 && (color === RED ? r <= 2 : r >= 7);
 }
 
@@ -283,9 +320,12 @@ export function piecesBetween(board: ArrayLike<number>, a: number, b: number): n
  */
 export function naiveReach(board: ArrayLike<number>, from: number, to: number): boolean {
   const pc = board[from];
-  const c = pc >> 3, t = pc & 7;
-  const df = F(to) - F(from), dr = R(to) - R(from);
-  const adf = Math.abs(df), adr = Math.abs(dr);
+  const c = pc >> 3,
+    t = pc & 7;
+  const df = F(to) - F(from),
+    dr = R(to) - R(from);
+  const adf = Math.abs(df),
+    adr = Math.abs(dr);
   switch (t) {
     case ROOK:
       return piecesBetween(board, from, to) === 0;
@@ -296,7 +336,7 @@ export function naiveReach(board: ArrayLike<number>, from: number, to: number): 
       if (adf === 2 && adr === 1) return board[from + Math.sign(df)] === 0;
       return false;
     case BISHOP:
-      return adf === 2 && adr === 2 && board[from + df / 2 + (dr / 2) * 9] === 0 && (R(from) >= 5) === (R(to) >= 5);
+      return adf === 2 && adr === 2 && board[from + df / 2 + (dr / 2) * 9] === 0 && R(from) >= 5 === R(to) >= 5;
     case ADVISOR:
       return adf === 1 && adr === 1 && inPalace(c, to);
     case KING:
@@ -322,8 +362,19 @@ export function assertClose(a: number, b: number, tol: number, msg?: string): vo
 /** Search options as the UCI defaults set them, with `over` applied. */
 export function defaultOptions(over: Partial<SearchOptions> = {}): SearchOptions {
   return {
-    multiPV: 1, moveOverhead: 10, nodestime: 0, rule60MaxPly: 120, skillLevel: 20, limitStrength: false,
-    elo: 3133, repetitionRule: 'AsianRule', drawRule: 'None', mateThreatDepth: 0, threads: 1, ponder: false, ...over,
+    multiPV: 1,
+    moveOverhead: 10,
+    nodestime: 0,
+    rule60MaxPly: 120,
+    skillLevel: 20,
+    limitStrength: false,
+    elo: 3133,
+    repetitionRule: 'AsianRule',
+    drawRule: 'None',
+    mateThreatDepth: 0,
+    threads: 1,
+    ponder: false,
+    ...over,
   };
 }
 

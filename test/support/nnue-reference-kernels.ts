@@ -5,8 +5,20 @@
 
 import type { NnueKernels } from '../../src/eval/nnue/kernels.js';
 import {
-  ACC_PSQT, FC0_BIAS, FC0_WEIGHTS, FC1_BIAS, FC1_WEIGHTS, FC2_BIAS, FC2_WEIGHTS, FT_BIAS, FT_PSQT, FT_WEIGHTS, L1, L2,
-  L3, PSQT_BUCKETS,
+  ACC_PSQT,
+  FC0_BIAS,
+  FC0_WEIGHTS,
+  FC1_BIAS,
+  FC1_WEIGHTS,
+  FC2_BIAS,
+  FC2_WEIGHTS,
+  FT_BIAS,
+  FT_PSQT,
+  FT_WEIGHTS,
+  L1,
+  L2,
+  L3,
+  PSQT_BUCKETS,
 } from '../../src/eval/nnue/layout.js';
 
 const wrap16 = (x: number): number => (x << 16) >> 16;
@@ -37,7 +49,12 @@ export function referenceKernels(memory: { readonly buffer: ArrayBufferLike }): 
   };
 
   const update = (
-    dst: number, src: number, added: number, addedCount: number, removed: number, removedCount: number,
+    dst: number,
+    src: number,
+    added: number,
+    addedCount: number,
+    removed: number,
+    removedCount: number,
   ): void => {
     const m = view();
     for (let j = 0; j < L1; j++) {
@@ -63,7 +80,14 @@ export function referenceKernels(memory: { readonly buffer: ArrayBufferLike }): 
   };
 
   /** An affine layer: bias (i32) + weights (i8, output-major) x input, wrapped to i32. */
-  const affine = (m: DataView, stack: number, biasAt: number, weightsAt: number, input: number[], outputs: number): number[] => {
+  const affine = (
+    m: DataView,
+    stack: number,
+    biasAt: number,
+    weightsAt: number,
+    input: number[],
+    outputs: number,
+  ): number[] => {
     const out: number[] = [];
     for (let o = 0; o < outputs; o++) {
       let sum = m.getInt32(stack + biasAt + 4 * o, true);

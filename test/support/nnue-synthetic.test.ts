@@ -11,7 +11,13 @@ import { basename } from 'node:path';
 import { test } from 'node:test';
 
 import {
-  ftHash, makeSyntheticNet, networkHash, normalQuantile, stackHash, syntheticNetFile, zstdStoredFrame,
+  ftHash,
+  makeSyntheticNet,
+  networkHash,
+  normalQuantile,
+  stackHash,
+  syntheticNetFile,
+  zstdStoredFrame,
 } from './nnue-synthetic.js';
 
 const SEED1_SHA256 = 'f7cacaf5deca72e610e741e06e7e074b3704137e9e9337269e01d23abde53454';
@@ -164,5 +170,9 @@ test('synthetic net: syntheticNetFile writes the seed-1 file once, atomically', 
   assert.equal(syntheticNetFile(1), path, 'same path on the second call');
   assert.equal(sha256(readFileSync(path)), SEED1_SHA256);
   const leftovers = readdirSync(tmpdir()).filter((f) => f.startsWith(basename(path)) && f.endsWith('.tmp'));
-  assert.deepEqual(leftovers.filter((f) => f.includes(`.${process.pid}.`)), [], 'no temporary file left behind');
+  assert.deepEqual(
+    leftovers.filter((f) => f.includes(`.${process.pid}.`)),
+    [],
+    'no temporary file left behind',
+  );
 });

@@ -93,22 +93,29 @@ export function normalQuantile(p: number): number {
   const q = p - 0.5;
   if (Math.abs(q) <= 0.425) {
     const r = 0.180625 - q * q;
-    const num = (((((((2.5090809287301226727e+3 * r +
-      3.3430575583588128105e+4) * r +
-      6.7265770927008700853e+4) * r +
-      4.5921953931549871457e+4) * r +
-      1.3731693765509461125e+4) * r +
-      1.9715909503065514427e+3) * r +
-      1.3314166789178437745e+2) * r +
-      3.3871328727963666080e+0) * q;
-    const den = (((((((5.2264952788528545610e+3 * r +
-      2.8729085735721942674e+4) * r +
-      3.9307895800092710610e+4) * r +
-      2.1213794301586595867e+4) * r +
-      5.3941960214247511077e+3) * r +
-      6.8718700749205790830e+2) * r +
-      4.2313330701600911252e+1) * r +
-      1.0);
+    const num =
+      (((((((2.5090809287301226727e3 * r + 3.3430575583588128105e4) * r + 6.7265770927008700853e4) * r +
+        4.5921953931549871457e4) *
+        r +
+        1.3731693765509461125e4) *
+        r +
+        1.9715909503065514427e3) *
+        r +
+        1.3314166789178437745e2) *
+        r +
+        3.387132872796366608) *
+      q;
+    const den =
+      ((((((5.226495278852854561e3 * r + 2.8729085735721942674e4) * r + 3.930789580009271061e4) * r +
+        2.1213794301586595867e4) *
+        r +
+        5.3941960214247511077e3) *
+        r +
+        6.871870074920579083e2) *
+        r +
+        4.2313330701600911252e1) *
+        r +
+      1.0;
     return num / den;
   }
   let r = Math.sqrt(-Math.log(q <= 0 ? p : 1.0 - p));
@@ -116,40 +123,52 @@ export function normalQuantile(p: number): number {
   let den: number;
   if (r <= 5.0) {
     r = r - 1.6;
-    num = (((((((7.74545014278341407640e-4 * r +
-      2.27238449892691845833e-2) * r +
-      2.41780725177450611770e-1) * r +
-      1.27045825245236838258e+0) * r +
-      3.64784832476320460504e+0) * r +
-      5.76949722146069140550e+0) * r +
-      4.63033784615654529590e+0) * r +
-      1.42343711074968357734e+0);
-    den = (((((((1.05075007164441684324e-9 * r +
-      5.47593808499534494600e-4) * r +
-      1.51986665636164571966e-2) * r +
-      1.48103976427480074590e-1) * r +
-      6.89767334985100004550e-1) * r +
-      1.67638483018380384940e+0) * r +
-      2.05319162663775882187e+0) * r +
-      1.0);
+    num =
+      ((((((7.7454501427834140764e-4 * r + 2.27238449892691845833e-2) * r + 2.4178072517745061177e-1) * r +
+        1.27045825245236838258) *
+        r +
+        3.64784832476320460504) *
+        r +
+        5.7694972214606914055) *
+        r +
+        4.6303378461565452959) *
+        r +
+      1.42343711074968357734;
+    den =
+      ((((((1.05075007164441684324e-9 * r + 5.475938084995344946e-4) * r + 1.51986665636164571966e-2) * r +
+        1.4810397642748007459e-1) *
+        r +
+        6.8976733498510000455e-1) *
+        r +
+        1.6763848301838038494) *
+        r +
+        2.05319162663775882187) *
+        r +
+      1.0;
   } else {
     r = r - 5.0;
-    num = (((((((2.01033439929228813265e-7 * r +
-      2.71155556874348757815e-5) * r +
-      1.24266094738807843860e-3) * r +
-      2.65321895265761230930e-2) * r +
-      2.96560571828504891230e-1) * r +
-      1.78482653991729133580e+0) * r +
-      5.46378491116411436990e+0) * r +
-      6.65790464350110377720e+0);
-    den = (((((((2.04426310338993978564e-15 * r +
-      1.42151175831644588870e-7) * r +
-      1.84631831751005468180e-5) * r +
-      7.86869131145613259100e-4) * r +
-      1.48753612908506148525e-2) * r +
-      1.36929880922735805310e-1) * r +
-      5.99832206555887937690e-1) * r +
-      1.0);
+    num =
+      ((((((2.01033439929228813265e-7 * r + 2.71155556874348757815e-5) * r + 1.2426609473880784386e-3) * r +
+        2.6532189526576123093e-2) *
+        r +
+        2.9656057182850489123e-1) *
+        r +
+        1.7848265399172913358) *
+        r +
+        5.4637849111641143699) *
+        r +
+      6.6579046435011037772;
+    den =
+      ((((((2.04426310338993978564e-15 * r + 1.4215117583164458887e-7) * r + 1.8463183175100546818e-5) * r +
+        7.868691311456132591e-4) *
+        r +
+        1.48753612908506148525e-2) *
+        r +
+        1.3692988092273580531e-1) *
+        r +
+        5.9983220655588793769e-1) *
+        r +
+      1.0;
   }
   const x = num / den;
   return q < 0 ? -x : x;
@@ -199,7 +218,11 @@ class Streams {
   private readonly prefix: Buffer;
 
   constructor(seed: string) {
-    this.prefix = Buffer.concat([Buffer.from('pikafish-random-net\0', 'latin1'), Buffer.from(seed, 'utf8'), Buffer.from([0])]);
+    this.prefix = Buffer.concat([
+      Buffer.from('pikafish-random-net\0', 'latin1'),
+      Buffer.from(seed, 'utf8'),
+      Buffer.from([0]),
+    ]);
   }
 
   bytes(label: string, n: number): Buffer {
@@ -392,8 +415,13 @@ function buildPayload(seed: string, o: Required<SyntheticNetOptions>): Uint8Arra
   // i8 tensors, dense layers and headers have fixed sizes; the LEB128 blocks take
   // at most 3 bytes per value in practice (grows if not).
   const w = new Writer(
-    12 + desc.length + 4 + (THREAT_DIMS + PSQ_DIMS) * L1 + 3 * (L1 + (THREAT_DIMS + PSQ_DIMS) * PSQT_BUCKETS) + 3 * 25
-    + LAYER_STACKS * (4 + 4 * L2 + L2 * L1 + 4 * L3 + L3 * 2 * L2 + 4 + 2 * L2 + 2 * L3),
+    12 +
+      desc.length +
+      4 +
+      (THREAT_DIMS + PSQ_DIMS) * L1 +
+      3 * (L1 + (THREAT_DIMS + PSQ_DIMS) * PSQT_BUCKETS) +
+      3 * 25 +
+      LAYER_STACKS * (4 + 4 * L2 + L2 * L1 + 4 * L3 + L3 * 2 * L2 + 4 + 2 * L2 + 2 * L3),
   );
 
   // Header (Network::write_header).
@@ -406,11 +434,15 @@ function buildPayload(seed: string, o: Required<SyntheticNetOptions>): Uint8Arra
   w.u32(ftHash());
   w.leb128Block(ftBiases(rng, o));
   w.translated(rng.bytes('ft.threat.w', THREAT_DIMS * L1), i8Table(o.ftThreatSigma));
-  w.leb128Block(rng.ints('ft.threat.psqt', THREAT_DIMS * PSQT_BUCKETS, u16Table(o.threatPsqtSigma, 0.0, I32_MIN, I32_MAX)));
+  w.leb128Block(
+    rng.ints('ft.threat.psqt', THREAT_DIMS * PSQT_BUCKETS, u16Table(o.threatPsqtSigma, 0.0, I32_MIN, I32_MAX)),
+  );
   w.translated(rng.bytes('ft.psq.w', PSQ_DIMS * L1), i8Table(o.ftPsqSigma));
-  w.leb128Block(o.noMaterial
-    ? rng.ints('ft.psq.psqt', PSQ_DIMS * PSQT_BUCKETS, u16Table(o.psqtNoiseSigma, 0.0, I32_MIN, I32_MAX))
-    : materialPsqt(rng, o.psqtNoiseSigma));
+  w.leb128Block(
+    o.noMaterial
+      ? rng.ints('ft.psq.psqt', PSQ_DIMS * PSQT_BUCKETS, u16Table(o.psqtNoiseSigma, 0.0, I32_MIN, I32_MAX))
+      : materialPsqt(rng, o.psqtNoiseSigma),
+  );
 
   // 16 layer stacks (NetworkArchitecture::write_parameters).
   const hash = stackHash();
@@ -497,15 +529,49 @@ let generatorHashCache: string | null = null;
 function generatorHash(): string {
   if (generatorHashCache === null) {
     const parts: unknown[] = [
-      normalQuantile, roundHalfEven, normalQ16, i8Table, u16Table, Streams, Writer, ftBiases, materialPsqt, buildPayload,
-      zstdStoredFrame, makeSyntheticNet, ftHash, affineHash, reluHash, stackHash, rotl32,
+      normalQuantile,
+      roundHalfEven,
+      normalQ16,
+      i8Table,
+      u16Table,
+      Streams,
+      Writer,
+      ftBiases,
+      materialPsqt,
+      buildPayload,
+      zstdStoredFrame,
+      makeSyntheticNet,
+      ftHash,
+      affineHash,
+      reluHash,
+      stackHash,
+      rotl32,
     ];
     const h = createHash('sha256');
     for (const f of parts) h.update(String(f));
-    h.update(JSON.stringify([
-      VERSION, PSQ_HASH, THREAT_HASH, PS_NB, PSQ_DIMS, THREAT_DIMS, L1, L2, L3, PSQT_BUCKETS, LAYER_STACKS, LEB_MAGIC,
-      PLANE_SIZES, PLANE_PIECE_VALUES, ZSTD_MAGIC, ZSTD_BLOCK, DEFAULTS, I32_MIN, I32_MAX,
-    ]));
+    h.update(
+      JSON.stringify([
+        VERSION,
+        PSQ_HASH,
+        THREAT_HASH,
+        PS_NB,
+        PSQ_DIMS,
+        THREAT_DIMS,
+        L1,
+        L2,
+        L3,
+        PSQT_BUCKETS,
+        LAYER_STACKS,
+        LEB_MAGIC,
+        PLANE_SIZES,
+        PLANE_PIECE_VALUES,
+        ZSTD_MAGIC,
+        ZSTD_BLOCK,
+        DEFAULTS,
+        I32_MIN,
+        I32_MAX,
+      ]),
+    );
     generatorHashCache = h.digest('hex').slice(0, 12);
   }
   return generatorHashCache;

@@ -13,7 +13,13 @@
 import { generate } from '../../src/core/movegen.js';
 import { Position } from '../../src/core/position.js';
 import {
-  GEN_CAPTURES, GEN_LEGAL, MAX_MOVES, PIECE_VALUE, VALUE_INFINITE, VALUE_MATE, type Move,
+  GEN_CAPTURES,
+  GEN_LEGAL,
+  MAX_MOVES,
+  PIECE_VALUE,
+  VALUE_INFINITE,
+  VALUE_MATE,
+  type Move,
 } from '../../src/core/types.js';
 import { TERM_NAMES, T_NB, setTermWeight } from '../../src/eval/classical.js';
 import { evaluate } from '../../src/eval/evaluate.js';
@@ -28,11 +34,13 @@ function order(pos: Position, start: number, end: number, first: Move): void {
   for (let i = start; i < end; i++) {
     const m = moves[i];
     const victim = pos.board[m & 127];
-    scores[i] = m === first ? 1 << 20 : victim ? PIECE_VALUE[victim] * 16 - PIECE_VALUE[pos.board[m >> 7]] / 16 + 4096 : 0;
+    scores[i] =
+      m === first ? 1 << 20 : victim ? PIECE_VALUE[victim] * 16 - PIECE_VALUE[pos.board[m >> 7]] / 16 + 4096 : 0;
   }
   // Insertion sort, best first.
   for (let i = start + 1; i < end; i++) {
-    const m = moves[i], s = scores[i];
+    const m = moves[i],
+      s = scores[i];
     let j = i - 1;
     while (j >= start && scores[j] < s) {
       moves[j + 1] = moves[j];
@@ -120,7 +128,8 @@ function bestMove(pos: Position, depth: number, rand: () => number): Move {
   const n = generate(pos, GEN_LEGAL, root, 0);
   let pv = 0;
   for (let d = 1; d <= depth; d++) {
-    let best = -VALUE_INFINITE, bestM = 0;
+    let best = -VALUE_INFINITE,
+      bestM = 0;
     // Root order: previous best first.
     if (pv) {
       const k = root.indexOf(pv);
@@ -144,7 +153,14 @@ function bestMove(pos: Position, depth: number, rand: () => number): Move {
 }
 
 /** Result for red: 1 win, 0 draw, -1 loss. */
-function playGame(opening: Move[], depth: number, redIsB: boolean, terms: number[], weight: number, rand: () => number): number {
+function playGame(
+  opening: Move[],
+  depth: number,
+  redIsB: boolean,
+  terms: number[],
+  weight: number,
+  rand: () => number,
+): number {
   const pos = new Position();
   pos.reserve(400);
   for (const m of opening) pos.doMove(m);
@@ -179,7 +195,9 @@ function main(): void {
     terms.push(t);
   }
   const rand = rng(seed);
-  let w = 0, d = 0, l = 0; // from B's point of view
+  let w = 0,
+    d = 0,
+    l = 0; // from B's point of view
   const t0 = Date.now();
   for (let g = 0; g < games; g += 2) {
     // Random opening of 4 plies.
@@ -199,11 +217,15 @@ function main(): void {
       else if (forB < 0) l++;
       else d++;
     }
-    process.stdout.write(`games ${w + d + l}: B +${w} =${d} -${l}  (${((Date.now() - t0) / 1000).toFixed(0)} s, ${nodes} nodes)\n`);
+    process.stdout.write(
+      `games ${w + d + l}: B +${w} =${d} -${l}  (${((Date.now() - t0) / 1000).toFixed(0)} s, ${nodes} nodes)\n`,
+    );
   }
   for (let t = 0; t < T_NB; t++) setTermWeight(t, 64);
   const score = (w + d / 2) / Math.max(1, w + d + l);
-  console.log(`B (${termName} weight ${weight}/64) vs A (as written): +${w} =${d} -${l}, score ${(100 * score).toFixed(1)}%`);
+  console.log(
+    `B (${termName} weight ${weight}/64) vs A (as written): +${w} =${d} -${l}, score ${(100 * score).toFixed(1)}%`,
+  );
 }
 
 main();

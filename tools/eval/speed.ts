@@ -25,7 +25,9 @@ function run(fn: (p: Position) => number, label: string): void {
     evals += positions.length;
     elapsed = Number(process.hrtime.bigint() - start) / 1e9;
   } while (elapsed < seconds);
-  console.log(`${label}: ${evals} evals in ${elapsed.toFixed(2)} s = ${Math.round(evals / elapsed).toLocaleString('en-US')} evals/s (${((elapsed * 1e9) / evals).toFixed(0)} ns/eval)`);
+  console.log(
+    `${label}: ${evals} evals in ${elapsed.toFixed(2)} s = ${Math.round(evals / elapsed).toLocaleString('en-US')} evals/s (${((elapsed * 1e9) / evals).toFixed(0)} ns/eval)`,
+  );
 }
 run(evaluateClassical, 'evaluateClassical');
 run((p) => evaluate(p, 0), 'evaluate        ');

@@ -44,7 +44,9 @@ for (const o of openings) {
   const red = blackToMove ? -r.score.value : r.score.value;
   const flag = Math.abs(red) > limit ? ' !!' : '';
   if (flag) bad++;
-  console.log(`${String(red).padStart(6)} line ${String(o.line).padStart(3)}: ${o.moves.join(' ')}${o.name ? ` # ${o.name}` : ''}${flag}`);
+  console.log(
+    `${String(red).padStart(6)} line ${String(o.line).padStart(3)}: ${o.moves.join(' ')}${o.name ? ` # ${o.name}` : ''}${flag}`,
+  );
 }
 console.log(`${openings.length} openings, ${bad} with |score| > ${limit} cp at depth ${depth}`);
 await eng.quit();

@@ -89,7 +89,8 @@ function parseKeyValues(name: string, tokens: string[], keys: string[]): Record<
   const out: Record<string, number> = {};
   for (const t of tokens) {
     const m = /^([a-z0-9]+)=(-?\d+(?:\.\d+)?)$/i.exec(t);
-    if (!m || !keys.includes(m[1].toLowerCase())) throw new Error(`${name}: bad parameter "${t}" (expected ${keys.map((k) => k + '=').join(', ')})`);
+    if (!m || !keys.includes(m[1].toLowerCase()))
+      throw new Error(`${name}: bad parameter "${t}" (expected ${keys.map((k) => k + '=').join(', ')})`);
     out[m[1].toLowerCase()] = Number(m[2]);
   }
   return out;
@@ -120,9 +121,22 @@ export function parseMatchArgs(argv: readonly string[]): MatchArgs {
   let drawRule = DEFAULT_RULES.drawRule as string;
   let rule60 = DEFAULT_RULES.rule60MaxPly;
   const a: Omit<MatchArgs, 'engines' | 'tc' | 'rules'> = {
-    games: null, concurrency: 1, openingsFile: null, order: 'sequential', seed: 1, maxPlies: 600, repetitions: 3, timeMarginMs: 100,
-    moveTimeoutMs: 60000, adjudication: { ...NO_ADJUDICATION }, sprt: null, sprtModel: 'pentanomial', logFile: null,
-    debug: false, ratingInterval: 10, help: false,
+    games: null,
+    concurrency: 1,
+    openingsFile: null,
+    order: 'sequential',
+    seed: 1,
+    maxPlies: 600,
+    repetitions: 3,
+    timeMarginMs: 100,
+    moveTimeoutMs: 60000,
+    adjudication: { ...NO_ADJUDICATION },
+    sprt: null,
+    sprtModel: 'pentanomial',
+    logFile: null,
+    debug: false,
+    ratingInterval: 10,
+    help: false,
   };
   let i = 0;
   const value = (flag: string): string => {
@@ -139,33 +153,82 @@ export function parseMatchArgs(argv: readonly string[]): MatchArgs {
   for (; i < argv.length; i++) {
     const flag = argv[i];
     switch (flag) {
-      case '-h': case '--help': a.help = true; break;
-      case '--engine': commands.push(value(flag)); break;
-      case '--name': { const [n, v] = engineIndex(flag, value(flag)); names[n] = v; break; }
-      case '--option': common.push(splitOption(flag, value(flag))); break;
-      case '--engine-option': { const [n, v] = engineIndex(flag, value(flag)); perEngine[n].push(splitOption(flag, v)); break; }
-      case '--tc': tcText = value(flag); break;
-      case '--engine-tc': { const [n, v] = engineIndex(flag, value(flag)); perTc[n] = v; break; }
-      case '--nodes': extra.push(`nodes=${parseIntArg(flag, value(flag), 1)}`); break;
-      case '--depth': extra.push(`depth=${parseIntArg(flag, value(flag), 1)}`); break;
-      case '--movetime': extra.push(`movetime=${parseIntArg(flag, value(flag), 1)}`); break;
-      case '--games': a.games = parseIntArg(flag, value(flag), 1); break;
-      case '--concurrency': a.concurrency = parseIntArg(flag, value(flag), 1); break;
-      case '--openings': a.openingsFile = value(flag); break;
+      case '-h':
+      case '--help':
+        a.help = true;
+        break;
+      case '--engine':
+        commands.push(value(flag));
+        break;
+      case '--name': {
+        const [n, v] = engineIndex(flag, value(flag));
+        names[n] = v;
+        break;
+      }
+      case '--option':
+        common.push(splitOption(flag, value(flag)));
+        break;
+      case '--engine-option': {
+        const [n, v] = engineIndex(flag, value(flag));
+        perEngine[n].push(splitOption(flag, v));
+        break;
+      }
+      case '--tc':
+        tcText = value(flag);
+        break;
+      case '--engine-tc': {
+        const [n, v] = engineIndex(flag, value(flag));
+        perTc[n] = v;
+        break;
+      }
+      case '--nodes':
+        extra.push(`nodes=${parseIntArg(flag, value(flag), 1)}`);
+        break;
+      case '--depth':
+        extra.push(`depth=${parseIntArg(flag, value(flag), 1)}`);
+        break;
+      case '--movetime':
+        extra.push(`movetime=${parseIntArg(flag, value(flag), 1)}`);
+        break;
+      case '--games':
+        a.games = parseIntArg(flag, value(flag), 1);
+        break;
+      case '--concurrency':
+        a.concurrency = parseIntArg(flag, value(flag), 1);
+        break;
+      case '--openings':
+        a.openingsFile = value(flag);
+        break;
       case '--openings-order': {
         const v = value(flag);
         if (v !== 'sequential' && v !== 'random') throw new Error(`${flag} is sequential or random`);
         a.order = v;
         break;
       }
-      case '--seed': a.seed = parseIntArg(flag, value(flag), 0); break;
-      case '--repetition-rule': repetitionRule = value(flag); break;
-      case '--draw-rule': drawRule = value(flag); break;
-      case '--rule60': rule60 = parseIntArg(flag, value(flag), 0); break;
-      case '--max-plies': a.maxPlies = parseIntArg(flag, value(flag), 0); break;
-      case '--repetitions': a.repetitions = parseIntArg(flag, value(flag), 2); break;
-      case '--time-margin': a.timeMarginMs = parseIntArg(flag, value(flag), 0); break;
-      case '--move-timeout': a.moveTimeoutMs = parseIntArg(flag, value(flag), 1); break;
+      case '--seed':
+        a.seed = parseIntArg(flag, value(flag), 0);
+        break;
+      case '--repetition-rule':
+        repetitionRule = value(flag);
+        break;
+      case '--draw-rule':
+        drawRule = value(flag);
+        break;
+      case '--rule60':
+        rule60 = parseIntArg(flag, value(flag), 0);
+        break;
+      case '--max-plies':
+        a.maxPlies = parseIntArg(flag, value(flag), 0);
+        break;
+      case '--repetitions':
+        a.repetitions = parseIntArg(flag, value(flag), 2);
+        break;
+      case '--time-margin':
+        a.timeMarginMs = parseIntArg(flag, value(flag), 0);
+        break;
+      case '--move-timeout':
+        a.moveTimeoutMs = parseIntArg(flag, value(flag), 1);
+        break;
       case '--resign': {
         const kv = parseKeyValues(flag, group(), ['movecount', 'score']);
         if (!(kv.movecount > 0 && kv.score > 0)) throw new Error(`${flag} needs movecount=N score=CP (both > 0)`);
@@ -193,11 +256,15 @@ export function parseMatchArgs(argv: readonly string[]): MatchArgs {
         a.sprtModel = v;
         break;
       }
-      case '--log': a.logFile = value(flag); break;
+      case '--log':
+        a.logFile = value(flag);
+        break;
       case '--debug':
         a.debug = i + 1 < argv.length && !argv[i + 1].startsWith('--') ? argv[++i] : true;
         break;
-      case '--rating-interval': a.ratingInterval = parseIntArg(flag, value(flag), 0); break;
+      case '--rating-interval':
+        a.ratingInterval = parseIntArg(flag, value(flag), 0);
+        break;
       default:
         throw new Error(`unknown argument "${flag}"`);
     }
@@ -209,13 +276,23 @@ export function parseMatchArgs(argv: readonly string[]): MatchArgs {
   const engines: EngineSpec[] = commands.map((command, n) => ({
     command,
     name: names[n],
-    options: [...common.filter(([k]) => !perEngine[n].some(([k2]) => k2.toLowerCase() === k.toLowerCase())), ...perEngine[n]],
+    options: [
+      ...common.filter(([k]) => !perEngine[n].some(([k2]) => k2.toLowerCase() === k.toLowerCase())),
+      ...perEngine[n],
+    ],
   }));
   const withExtra = (t: string | null): string => [t, ...extra].filter((x) => x).join(',');
-  const tc0 = withExtra(perTc[0] ?? tcText), tc1 = withExtra(perTc[1] ?? tcText);
+  const tc0 = withExtra(perTc[0] ?? tcText),
+    tc1 = withExtra(perTc[1] ?? tcText);
   if (!tc0 || !tc1) throw new Error('give a time control (--tc 10+0.1, --nodes N, --depth D or --movetime MS)');
-  const rules = ruleConfigFrom({ repetitionRule, drawRule, rule60MaxPly: rule60, mateThreatDepth: DEFAULT_RULES.mateThreatDepth });
-  if (rules.repetitionRule.toLowerCase() !== repetitionRule.toLowerCase()) throw new Error(`unknown repetition rule "${repetitionRule}"`);
+  const rules = ruleConfigFrom({
+    repetitionRule,
+    drawRule,
+    rule60MaxPly: rule60,
+    mateThreatDepth: DEFAULT_RULES.mateThreatDepth,
+  });
+  if (rules.repetitionRule.toLowerCase() !== repetitionRule.toLowerCase())
+    throw new Error(`unknown repetition rule "${repetitionRule}"`);
   if (rules.drawRule.toLowerCase() !== drawRule.toLowerCase()) throw new Error(`unknown draw rule "${drawRule}"`);
   return { ...a, engines, tc: [parseTc(tc0), parseTc(tc1)], rules };
 }
@@ -290,29 +367,34 @@ export async function runMatchCli(argv: string[]): Promise<number> {
   process.on('SIGINT', onSigint);
   try {
     const tcText = args.tc.map(formatTimeControl);
-    print(`Match: ${games} games, tc ${tcText[0] === tcText[1] ? tcText[0] : `${tcText[0]} / ${tcText[1]}`}, concurrency ${args.concurrency}, ` +
-      `${openings.length ? `${openings.length} openings from ${args.openingsFile}` : 'start position'}, ` +
-      `rules ${args.rules.repetitionRule}/rule60=${args.rules.rule60MaxPly}/${args.repetitions}-fold`);
-    const out = await runMatch({
-      engines: [args.engines[0], args.engines[1]],
-      tc: args.tc,
-      games,
-      concurrency: args.concurrency,
-      openings,
-      rules: args.rules,
-      timeMarginMs: args.timeMarginMs,
-      moveTimeoutMs: args.moveTimeoutMs,
-      maxPlies: args.maxPlies,
-      repetitions: args.repetitions,
-      adjudication: args.adjudication,
-      sprt: args.sprt,
-      sprtModel: args.sprtModel,
-      print,
-      gameLog,
-      engineLog,
-      ratingInterval: args.ratingInterval,
-      startTimeoutMs: 15000,
-    }, () => interrupted);
+    print(
+      `Match: ${games} games, tc ${tcText[0] === tcText[1] ? tcText[0] : `${tcText[0]} / ${tcText[1]}`}, concurrency ${args.concurrency}, ` +
+        `${openings.length ? `${openings.length} openings from ${args.openingsFile}` : 'start position'}, ` +
+        `rules ${args.rules.repetitionRule}/rule60=${args.rules.rule60MaxPly}/${args.repetitions}-fold`,
+    );
+    const out = await runMatch(
+      {
+        engines: [args.engines[0], args.engines[1]],
+        tc: args.tc,
+        games,
+        concurrency: args.concurrency,
+        openings,
+        rules: args.rules,
+        timeMarginMs: args.timeMarginMs,
+        moveTimeoutMs: args.moveTimeoutMs,
+        maxPlies: args.maxPlies,
+        repetitions: args.repetitions,
+        adjudication: args.adjudication,
+        sprt: args.sprt,
+        sprtModel: args.sprtModel,
+        print,
+        gameLog,
+        engineLog,
+        ratingInterval: args.ratingInterval,
+        startTimeoutMs: 15000,
+      },
+      () => interrupted,
+    );
     if (out.error && out.stats.finished.length === 0) {
       process.stderr.write(`kirin match: ${out.error}\n`);
       return 1;
@@ -320,7 +402,9 @@ export async function runMatchCli(argv: string[]): Promise<number> {
     print('');
     print(`Results${out.stoppedEarly ? ` (stopped after ${out.stats.finished.length} of ${games} games)` : ''}:`);
     for (const l of summaryLines(out.names, out.stats, args.sprt, args.sprtModel)) print(l);
-    const t = Object.entries(out.stats.terminations).map(([k, v]) => `${k} ${v}`).join(', ');
+    const t = Object.entries(out.stats.terminations)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ');
     if (t) print(`Endings: ${t}`);
     if (out.error) {
       process.stderr.write(`kirin match: ${out.error}\n`);

@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { eloEstimate, eloFromScore, normalCdf, normalQuantile, pentanomial, scoreFromElo, scoreStats, trinomial } from './elo.js';
+import {
+  eloEstimate,
+  eloFromScore,
+  normalCdf,
+  normalQuantile,
+  pentanomial,
+  scoreFromElo,
+  scoreStats,
+  trinomial,
+} from './elo.js';
 import { assertClose } from '../../test/support/fixtures.js';
 
 test('Elo from score: 50% is 0, 75% is about +191, symmetric, inverse of scoreFromElo', () => {

@@ -19,7 +19,6 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, basename } from 'node:path';
 import { createInterface } from 'node:readline';
 
-
 /** Kirin move (ranks 0-9) -> Fairy-Stockfish move (ranks 1-10). */
 export function toFairy(move: string): string {
   const m = /^([a-i])([0-9])([a-i])([0-9])$/.exec(move);
@@ -45,7 +44,9 @@ export function translateInput(line: string): string | null {
   }
   if (cmd === 'go') {
     const k = words.indexOf('searchmoves');
-    if (k >= 0) for (let i = k + 1; i < words.length && /^[a-i][0-9][a-i][0-9]$/.test(words[i]); i++) words[i] = toFairy(words[i]);
+    if (k >= 0)
+      for (let i = k + 1; i < words.length && /^[a-i][0-9][a-i][0-9]$/.test(words[i]); i++)
+        words[i] = toFairy(words[i]);
     return words.join(' ');
   }
   if (cmd === 'setoption') {
@@ -62,7 +63,8 @@ export function translateInput(line: string): string | null {
 /** Rewrites one line of engine output (moves back to ranks 0-9). */
 export function translateOutput(line: string): string {
   if (line.startsWith('id name ')) return 'id name Fairy-Stockfish';
-  if (line.startsWith('option name UCI_Variant ')) return 'option name UCI_Variant type combo default xiangqi var xiangqi';
+  if (line.startsWith('option name UCI_Variant '))
+    return 'option name UCI_Variant type combo default xiangqi var xiangqi';
   if (line.startsWith('option name Threads ')) return 'option name Threads type spin default 1 min 1 max 1';
   if (line.startsWith('bestmove') || line.startsWith('info')) {
     return line.split(' ').map(fromFairy).join(' ');
@@ -76,7 +78,9 @@ async function main() {
   try {
     pkgDir = dirname(require.resolve('fairy-stockfish-nnue.wasm/stockfish.js'));
   } catch {
-    throw new Error('the npm package fairy-stockfish-nnue.wasm is not installed (npm install in the Kirin folder installs it)');
+    throw new Error(
+      'the npm package fairy-stockfish-nnue.wasm is not installed (npm install in the Kirin folder installs it)',
+    );
   }
   const Stockfish = require(join(pkgDir, 'stockfish.js'));
   // Passing the wasm bytes avoids the package's fetch() of a file path, which fails on Node >= 18.

@@ -29,12 +29,21 @@ test('wrapper: ranks 0-9 <-> 1-10 in both directions', async () => {
   assert.equal(w.fromFairy('a10a1'), 'a9a0');
   assert.equal(w.fromFairy('h3e3'), 'h2e2');
   assert.equal(w.translateInput('position startpos moves h2e2 h9g7'), 'position startpos moves h3e3 h10g8');
-  assert.equal(w.translateInput('position fen 3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1 moves e0e1'), 'position fen 3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1 moves e1e2');
-  assert.equal(w.translateInput('go wtime 1000 btime 1000 searchmoves h2e2 b0c2'), 'go wtime 1000 btime 1000 searchmoves h3e3 b1c3');
+  assert.equal(
+    w.translateInput('position fen 3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1 moves e0e1'),
+    'position fen 3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1 moves e1e2',
+  );
+  assert.equal(
+    w.translateInput('go wtime 1000 btime 1000 searchmoves h2e2 b0c2'),
+    'go wtime 1000 btime 1000 searchmoves h3e3 b1c3',
+  );
   assert.equal(w.translateInput('setoption name Threads value 8'), 'setoption name Threads value 1');
   assert.equal(w.translateInput('setoption name UCI_Variant value chess'), null);
   assert.equal(w.translateOutput('bestmove h10g8 ponder h1g3'), 'bestmove h9g7 ponder h0g2');
-  assert.equal(w.translateOutput('info depth 3 score cp 20 nodes 500 pv b1c3 h10g8 i1h1'), 'info depth 3 score cp 20 nodes 500 pv b0c2 h9g7 i0h0');
+  assert.equal(
+    w.translateOutput('info depth 3 score cp 20 nodes 500 pv b1c3 h10g8 i1h1'),
+    'info depth 3 score cp 20 nodes 500 pv b0c2 h9g7 i0h0',
+  );
 });
 
 let hasFairy = true;
@@ -44,28 +53,41 @@ try {
   hasFairy = false;
 }
 
-test('Fairy-Stockfish plays legal xiangqi moves through the runner', { skip: hasFairy ? false : 'fairy-stockfish-nnue.wasm not installed' }, async () => {
-  const fsf = new UciEngine({ command: `"${process.execPath}" "${wrapper}"`, options: [['Hash', '8']] });
-  const other = new UciEngine({ command: `"${process.execPath}" "${fake}" --mode random --seed 5`, options: [] });
-  try {
-    await fsf.start(30000);
-    await other.start(10000);
-    assert.equal(fsf.name, 'Fairy-Stockfish');
-    const tc = parseTimeControl('depth=2');
-    assert.ok(tc.ok);
-    for (const engines of [[fsf, other], [other, fsf]] as Array<[UciEngine, UciEngine]>) {
-      const rec = await playGame({
-        opening: START_OPENING, engines, tc: [tc.value, tc.value], rules: DEFAULT_RULES, timeMarginMs: 100, moveTimeoutMs: 20000,
-        maxPlies: 12, adjudication: NO_ADJUDICATION,
-      });
-      // Every move was checked by the runner; an untranslated square would have been an illegal move.
-      assert.notEqual(rec.termination, 'illegal', rec.reason);
-      assert.notEqual(rec.termination, 'crash', rec.reason);
-      assert.notEqual(rec.termination, 'time', rec.reason);
-      assert.ok(rec.moves.length >= 2);
+test(
+  'Fairy-Stockfish plays legal xiangqi moves through the runner',
+  { skip: hasFairy ? false : 'fairy-stockfish-nnue.wasm not installed' },
+  async () => {
+    const fsf = new UciEngine({ command: `"${process.execPath}" "${wrapper}"`, options: [['Hash', '8']] });
+    const other = new UciEngine({ command: `"${process.execPath}" "${fake}" --mode random --seed 5`, options: [] });
+    try {
+      await fsf.start(30000);
+      await other.start(10000);
+      assert.equal(fsf.name, 'Fairy-Stockfish');
+      const tc = parseTimeControl('depth=2');
+      assert.ok(tc.ok);
+      for (const engines of [
+        [fsf, other],
+        [other, fsf],
+      ] as Array<[UciEngine, UciEngine]>) {
+        const rec = await playGame({
+          opening: START_OPENING,
+          engines,
+          tc: [tc.value, tc.value],
+          rules: DEFAULT_RULES,
+          timeMarginMs: 100,
+          moveTimeoutMs: 20000,
+          maxPlies: 12,
+          adjudication: NO_ADJUDICATION,
+        });
+        // Every move was checked by the runner; an untranslated square would have been an illegal move.
+        assert.notEqual(rec.termination, 'illegal', rec.reason);
+        assert.notEqual(rec.termination, 'crash', rec.reason);
+        assert.notEqual(rec.termination, 'time', rec.reason);
+        assert.ok(rec.moves.length >= 2);
+      }
+    } finally {
+      await fsf.quit();
+      await other.quit();
     }
-  } finally {
-    await fsf.quit();
-    await other.quit();
-  }
-});
+  },
+);

@@ -30,20 +30,58 @@ interface FakeOptions {
 }
 
 function parseArgs(argv: string[]): FakeOptions {
-  const o: FakeOptions = { name: 'FakeEngine', mode: 'first', seed: 1, sleepMs: 0, illegalAt: 0, crashAt: 0, hangAt: 0, score: null, slowStartMs: 0 };
+  const o: FakeOptions = {
+    name: 'FakeEngine',
+    mode: 'first',
+    seed: 1,
+    sleepMs: 0,
+    illegalAt: 0,
+    crashAt: 0,
+    hangAt: 0,
+    score: null,
+    slowStartMs: 0,
+  };
   for (let i = 0; i < argv.length; i++) {
     const v = argv[i + 1];
     switch (argv[i]) {
-      case '--name': o.name = v; i++; break;
-      case '--mode': o.mode = v; i++; break;
-      case '--seed': o.seed = Number(v); i++; break;
-      case '--sleep': o.sleepMs = Number(v); i++; break;
-      case '--illegal-at': o.illegalAt = Number(v); i++; break;
-      case '--crash-at': o.crashAt = Number(v); i++; break;
-      case '--hang-at': o.hangAt = Number(v); i++; break;
-      case '--score': o.score = Number(v); i++; break;
-      case '--slow-start': o.slowStartMs = Number(v); i++; break;
-      default: break;
+      case '--name':
+        o.name = v;
+        i++;
+        break;
+      case '--mode':
+        o.mode = v;
+        i++;
+        break;
+      case '--seed':
+        o.seed = Number(v);
+        i++;
+        break;
+      case '--sleep':
+        o.sleepMs = Number(v);
+        i++;
+        break;
+      case '--illegal-at':
+        o.illegalAt = Number(v);
+        i++;
+        break;
+      case '--crash-at':
+        o.crashAt = Number(v);
+        i++;
+        break;
+      case '--hang-at':
+        o.hangAt = Number(v);
+        i++;
+        break;
+      case '--score':
+        o.score = Number(v);
+        i++;
+        break;
+      case '--slow-start':
+        o.slowStartMs = Number(v);
+        i++;
+        break;
+      default:
+        break;
     }
   }
   return o;

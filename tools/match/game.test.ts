@@ -28,10 +28,23 @@ function tc(text: string): TimeControl {
   return t.value;
 }
 
-function config(red: UciEngine, black: UciEngine, limits: string, opening: Opening = START_OPENING, extra: Partial<GameConfig> = {}): GameConfig {
+function config(
+  red: UciEngine,
+  black: UciEngine,
+  limits: string,
+  opening: Opening = START_OPENING,
+  extra: Partial<GameConfig> = {},
+): GameConfig {
   return {
-    opening, engines: [red, black], tc: [tc(limits), tc(limits)], rules: DEFAULT_RULES, timeMarginMs: 50,
-    moveTimeoutMs: 5000, maxPlies: 400, adjudication: NO_ADJUDICATION, ...extra,
+    opening,
+    engines: [red, black],
+    tc: [tc(limits), tc(limits)],
+    rules: DEFAULT_RULES,
+    timeMarginMs: 50,
+    moveTimeoutMs: 5000,
+    maxPlies: 400,
+    adjudication: NO_ADJUDICATION,
+    ...extra,
   };
 }
 
@@ -39,7 +52,14 @@ const fenOpening = (fen: string): Opening => ({ fen, moves: [], name: 'test', li
 
 test('parseTimeControl', () => {
   assert.deepEqual(tc('10+0.1'), { baseMs: 10000, incMs: 100, movesPerPeriod: 0, movetimeMs: 0, nodes: 0, depth: 0 });
-  assert.deepEqual(tc('40/60+0.5'), { baseMs: 60000, incMs: 500, movesPerPeriod: 40, movetimeMs: 0, nodes: 0, depth: 0 });
+  assert.deepEqual(tc('40/60+0.5'), {
+    baseMs: 60000,
+    incMs: 500,
+    movesPerPeriod: 40,
+    movetimeMs: 0,
+    nodes: 0,
+    depth: 0,
+  });
   assert.equal(tc('1:30+1').baseMs, 90000);
   assert.equal(tc('movetime=200').movetimeMs, 200);
   assert.equal(tc('st=0.5').movetimeMs, 500);
@@ -55,8 +75,14 @@ test('parseTimeControl', () => {
 });
 
 test('go commands: both clocks, each side its own increment, movestogo, fixed limits', () => {
-  assert.equal(goCommand([tc('10+0.1'), tc('5+0.05')], [9000.4, 4800], [0, 0], 0), 'go wtime 9000 btime 4800 winc 100 binc 50');
-  assert.equal(goCommand([tc('40/60'), tc('40/60')], [1000, 2000], [12, 13], 1), 'go wtime 1000 btime 2000 winc 0 binc 0 movestogo 13');
+  assert.equal(
+    goCommand([tc('10+0.1'), tc('5+0.05')], [9000.4, 4800], [0, 0], 0),
+    'go wtime 9000 btime 4800 winc 100 binc 50',
+  );
+  assert.equal(
+    goCommand([tc('40/60'), tc('40/60')], [1000, 2000], [12, 13], 1),
+    'go wtime 1000 btime 2000 winc 0 binc 0 movestogo 13',
+  );
   assert.equal(goCommand([tc('nodes=500,depth=4'), tc('movetime=50')], [0, 0], [0, 0], 0), 'go nodes 500 depth 4');
   assert.equal(goCommand([tc('nodes=500'), tc('movetime=50')], [0, 0], [0, 0], 1), 'go movetime 50');
 });
@@ -64,7 +90,11 @@ test('go commands: both clocks, each side its own increment, movestogo, fixed li
 test('splitCommand and parseInfoScore', () => {
   assert.deepEqual(splitCommand(`node "my dir/e.js" --x 'a b' c\\ d`), ['node', 'my dir/e.js', '--x', 'a b', 'c d']);
   assert.throws(() => splitCommand('node "oops'));
-  assert.deepEqual(parseInfoScore('info depth 7 seldepth 9 score cp -35 nodes 10 pv h2e2'), { value: -35, mate: null, depth: 7 });
+  assert.deepEqual(parseInfoScore('info depth 7 seldepth 9 score cp -35 nodes 10 pv h2e2'), {
+    value: -35,
+    mate: null,
+    depth: 7,
+  });
   assert.equal(parseInfoScore('info depth 7 score mate 3 pv h2e2')?.value, 100000 - 6);
   assert.equal(parseInfoScore('info depth 7 score mate -2')?.value, -100000 + 4);
   assert.equal(parseInfoScore('info depth 7 score cp 20 lowerbound'), null);
@@ -84,7 +114,6 @@ test('a bad engine command fails to start with a clear message', async () => {
   const e = new UciEngine({ command: '/nonexistent/engine-binary', options: [] });
   await assert.rejects(e.start(3000), /could not run|exited|did not answer/);
 });
-
 
 /** Replays a game record independently and checks every move and the final verdict. */
 function replay(moves: string[], repetitions: number): { pos: Position; counts: Map<string, number> } {
@@ -134,7 +163,8 @@ test('repetition verdicts apply at the 2nd or the 3rd occurrence as configured',
   const thrice = await playGame(config(red, black, 'depth=1', START_OPENING, { repetitions: 3 }));
   assert.equal(twice.reason, 'repetition');
   assert.equal(thrice.reason, 'repetition');
-  const a = replay(twice.moves, 2), b = replay(thrice.moves, 3);
+  const a = replay(twice.moves, 2),
+    b = replay(thrice.moves, 3);
   assert.equal(a.counts.get(a.pos.keyHex()), 2);
   assert.equal(b.counts.get(b.pos.keyHex()), 3);
   assert.ok(thrice.moves.length > twice.moves.length);
@@ -155,7 +185,12 @@ test('opening moves are sent before the game moves', async () => {
   const red = await engine('--mode mate');
   const black = await engine('--mode first');
   // The black king is boxed in; black's pawn makes the waiting moves of the opening.
-  const opening: Opening = { fen: '3k5/R8/9/9/9/8p/9/9/9/R3K4 w', moves: ['a0b0', 'i4i3', 'b0c0', 'i3i2'], name: 'x', line: 1 };
+  const opening: Opening = {
+    fen: '3k5/R8/9/9/9/8p/9/9/9/R3K4 w',
+    moves: ['a0b0', 'i4i3', 'b0c0', 'i3i2'],
+    name: 'x',
+    line: 1,
+  };
   const rec = await playGame(config(red, black, 'movetime=500', opening));
   assert.equal(rec.result, 'red');
   assert.equal(rec.reason, 'checkmate');

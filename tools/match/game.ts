@@ -29,7 +29,14 @@ export interface TimeControl {
   depth: number;
 }
 
-export const NO_LIMITS: TimeControl = Object.freeze({ baseMs: 0, incMs: 0, movesPerPeriod: 0, movetimeMs: 0, nodes: 0, depth: 0 }) as TimeControl;
+export const NO_LIMITS: TimeControl = Object.freeze({
+  baseMs: 0,
+  incMs: 0,
+  movesPerPeriod: 0,
+  movetimeMs: 0,
+  nodes: 0,
+  depth: 0,
+}) as TimeControl;
 
 export function hasClock(tc: TimeControl): boolean {
   return tc.baseMs > 0 || tc.incMs > 0;
@@ -46,7 +53,11 @@ export type TimeControlErrorCode = 'tc-empty' | 'tc-syntax' | 'tc-value' | 'tc-n
 
 export function parseTimeControl(text: string): Result<TimeControl, TimeControlErrorCode> {
   const tc: TimeControl = { ...NO_LIMITS };
-  const parts = text.trim().split(',').map((p) => p.trim()).filter((p) => p);
+  const parts = text
+    .trim()
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p);
   if (parts.length === 0) return err('tc-empty', `empty time control`);
   for (const part of parts) {
     const kv = /^(movetime|st|nodes|depth)=(\d+(?:\.\d+)?)$/i.exec(part);
@@ -61,19 +72,25 @@ export function parseTimeControl(text: string): Result<TimeControl, TimeControlE
       continue;
     }
     const m = /^(?:(\d+)\/)?(?:(\d+):)?(\d+(?:\.\d+)?)(?:\+(\d+(?:\.\d+)?))?$/.exec(part);
-    if (!m) return err('tc-syntax', `bad time control "${part}" (examples: 10+0.1, 40/60, 1:30+1, movetime=100, nodes=20000, depth=6)`);
+    if (!m)
+      return err(
+        'tc-syntax',
+        `bad time control "${part}" (examples: 10+0.1, 40/60, 1:30+1, movetime=100, nodes=20000, depth=6)`,
+      );
     tc.movesPerPeriod = m[1] ? Number(m[1]) : 0;
     tc.baseMs = Math.round(((m[2] ? Number(m[2]) * 60 : 0) + Number(m[3])) * 1000);
     tc.incMs = m[4] ? Math.round(Number(m[4]) * 1000) : 0;
     if (tc.baseMs <= 0 && tc.incMs <= 0) return err('tc-no-time', `time control "${part}" gives no time`);
   }
-  if (!hasClock(tc) && !tc.movetimeMs && !tc.nodes && !tc.depth) return err('tc-no-limit', `time control "${text}" sets no limit`);
+  if (!hasClock(tc) && !tc.movetimeMs && !tc.nodes && !tc.depth)
+    return err('tc-no-limit', `time control "${text}" sets no limit`);
   return ok(tc);
 }
 
 export function formatTimeControl(tc: TimeControl): string {
   const parts: string[] = [];
-  if (hasClock(tc)) parts.push(`${tc.movesPerPeriod ? tc.movesPerPeriod + '/' : ''}${tc.baseMs / 1000}+${tc.incMs / 1000}`);
+  if (hasClock(tc))
+    parts.push(`${tc.movesPerPeriod ? tc.movesPerPeriod + '/' : ''}${tc.baseMs / 1000}+${tc.incMs / 1000}`);
   if (tc.movetimeMs) parts.push(`movetime=${tc.movetimeMs}`);
   if (tc.nodes) parts.push(`nodes=${tc.nodes}`);
   if (tc.depth) parts.push(`depth=${tc.depth}`);
@@ -91,7 +108,13 @@ export interface Adjudication {
   drawScore: number;
 }
 
-export const NO_ADJUDICATION: Adjudication = Object.freeze({ resignMoves: 0, resignScore: 0, drawMoveNumber: 0, drawMoves: 0, drawScore: 0 }) as Adjudication;
+export const NO_ADJUDICATION: Adjudication = Object.freeze({
+  resignMoves: 0,
+  resignScore: 0,
+  drawMoveNumber: 0,
+  drawMoves: 0,
+  drawScore: 0,
+}) as Adjudication;
 
 export interface GameConfig {
   opening: Opening;
@@ -187,18 +210,39 @@ export async function playGame(cfg: GameConfig): Promise<GameRecord> {
   // Scores reported by each color's engine for its last moves (own point of view).
   const scores: number[][] = [[], []];
 
-  const record = (result: GameResult, reason: string, termination: Termination, forfeit: Color | null = null): GameRecord => ({
-    result, reason, termination, forfeit, moves, redName: redEng.name, blackName: blackEng.name,
-    durationMs: Date.now() - t0, finalFen: pos.fen(),
+  const record = (
+    result: GameResult,
+    reason: string,
+    termination: Termination,
+    forfeit: Color | null = null,
+  ): GameRecord => ({
+    result,
+    reason,
+    termination,
+    forfeit,
+    moves,
+    redName: redEng.name,
+    blackName: blackEng.name,
+    durationMs: Date.now() - t0,
+    finalFen: pos.fen(),
   });
   const forfeitBy = (side: Color, reason: string, termination: Termination): GameRecord =>
     record(side === RED ? 'black' : 'red', reason, termination, side);
 
-  for (const [c, eng] of [[0, redEng], [1, blackEng]] as Array<[Color, UciEngine]>) {
+  for (const [c, eng] of [
+    [0, redEng],
+    [1, blackEng],
+  ] as Array<[Color, UciEngine]>) {
     const r = await eng.newGame();
     if (r !== true) {
       eng.kill();
-      return forfeitBy(c, r === false ? `${eng.name} (${colorName(c)}) did not answer isready` : `${eng.name} (${colorName(c)}) crashed: ${r}`, 'crash');
+      return forfeitBy(
+        c,
+        r === false
+          ? `${eng.name} (${colorName(c)}) did not answer isready`
+          : `${eng.name} (${colorName(c)}) crashed: ${r}`,
+        'crash',
+      );
     }
   }
 
@@ -209,7 +253,8 @@ export async function playGame(cfg: GameConfig): Promise<GameRecord> {
       const byRepetition = occurrences >= 2 && !isBoardReason(j.code);
       if (!byRepetition || occurrences >= repetitions) return record(j.result, j.reason, 'rules');
     }
-    if (cfg.maxPlies > 0 && moves.length >= cfg.maxPlies) return record('draw', `game reached ${cfg.maxPlies} plies`, 'maxplies');
+    if (cfg.maxPlies > 0 && moves.length >= cfg.maxPlies)
+      return record('draw', `game reached ${cfg.maxPlies} plies`, 'maxplies');
     if (cfg.aborted?.()) return record('aborted', 'match stopped', 'aborted');
 
     const side = pos.side;
@@ -224,11 +269,13 @@ export async function playGame(cfg: GameConfig): Promise<GameRecord> {
     if (tc.movetimeMs) limit = Math.min(limit, tc.movetimeMs + cfg.timeMarginMs);
     const res: GoResult = await eng.go(positionCmd, goCmd, limit + 1);
 
-    if (res.kind === 'crash') return forfeitBy(side, `${eng.name} (${colorName(side)}) crashed: ${res.message}`, 'crash');
+    if (res.kind === 'crash')
+      return forfeitBy(side, `${eng.name} (${colorName(side)}) crashed: ${res.message}`, 'crash');
     if (res.kind === 'timeout') {
-      const what = hasClock(tc) || tc.movetimeMs
-        ? `${eng.name} (${colorName(side)}) lost on time (no move after ${Math.round(res.elapsedMs)} ms)`
-        : `${eng.name} (${colorName(side)}) did not answer within ${cfg.moveTimeoutMs} ms`;
+      const what =
+        hasClock(tc) || tc.movetimeMs
+          ? `${eng.name} (${colorName(side)}) lost on time (no move after ${Math.round(res.elapsedMs)} ms)`
+          : `${eng.name} (${colorName(side)}) did not answer within ${cfg.moveTimeoutMs} ms`;
       // Let the engine finish its search so it can play the next game; the match restarts it if it cannot.
       if (!(await eng.stopSearch(1000))) eng.kill();
       return forfeitBy(side, what, 'time');
@@ -236,7 +283,11 @@ export async function playGame(cfg: GameConfig): Promise<GameRecord> {
     const used = res.elapsedMs;
     if (hasClock(tc)) {
       if (used > clocks[side] + cfg.timeMarginMs) {
-        return forfeitBy(side, `${eng.name} (${colorName(side)}) lost on time (${Math.round(used)} ms used, ${Math.round(clocks[side])} ms left)`, 'time');
+        return forfeitBy(
+          side,
+          `${eng.name} (${colorName(side)}) lost on time (${Math.round(used)} ms used, ${Math.round(clocks[side])} ms left)`,
+          'time',
+        );
       }
       clocks[side] = clocks[side] - used + tc.incMs;
       if (tc.movesPerPeriod) {
@@ -246,13 +297,21 @@ export async function playGame(cfg: GameConfig): Promise<GameRecord> {
         }
       }
     } else if (tc.movetimeMs && used > tc.movetimeMs + cfg.timeMarginMs) {
-      return forfeitBy(side, `${eng.name} (${colorName(side)}) lost on time (${Math.round(used)} ms used, movetime ${tc.movetimeMs} ms)`, 'time');
+      return forfeitBy(
+        side,
+        `${eng.name} (${colorName(side)}) lost on time (${Math.round(used)} ms used, movetime ${tc.movetimeMs} ms)`,
+        'time',
+      );
     }
 
     // The engine's text must be the move exactly as UCI writes it (no other case or spacing).
     const m = parseLegalMove(pos, res.move);
     if (!m.ok || moveToUci(m.value) !== res.move) {
-      return forfeitBy(side, `${eng.name} (${colorName(side)}) played an illegal move "${res.move}" in ${pos.fen()}`, 'illegal');
+      return forfeitBy(
+        side,
+        `${eng.name} (${colorName(side)}) played an illegal move "${res.move}" in ${pos.fen()}`,
+        'illegal',
+      );
     }
     pos.doMove(m.value);
     note();
@@ -269,17 +328,34 @@ export async function playGame(cfg: GameConfig): Promise<GameRecord> {
       const theirs = scores[side ^ 1].slice(-adj.resignMoves);
       if (mine.length === adj.resignMoves && theirs.length === adj.resignMoves) {
         if (mine.every((v) => v <= -adj.resignScore) && theirs.every((v) => v >= adj.resignScore)) {
-          return record(side === RED ? 'black' : 'red', `${colorName(side)} resigns (both engines agree on a score beyond ${adj.resignScore} cp)`, 'adjudication');
+          return record(
+            side === RED ? 'black' : 'red',
+            `${colorName(side)} resigns (both engines agree on a score beyond ${adj.resignScore} cp)`,
+            'adjudication',
+          );
         }
         if (mine.every((v) => v >= adj.resignScore) && theirs.every((v) => v <= -adj.resignScore)) {
-          return record(side === RED ? 'red' : 'black', `${colorName(side ^ 1)} resigns (both engines agree on a score beyond ${adj.resignScore} cp)`, 'adjudication');
+          return record(
+            side === RED ? 'red' : 'black',
+            `${colorName(side ^ 1)} resigns (both engines agree on a score beyond ${adj.resignScore} cp)`,
+            'adjudication',
+          );
         }
       }
     }
     if (adj.drawMoves > 0 && (moves.length + 1) >> 1 >= adj.drawMoveNumber) {
-      const a = scores[0].slice(-adj.drawMoves), b = scores[1].slice(-adj.drawMoves);
-      if (a.length === adj.drawMoves && b.length === adj.drawMoves && a.concat(b).every((v) => Math.abs(v) <= adj.drawScore)) {
-        return record('draw', `draw by adjudication (|score| <= ${adj.drawScore} cp for ${adj.drawMoves} moves)`, 'adjudication');
+      const a = scores[0].slice(-adj.drawMoves),
+        b = scores[1].slice(-adj.drawMoves);
+      if (
+        a.length === adj.drawMoves &&
+        b.length === adj.drawMoves &&
+        a.concat(b).every((v) => Math.abs(v) <= adj.drawScore)
+      ) {
+        return record(
+          'draw',
+          `draw by adjudication (|score| <= ${adj.drawScore} cp for ${adj.drawMoves} moves)`,
+          'adjudication',
+        );
       }
     }
   }

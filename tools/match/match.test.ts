@@ -19,22 +19,70 @@ const tc = (t: string): TimeControl => {
 
 function config(a: string, b: string, extra: Partial<MatchConfig>): MatchConfig {
   return {
-    engines: [{ command: cmd(a), options: [] }, { command: cmd(b), options: [] }],
-    tc: [tc('depth=1'), tc('depth=1')], games: 4, concurrency: 1, openings: [], rules: DEFAULT_RULES,
-    timeMarginMs: 100, moveTimeoutMs: 5000, maxPlies: 300, repetitions: 3, adjudication: NO_ADJUDICATION, sprt: null,
-    sprtModel: 'pentanomial', print: () => {}, gameLog: null, engineLog: null, ratingInterval: 0, startTimeoutMs: 10000,
+    engines: [
+      { command: cmd(a), options: [] },
+      { command: cmd(b), options: [] },
+    ],
+    tc: [tc('depth=1'), tc('depth=1')],
+    games: 4,
+    concurrency: 1,
+    openings: [],
+    rules: DEFAULT_RULES,
+    timeMarginMs: 100,
+    moveTimeoutMs: 5000,
+    maxPlies: 300,
+    repetitions: 3,
+    adjudication: NO_ADJUDICATION,
+    sprt: null,
+    sprtModel: 'pentanomial',
+    print: () => {},
+    gameLog: null,
+    engineLog: null,
+    ratingInterval: 0,
+    startTimeoutMs: 10000,
     ...extra,
   };
 }
 
 test('parseMatchArgs: engines, options, time controls, SPRT', () => {
-  const a = parseMatchArgs(['--engine', 'node a.js', '--engine', 'node b.js', '--tc', '10+0.1', '--games', '200', '--concurrency', '2',
-    '--openings', 'o.txt', '--sprt', 'elo0=0', 'elo1=10', 'alpha=0.05', 'beta=0.05', '--option', 'Hash=16', '--engine-option', '1:Hash=64',
-    '--engine-option', '2:Threads=1', '--name', '2:Other', '--engine-tc', '2:5+0.05', '--log', 'g.log']);
+  const a = parseMatchArgs([
+    '--engine',
+    'node a.js',
+    '--engine',
+    'node b.js',
+    '--tc',
+    '10+0.1',
+    '--games',
+    '200',
+    '--concurrency',
+    '2',
+    '--openings',
+    'o.txt',
+    '--sprt',
+    'elo0=0',
+    'elo1=10',
+    'alpha=0.05',
+    'beta=0.05',
+    '--option',
+    'Hash=16',
+    '--engine-option',
+    '1:Hash=64',
+    '--engine-option',
+    '2:Threads=1',
+    '--name',
+    '2:Other',
+    '--engine-tc',
+    '2:5+0.05',
+    '--log',
+    'g.log',
+  ]);
   assert.equal(a.engines.length, 2);
   assert.equal(a.engines[0].command, 'node a.js');
   assert.deepEqual(a.engines[0].options, [['Hash', '64']]);
-  assert.deepEqual(a.engines[1].options, [['Hash', '16'], ['Threads', '1']]);
+  assert.deepEqual(a.engines[1].options, [
+    ['Hash', '16'],
+    ['Threads', '1'],
+  ]);
   assert.equal(a.engines[1].name, 'Other');
   assert.equal(a.tc[0].baseMs, 10000);
   assert.equal(a.tc[1].baseMs, 5000);
@@ -43,25 +91,59 @@ test('parseMatchArgs: engines, options, time controls, SPRT', () => {
   assert.equal(a.games, 200);
   assert.equal(a.concurrency, 2);
   assert.equal(a.logFile, 'g.log');
-  const b = parseMatchArgs(['--engine', 'x', '--engine', 'y', '--nodes', '1000', '--repetition-rule', 'computerrule', '--rule60', '0',
-    '--resign', 'movecount=3', 'score=800', '--draw', 'movenumber=30', 'movecount=6', 'score=10', '--sprt-model', 'trinomial']);
+  const b = parseMatchArgs([
+    '--engine',
+    'x',
+    '--engine',
+    'y',
+    '--nodes',
+    '1000',
+    '--repetition-rule',
+    'computerrule',
+    '--rule60',
+    '0',
+    '--resign',
+    'movecount=3',
+    'score=800',
+    '--draw',
+    'movenumber=30',
+    'movecount=6',
+    'score=10',
+    '--sprt-model',
+    'trinomial',
+  ]);
   assert.equal(b.tc[0].nodes, 1000);
   assert.equal(b.rules.repetitionRule, 'ComputerRule');
   assert.equal(b.rules.rule60MaxPly, 0);
-  assert.deepEqual(b.adjudication, { resignMoves: 3, resignScore: 800, drawMoveNumber: 30, drawMoves: 6, drawScore: 10 });
+  assert.deepEqual(b.adjudication, {
+    resignMoves: 3,
+    resignScore: 800,
+    drawMoveNumber: 30,
+    drawMoves: 6,
+    drawScore: 10,
+  });
   assert.equal(b.sprtModel, 'trinomial');
   assert.throws(() => parseMatchArgs(['--engine', 'x', '--tc', '1+0']), /two --engine/);
   assert.throws(() => parseMatchArgs(['--engine', 'x', '--engine', 'y']), /time control/);
   assert.throws(() => parseMatchArgs(['--engine', 'x', '--engine', 'y', '--tc', 'soon']), /bad time control/);
   assert.throws(() => parseMatchArgs(['--engine', 'x', '--engine', 'y', '--tc', '1', '--bogus']), /unknown argument/);
-  assert.throws(() => parseMatchArgs(['--engine', 'x', '--engine', 'y', '--tc', '1', '--sprt', 'elo0=5', 'elo1=1']), /elo1 > elo0/);
-  assert.throws(() => parseMatchArgs(['--engine', 'x', '--engine', 'y', '--tc', '1', '--repetition-rule', 'Nope']), /repetition rule/);
+  assert.throws(
+    () => parseMatchArgs(['--engine', 'x', '--engine', 'y', '--tc', '1', '--sprt', 'elo0=5', 'elo1=1']),
+    /elo1 > elo0/,
+  );
+  assert.throws(
+    () => parseMatchArgs(['--engine', 'x', '--engine', 'y', '--tc', '1', '--repetition-rule', 'Nope']),
+    /repetition rule/,
+  );
 });
 
 test('runMatchCli: bad arguments give exit code 2', async () => {
   const write = process.stderr.write;
   let err = '';
-  process.stderr.write = ((s: string) => { err += s; return true; }) as typeof process.stderr.write;
+  process.stderr.write = ((s: string) => {
+    err += s;
+    return true;
+  }) as typeof process.stderr.write;
   try {
     assert.equal(await runMatchCli(['--engine', 'only-one']), 2);
   } finally {
@@ -73,7 +155,17 @@ test('runMatchCli: bad arguments give exit code 2', async () => {
 test('pair statistics: pentanomial counts from both games of a pair', () => {
   const set = parseOpenings('h2e2\nc3c4\n');
   const games = scheduleGames(set, 4);
-  const rec = (result: GameRecord['result']): GameRecord => ({ result, reason: '', termination: 'rules', forfeit: null, moves: [], redName: 'a', blackName: 'b', durationMs: 0, finalFen: '' });
+  const rec = (result: GameRecord['result']): GameRecord => ({
+    result,
+    reason: '',
+    termination: 'rules',
+    forfeit: null,
+    moves: [],
+    redName: 'a',
+    blackName: 'b',
+    durationMs: 0,
+    finalFen: '',
+  });
   const st = emptyStats();
   // Pair 0: engine 0 wins as red, draws as black -> 1.5 points. Pair 1: loses both -> 0.
   addGame(st, { game: games[0], record: rec('red'), score: 1 });
@@ -89,30 +181,49 @@ test('a small match: colors alternate per opening, W/D/L add up, one log line pe
   const lines: string[] = [];
   const printed: string[] = [];
   const openings = parseOpenings('h2e2 h9g7 # one\nc3c4 g6g5 # two\ng0e2 # three\n');
-  const out = await runMatch(config('--name A --mode mate', '--name B --mode random --seed 9', {
-    games: 6, concurrency: 2, openings, gameLog: (l) => lines.push(l), print: (l) => printed.push(l),
-  }));
+  const out = await runMatch(
+    config('--name A --mode mate', '--name B --mode random --seed 9', {
+      games: 6,
+      concurrency: 2,
+      openings,
+      gameLog: (l) => lines.push(l),
+      print: (l) => printed.push(l),
+    }),
+  );
   assert.equal(out.error, null);
   assert.deepEqual(out.names, ['A', 'B']);
   const st = out.stats;
   assert.equal(st.wins + st.draws + st.losses, 6);
-  assert.equal(st.pairs.reduce((x, y) => x + y, 0), 3);
+  assert.equal(
+    st.pairs.reduce((x, y) => x + y, 0),
+    3,
+  );
   assert.equal(st.finished.length, 6);
   for (const f of st.finished) {
     assert.equal(f.record.redName, f.game.redEngine === 0 ? 'A' : 'B');
     assert.equal(f.game.opening, openings[f.game.pair % 3]);
   }
   assert.equal(lines.length, 6);
-  for (const l of lines) assert.match(l, /^game \d \| (A vs B|B vs A) \| (1-0|0-1|1\/2-1\/2) \| [^|]+ \| opening [^|]+ \| moves [a-i0-9 ]* \| end (rules|adjudication|maxplies)$/);
+  for (const l of lines)
+    assert.match(
+      l,
+      /^game \d \| (A vs B|B vs A) \| (1-0|0-1|1\/2-1\/2) \| [^|]+ \| opening [^|]+ \| moves [a-i0-9 ]* \| end (rules|adjudication|maxplies)$/,
+    );
   assert.ok(printed.some((l) => /^Finished game 6 /.test(l)));
   assert.equal(out.stoppedEarly, false);
 });
 
 test('SPRT stops the match as soon as it decides', async () => {
   const printed: string[] = [];
-  const out = await runMatch(config('--name Good --mode mate', '--name Bad --mode illegal', {
-    games: 200, concurrency: 1, sprt: { elo0: 0, elo1: 100, alpha: 0.05, beta: 0.05 }, sprtModel: 'trinomial', print: (l) => printed.push(l),
-  }));
+  const out = await runMatch(
+    config('--name Good --mode mate', '--name Bad --mode illegal', {
+      games: 200,
+      concurrency: 1,
+      sprt: { elo0: 0, elo1: 100, alpha: 0.05, beta: 0.05 },
+      sprtModel: 'trinomial',
+      print: (l) => printed.push(l),
+    }),
+  );
   assert.equal(out.sprt?.decision, 'H1');
   assert.ok(out.stoppedEarly);
   // log(s(100)/s(0)) = 0.247 per win: 12 wins cross log(19) = 2.944.
@@ -123,7 +234,9 @@ test('SPRT stops the match as soon as it decides', async () => {
 
 test('a crashing engine forfeits every game and is restarted each time', async () => {
   const printed: string[] = [];
-  const out = await runMatch(config('--name Stable', '--name Crashy --crash-at 1', { games: 4, print: (l) => printed.push(l) }));
+  const out = await runMatch(
+    config('--name Stable', '--name Crashy --crash-at 1', { games: 4, print: (l) => printed.push(l) }),
+  );
   assert.equal(out.error, null);
   assert.deepEqual([out.stats.wins, out.stats.draws, out.stats.losses], [4, 0, 0]);
   assert.deepEqual(out.stats.forfeits, [0, 4]);
@@ -132,7 +245,13 @@ test('a crashing engine forfeits every game and is restarted each time', async (
 });
 
 test('an engine that cannot start stops the match before any game', async () => {
-  const out = await runMatch({ ...config('', '', {}), engines: [{ command: cmd(''), options: [] }, { command: '/nonexistent/engine', options: [] }] });
+  const out = await runMatch({
+    ...config('', '', {}),
+    engines: [
+      { command: cmd(''), options: [] },
+      { command: '/nonexistent/engine', options: [] },
+    ],
+  });
   assert.ok(out.error);
   assert.equal(out.stats.finished.length, 0);
 });

@@ -127,17 +127,28 @@ function pct(x: number): string {
   return (100 * x).toFixed(1) + '%';
 }
 
-export function summaryLines(names: [string, string], stats: MatchStats, sprt: SprtParams | null, model: SprtModel): string[] {
+export function summaryLines(
+  names: [string, string],
+  stats: MatchStats,
+  sprt: SprtParams | null,
+  model: SprtModel,
+): string[] {
   const n = stats.wins + stats.draws + stats.losses;
   const out: string[] = [];
   const score = n ? (stats.wins + stats.draws / 2) / n : 0.5;
-  out.push(`Score of ${names[0]} vs ${names[1]}: ${stats.wins} - ${stats.losses} - ${stats.draws}  [${score.toFixed(3)}] ${n}  (W - L - D)`);
+  out.push(
+    `Score of ${names[0]} vs ${names[1]}: ${stats.wins} - ${stats.losses} - ${stats.draws}  [${score.toFixed(3)}] ${n}  (W - L - D)`,
+  );
   const e = eloEstimate(trinomial(stats.wins, stats.draws, stats.losses));
-  out.push(`Elo difference: ${formatElo(e)} (trinomial, 95%), LOS: ${pct(e.los)}, DrawRatio: ${n ? pct(stats.draws / n) : '-'}`);
+  out.push(
+    `Elo difference: ${formatElo(e)} (trinomial, 95%), LOS: ${pct(e.los)}, DrawRatio: ${n ? pct(stats.draws / n) : '-'}`,
+  );
   const np = stats.pairs.reduce((a, b) => a + b, 0);
   if (np > 0) {
     const ep = eloEstimate(pentanomial(stats.pairs));
-    out.push(`Pentanomial [0, 0.5, 1, 1.5, 2]: [${stats.pairs.join(', ')}], Elo ${formatElo(ep)} (95%), LOS: ${pct(ep.los)}`);
+    out.push(
+      `Pentanomial [0, 0.5, 1, 1.5, 2]: [${stats.pairs.join(', ')}], Elo ${formatElo(ep)} (95%), LOS: ${pct(ep.los)}`,
+    );
   }
   const forfeits = stats.forfeits[0] + stats.forfeits[1];
   if (forfeits) out.push(`Forfeits: ${names[0]} ${stats.forfeits[0]}, ${names[1]} ${stats.forfeits[1]}`);
@@ -161,8 +172,12 @@ export async function runMatch(cfg: MatchConfig, interrupted: () => boolean = ()
   const slots: Slot[] = [];
   const concurrency = Math.max(1, Math.min(cfg.concurrency, schedule.length || 1));
 
-  const makeEngine = (i: 0 | 1, slot: number): UciEngine => new UciEngine(cfg.engines[i], cfg.engineLog, `${i + 1}.${slot + 1}`);
-  const names: [string, string] = [cfg.engines[0].name ?? cfg.engines[0].command, cfg.engines[1].name ?? cfg.engines[1].command];
+  const makeEngine = (i: 0 | 1, slot: number): UciEngine =>
+    new UciEngine(cfg.engines[i], cfg.engineLog, `${i + 1}.${slot + 1}`);
+  const names: [string, string] = [
+    cfg.engines[0].name ?? cfg.engines[0].command,
+    cfg.engines[1].name ?? cfg.engines[1].command,
+  ];
 
   try {
     // Start every engine first so that a bad command stops the match before any game.
@@ -180,13 +195,22 @@ export async function runMatch(cfg: MatchConfig, interrupted: () => boolean = ()
     }
     for (let i = 0; i < 2; i++) {
       for (const [k] of cfg.engines[i].options) {
-        if (!slots[0].engines[i].declaredOptions.has(k.toLowerCase())) cfg.print(`Warning: ${names[i]} has no option "${k}"; not set`);
+        if (!slots[0].engines[i].declaredOptions.has(k.toLowerCase()))
+          cfg.print(`Warning: ${names[i]} has no option "${k}"; not set`);
       }
     }
   } catch (e) {
     error = (e as Error).message;
     await Promise.all(slots.flatMap((s) => s.engines.map((x) => x.quit())));
-    return { names, stats, elo: eloEstimate(trinomial(0, 0, 0)), eloPairs: null, sprt: null, stoppedEarly: true, error };
+    return {
+      names,
+      stats,
+      elo: eloEstimate(trinomial(0, 0, 0)),
+      eloPairs: null,
+      sprt: null,
+      stoppedEarly: true,
+      error,
+    };
   }
 
   const restartFailures = [0, 0];
@@ -215,13 +239,19 @@ export async function runMatch(cfg: MatchConfig, interrupted: () => boolean = ()
     const n = stats.finished.length;
     const r = fg.record;
     const o = fg.game.opening;
-    cfg.print(`Finished game ${fg.game.index + 1} (${r.redName} vs ${r.blackName}): ${resultString(r.result)} {${r.reason}} ` +
-      `[opening ${o.line || fg.game.pair + 1}${o.name ? `: ${o.name}` : ''}]`);
-    cfg.print(`Score of ${names[0]} vs ${names[1]}: ${stats.wins} - ${stats.losses} - ${stats.draws}  [${((stats.wins + stats.draws / 2) / n).toFixed(3)}] ${n}`);
+    cfg.print(
+      `Finished game ${fg.game.index + 1} (${r.redName} vs ${r.blackName}): ${resultString(r.result)} {${r.reason}} ` +
+        `[opening ${o.line || fg.game.pair + 1}${o.name ? `: ${o.name}` : ''}]`,
+    );
+    cfg.print(
+      `Score of ${names[0]} vs ${names[1]}: ${stats.wins} - ${stats.losses} - ${stats.draws}  [${((stats.wins + stats.draws / 2) / n).toFixed(3)}] ${n}`,
+    );
     cfg.gameLog?.(gameLogLine(fg));
     if (cfg.sprt) {
       sprt = sprtStatus(statsDistribution(stats, cfg.sprtModel), cfg.sprt);
-      cfg.print(`SPRT: llr ${sprt.llr.toFixed(2)} (${(100 * sprt.llr / sprt.upper).toFixed(1)}%), lbound ${sprt.lower.toFixed(2)}, ubound ${sprt.upper.toFixed(2)}`);
+      cfg.print(
+        `SPRT: llr ${sprt.llr.toFixed(2)} (${((100 * sprt.llr) / sprt.upper).toFixed(1)}%), lbound ${sprt.lower.toFixed(2)}, ubound ${sprt.upper.toFixed(2)}`,
+      );
       if (sprt.decision) {
         cfg.print(`SPRT: ${sprt.decision === 'H1' ? 'H1 was accepted' : 'H0 was accepted'}`);
         stop = true;
@@ -250,8 +280,15 @@ export async function runMatch(cfg: MatchConfig, interrupted: () => boolean = ()
         const blackDown = g.redEngine === 0 ? !ok1 : !ok0;
         const reason = `${redDown && blackDown ? 'both engines' : (redDown ? red : black).name} could not be started`;
         record = {
-          result: redDown && blackDown ? 'draw' : redDown ? 'black' : 'red', reason, termination: 'crash',
-          forfeit: redDown && blackDown ? null : redDown ? 0 : 1, moves: [], redName: red.name, blackName: black.name, durationMs: 0, finalFen: '',
+          result: redDown && blackDown ? 'draw' : redDown ? 'black' : 'red',
+          reason,
+          termination: 'crash',
+          forfeit: redDown && blackDown ? null : redDown ? 0 : 1,
+          moves: [],
+          redName: red.name,
+          blackName: black.name,
+          durationMs: 0,
+          finalFen: '',
         };
       } else {
         record = await playGame({

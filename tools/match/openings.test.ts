@@ -2,7 +2,15 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { join } from 'node:path';
 import { Position } from '../../src/core/position.js';
-import { loadOpenings, openingPosition, parseOpeningLine, parseOpenings, scheduleGames, shuffled, type Opening } from './openings.js';
+import {
+  loadOpenings,
+  openingPosition,
+  parseOpeningLine,
+  parseOpenings,
+  scheduleGames,
+  shuffled,
+  type Opening,
+} from './openings.js';
 import { repoRoot } from '../../test/support/fixtures.js';
 
 const root = repoRoot();
@@ -39,7 +47,11 @@ test('FEN lines with and without moves', () => {
   const a = line(`${fen} moves h2e2 h9g7`);
   assert.equal(a.fen, fen);
   assert.deepEqual(a.moves, ['h2e2', 'h9g7']);
-  assert.equal(rejected(`fen 3k5/9/9/9/9/9/9/9/4R4/4K4 b h2e2`).code, 'opening-move', 'h2e2 is not legal in that position');
+  assert.equal(
+    rejected(`fen 3k5/9/9/9/9/9/9/9/4R4/4K4 b h2e2`).code,
+    'opening-move',
+    'h2e2 is not legal in that position',
+  );
   const c = line('r2ak4/9/9/9/9/9/9/9/4A4/3K1R3 b');
   assert.equal(c.fen, 'r2ak4/9/9/9/9/9/9/9/4A4/3K1R3 b');
   assert.deepEqual(c.moves, []);
@@ -63,9 +75,18 @@ test('schedule: each opening twice with colors swapped, cycling through the set'
   const set = parseOpenings('h2e2\nc3c4\ng0e2\n');
   const s = scheduleGames(set, 8);
   assert.equal(s.length, 8);
-  assert.deepEqual(s.map((g) => g.opening.moves[0]), ['h2e2', 'h2e2', 'c3c4', 'c3c4', 'g0e2', 'g0e2', 'h2e2', 'h2e2']);
-  assert.deepEqual(s.map((g) => g.redEngine), [0, 1, 0, 1, 0, 1, 0, 1]);
-  assert.deepEqual(s.map((g) => g.pair), [0, 0, 1, 1, 2, 2, 3, 3]);
+  assert.deepEqual(
+    s.map((g) => g.opening.moves[0]),
+    ['h2e2', 'h2e2', 'c3c4', 'c3c4', 'g0e2', 'g0e2', 'h2e2', 'h2e2'],
+  );
+  assert.deepEqual(
+    s.map((g) => g.redEngine),
+    [0, 1, 0, 1, 0, 1, 0, 1],
+  );
+  assert.deepEqual(
+    s.map((g) => g.pair),
+    [0, 0, 1, 1, 2, 2, 3, 3],
+  );
   const empty = scheduleGames([], 3);
   assert.equal(empty[2].opening.name, 'startpos');
   assert.equal(empty[2].redEngine, 0);
@@ -73,10 +94,15 @@ test('schedule: each opening twice with colors swapped, cycling through the set'
 
 test('shuffled is a seeded permutation', () => {
   const items = Array.from({ length: 20 }, (_, i) => i);
-  const a = shuffled(items, 5), b = shuffled(items, 5), c = shuffled(items, 6);
+  const a = shuffled(items, 5),
+    b = shuffled(items, 5),
+    c = shuffled(items, 6);
   assert.deepEqual(a, b);
   assert.notDeepEqual(a, c);
-  assert.deepEqual(a.slice().sort((x, y) => x - y), items);
+  assert.deepEqual(
+    a.slice().sort((x, y) => x - y),
+    items,
+  );
 });
 
 test('the shipped opening book: >= 100 legal, distinct openings (no transpositions) of a few plies', () => {

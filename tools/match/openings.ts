@@ -68,7 +68,10 @@ export function parseOpeningLine(
     name = text.slice(cut + 1).trim();
     text = text.slice(0, cut);
   }
-  const tokens = text.trim().split(/\s+/).filter((t) => t.length > 0);
+  const tokens = text
+    .trim()
+    .split(/\s+/)
+    .filter((t) => t.length > 0);
   if (tokens.length === 0) return ok(null);
   let fen: string | null = null;
   let i = 0;
@@ -78,7 +81,8 @@ export function parseOpeningLine(
   }
   if (i < tokens.length && tokens[i].includes('/')) {
     const fenTokens = [tokens[i++]];
-    while (i < tokens.length && fenTokens.length < 6 && tokens[i] !== 'moves' && !isMove(tokens[i])) fenTokens.push(tokens[i++]);
+    while (i < tokens.length && fenTokens.length < 6 && tokens[i] !== 'moves' && !isMove(tokens[i]))
+      fenTokens.push(tokens[i++]);
     fen = fenTokens.join(' ');
   } else if (tokens[0] === 'fen') {
     return err('opening-fen', `line ${lineNo}: "fen" without a FEN`);
@@ -86,7 +90,8 @@ export function parseOpeningLine(
   if (tokens[i] === 'moves') i++;
   const moves = tokens.slice(i).map((t) => t.toLowerCase());
   for (const m of moves) {
-    if (!isMove(m)) return err('opening-syntax', `line ${lineNo}: "${m}" is not a move (expected UCI squares a0-i9, e.g. h2e2)`);
+    if (!isMove(m))
+      return err('opening-syntax', `line ${lineNo}: "${m}" is not a move (expected UCI squares a0-i9, e.g. h2e2)`);
   }
   const pos = new Position(null);
   const set = pos.setFen(fen ?? START_FEN);
@@ -94,8 +99,14 @@ export function parseOpeningLine(
   const played = applyMoves(pos, moves);
   if (!played.ok) return err(played.error.code, `line ${lineNo}: ${played.error.message}`);
   const j = judge(pos, rules);
-  if (j.result !== 'none') return err('opening-ends', `line ${lineNo}: the opening already ends the game (${j.result}, ${j.reason})`);
-  return ok({ fen, moves, name: name || (fen ? fen + (moves.length ? ' ' + moves.join(' ') : '') : moves.join(' ') || 'startpos'), line: lineNo });
+  if (j.result !== 'none')
+    return err('opening-ends', `line ${lineNo}: the opening already ends the game (${j.result}, ${j.reason})`);
+  return ok({
+    fen,
+    moves,
+    name: name || (fen ? fen + (moves.length ? ' ' + moves.join(' ') : '') : moves.join(' ') || 'startpos'),
+    line: lineNo,
+  });
 }
 
 /** Parses the text of an opening file; throws with every bad line listed. */

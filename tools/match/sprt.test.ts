@@ -17,8 +17,14 @@ test('bounds are log(beta/(1-alpha)) and log((1-beta)/alpha)', () => {
 
 test('without draws the GSPRT LLR is the binomial log-likelihood ratio', () => {
   // With only wins and losses the constrained MLE is Bernoulli(s) itself.
-  const s0 = scoreFromElo(0), s1 = scoreFromElo(10);
-  for (const [w, l] of [[30, 20], [20, 30], [100, 100], [7, 3]]) {
+  const s0 = scoreFromElo(0),
+    s1 = scoreFromElo(10);
+  for (const [w, l] of [
+    [30, 20],
+    [20, 30],
+    [100, 100],
+    [7, 3],
+  ]) {
     const ref = w * Math.log(s1 / s0) + l * Math.log((1 - s1) / (1 - s0));
     assertClose(sprtLlr(trinomial(w, 0, l), 0, 10), ref, 2e-3 * Math.max(1, Math.abs(ref)), `W${w} L${l}`);
   }
@@ -30,8 +36,16 @@ test('constrained MLE: sums to 1, has the target mean, and beats nearby distribu
   const freq = [0.2, 0.3, 0.5];
   const s = 0.55;
   const p = constrainedMle(scores, freq, s);
-  assertClose(p.reduce((a, b) => a + b, 0), 1, 1e-9);
-  assertClose(p.reduce((a, x, i) => a + x * scores[i], 0), s, 1e-9);
+  assertClose(
+    p.reduce((a, b) => a + b, 0),
+    1,
+    1e-9,
+  );
+  assertClose(
+    p.reduce((a, x, i) => a + x * scores[i], 0),
+    s,
+    1e-9,
+  );
   const ll = (q: number[]): number => freq.reduce((a, f, i) => a + f * Math.log(q[i]), 0);
   // Perturbations that keep sum and mean: direction (1, -2, 1) * eps.
   for (const eps of [-0.01, -0.001, 0.001, 0.01]) {
@@ -42,7 +56,8 @@ test('constrained MLE: sums to 1, has the target mean, and beats nearby distribu
 
 test('GSPRT agrees with the normal approximation on large samples', () => {
   const d: ScoreDistribution = trinomial(2100, 4000, 1900);
-  const exact = sprtLlr(d, 0, 10), approx = sprtLlrApprox(d, 0, 10);
+  const exact = sprtLlr(d, 0, 10),
+    approx = sprtLlrApprox(d, 0, 10);
   assertClose(exact, approx, 0.05 * Math.abs(approx) + 0.02);
   const pd = pentanomial([50, 700, 1500, 800, 60]);
   assertClose(sprtLlr(pd, 0, 5), sprtLlrApprox(pd, 0, 5), 0.05 * Math.abs(sprtLlrApprox(pd, 0, 5)) + 0.02);
@@ -76,7 +91,10 @@ test('LLR is antisymmetric when the hypotheses are swapped', () => {
 });
 
 test('parseSprtParams', () => {
-  assert.deepEqual(parseSprtParams(['elo0=-1', 'elo1=4', 'alpha=0.05', 'beta=0.1']), { ok: true, value: { elo0: -1, elo1: 4, alpha: 0.05, beta: 0.1 } });
+  assert.deepEqual(parseSprtParams(['elo0=-1', 'elo1=4', 'alpha=0.05', 'beta=0.1']), {
+    ok: true,
+    value: { elo0: -1, elo1: 4, alpha: 0.05, beta: 0.1 },
+  });
   assert.deepEqual(parseSprtParams([]), { ok: true, value: { elo0: 0, elo1: 10, alpha: 0.05, beta: 0.05 } });
   const code = (tokens: string[]): string | undefined => {
     const r = parseSprtParams(tokens);

@@ -38,7 +38,8 @@ const EMPTY_COUNT = 1e-3;
  * with lambda the root of sum freq_i (a_i - s) / (1 + lambda (a_i - s)) = 0.
  */
 export function constrainedMle(scores: readonly number[], freq: readonly number[], s: number): number[] {
-  let dMin = Infinity, dMax = -Infinity;
+  let dMin = Infinity,
+    dMax = -Infinity;
   for (let i = 0; i < scores.length; i++) {
     if (freq[i] <= 0) continue;
     const d = scores[i] - s;
@@ -47,7 +48,8 @@ export function constrainedMle(scores: readonly number[], freq: readonly number[
   }
   if (!(dMin < 0 && dMax > 0)) throw new Error('constrainedMle: target score outside the support');
   // f(lambda) is strictly decreasing on (-1/dMax, -1/dMin).
-  let lo = -1 / dMax, hi = -1 / dMin;
+  let lo = -1 / dMax,
+    hi = -1 / dMin;
   const f = (lambda: number): number => {
     let sum = 0;
     for (let i = 0; i < scores.length; i++) {
@@ -74,7 +76,8 @@ export function sprtLlr(dist: ScoreDistribution, elo0: number, elo1: number): nu
   const reg = dist.counts.map((c) => (c > 0 ? c : EMPTY_COUNT));
   const total = reg.reduce((a, b) => a + b, 0);
   const freq = reg.map((c) => c / total);
-  const s0 = scoreFromElo(elo0), s1 = scoreFromElo(elo1);
+  const s0 = scoreFromElo(elo0),
+    s1 = scoreFromElo(elo1);
   const p0 = constrainedMle(dist.scores, freq, s0);
   const p1 = constrainedMle(dist.scores, freq, s1);
   let llr = 0;
@@ -91,7 +94,8 @@ export function sprtLlr(dist: ScoreDistribution, elo0: number, elo1: number): nu
 export function sprtLlrApprox(dist: ScoreDistribution, elo0: number, elo1: number): number {
   const st = scoreStats(dist);
   if (st.n === 0 || st.variance === 0) return 0;
-  const s0 = scoreFromElo(elo0), s1 = scoreFromElo(elo1);
+  const s0 = scoreFromElo(elo0),
+    s1 = scoreFromElo(elo1);
   return (st.n * (s1 - s0) * (2 * st.mean - s0 - s1)) / (2 * st.variance);
 }
 
@@ -114,8 +118,10 @@ export function sprtStatus(dist: ScoreDistribution, p: SprtParams): SprtStatus {
 
 export function formatSprt(p: SprtParams, st: SprtStatus): string {
   const verdict = st.decision === 'H1' ? ' - H1 accepted (pass)' : st.decision === 'H0' ? ' - H0 accepted (fail)' : '';
-  return `SPRT elo0=${p.elo0} elo1=${p.elo1} alpha=${p.alpha} beta=${p.beta}: LLR ${st.llr.toFixed(2)} ` +
-    `(${st.lower.toFixed(2)}, ${st.upper.toFixed(2)})${verdict}`;
+  return (
+    `SPRT elo0=${p.elo0} elo1=${p.elo1} alpha=${p.alpha} beta=${p.beta}: LLR ${st.llr.toFixed(2)} ` +
+    `(${st.lower.toFixed(2)}, ${st.upper.toFixed(2)})${verdict}`
+  );
 }
 
 /** Parses "elo0=0 elo1=10 alpha=0.05 beta=0.05" style key=value tokens (missing keys take the defaults). */
@@ -131,6 +137,7 @@ export function parseSprtParams(tokens: readonly string[]): Result<SprtParams, S
     (p as unknown as Record<string, number>)[m[1].toLowerCase()] = v;
   }
   if (!(p.elo1 > p.elo0)) return err('sprt-bounds', 'SPRT needs elo1 > elo0');
-  if (!(p.alpha > 0 && p.alpha < 1 && p.beta > 0 && p.beta < 1)) return err('sprt-bounds', 'SPRT needs 0 < alpha, beta < 1');
+  if (!(p.alpha > 0 && p.alpha < 1 && p.beta > 0 && p.beta < 1))
+    return err('sprt-bounds', 'SPRT needs 0 < alpha, beta < 1');
   return ok(p);
 }

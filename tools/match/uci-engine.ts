@@ -41,7 +41,8 @@ export function splitCommand(command: string): string[] {
     const ch = command[i];
     if (quote) {
       if (ch === quote) quote = null;
-      else if (ch === '\\' && quote === '"' && i + 1 < command.length && '"\\$`'.includes(command[i + 1])) cur += command[++i];
+      else if (ch === '\\' && quote === '"' && i + 1 < command.length && '"\\$`'.includes(command[i + 1]))
+        cur += command[++i];
       else cur += ch;
     } else if (ch === '"' || ch === "'") {
       quote = ch;
@@ -134,7 +135,9 @@ export class UciEngine {
         this.log?.(this.label, '!', l);
       }
     });
-    proc.stdin.on('error', () => { /* broken pipe: reported through 'exit' */ });
+    proc.stdin.on('error', () => {
+      /* broken pipe: reported through 'exit' */
+    });
     proc.on('error', (err) => this.onExit(`could not run "${this.spec.command}": ${err.message}`));
     // 'close' comes after stdout has been read to the end, so a last bestmove is not lost.
     proc.on('close', (code, signal) => {
@@ -144,23 +147,31 @@ export class UciEngine {
     });
 
     let idName: string | null = null;
-    const ok = await this.exchange('uci', (line) => {
-      const id = /^id\s+name\s+(.*\S)\s*$/.exec(line);
-      if (id) idName = id[1];
-      const opt = /^option\s+name\s+(.*?)\s+type\s/.exec(line);
-      if (opt) this.declaredOptions.set(opt[1].toLowerCase(), opt[1]);
-      return line === 'uciok' || line.startsWith('uciok ');
-    }, timeoutMs);
+    const ok = await this.exchange(
+      'uci',
+      (line) => {
+        const id = /^id\s+name\s+(.*\S)\s*$/.exec(line);
+        if (id) idName = id[1];
+        const opt = /^option\s+name\s+(.*?)\s+type\s/.exec(line);
+        if (opt) this.declaredOptions.set(opt[1].toLowerCase(), opt[1]);
+        return line === 'uciok' || line.startsWith('uciok ');
+      },
+      timeoutMs,
+    );
     if (ok !== true) {
       this.kill();
-      throw new Error(ok === false ? `engine "${this.spec.command}" did not answer "uci" with "uciok" within ${timeoutMs} ms` : ok);
+      throw new Error(
+        ok === false ? `engine "${this.spec.command}" did not answer "uci" with "uciok" within ${timeoutMs} ms` : ok,
+      );
     }
     if (this.spec.name === undefined && idName) this.name = idName;
     for (const [k, v] of this.spec.options) this.setOption(k, v);
     const ready = await this.isReady(timeoutMs);
     if (ready !== true) {
       this.kill();
-      throw new Error(ready === false ? `engine "${this.name}" did not answer "isready" within ${timeoutMs} ms` : ready);
+      throw new Error(
+        ready === false ? `engine "${this.name}" did not answer "isready" within ${timeoutMs} ms` : ready,
+      );
     }
   }
 
@@ -200,7 +211,8 @@ export class UciEngine {
    * searching: call `stopSearch` or restart it).
    */
   async go(positionCmd: string, goCmd: string, timeoutMs: number): Promise<GoResult> {
-    if (!this.alive) return { kind: 'crash', elapsedMs: 0, message: this.exitMessage || `engine "${this.name}" is not running` };
+    if (!this.alive)
+      return { kind: 'crash', elapsedMs: 0, message: this.exitMessage || `engine "${this.name}" is not running` };
     let score: EngineScore | null = null;
     let infoCount = 0;
     this.send(positionCmd);
@@ -267,7 +279,11 @@ export class UciEngine {
   }
 
   /** Sends a command and waits for a line satisfying `until`: true, false on timeout, or the crash message. */
-  private exchange(command: string, until: (line: string) => boolean, timeoutMs: number): Promise<true | false | string> {
+  private exchange(
+    command: string,
+    until: (line: string) => boolean,
+    timeoutMs: number,
+  ): Promise<true | false | string> {
     if (!this.alive) return Promise.resolve(this.exitMessage || `engine "${this.name}" is not running`);
     const reply = this.awaitReply<true | false | string>(
       timeoutMs,

@@ -110,7 +110,8 @@ process.stdout.write('kernels            propagate/s    update/s   refresh/s\n')
 let shares: [number, number] | null = null;
 for (const k of kernelSets) {
   // Fresh accumulators from the full lists (also the inputs of propagate).
-  for (let s = 0; s < SETS; s++) for (let side = 0; side < 2; side++) k.refresh(acc(s, side), list((s + side) % SETS, 0), 56);
+  for (let s = 0; s < SETS; s++)
+    for (let side = 0; side < 2; side++) k.refresh(acc(s, side), list((s + side) % SETS, 0), 56);
   shares ??= nonZeroShares();
   const propagate = rate((i) => {
     const s = i & (SETS - 1);

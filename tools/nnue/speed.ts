@@ -37,7 +37,11 @@ function rate(label: string, body: () => number): void {
     n += body();
     ms = performance.now() - start;
   } while (ms < seconds * 1000);
-  console.log(`  ${label.padEnd(34)} ${Math.round((n * 1000) / ms).toLocaleString('en-US').padStart(10)} /s  (${((ms * 1000) / n).toFixed(2)} us)`);
+  console.log(
+    `  ${label.padEnd(34)} ${Math.round((n * 1000) / ms)
+      .toLocaleString('en-US')
+      .padStart(10)} /s  (${((ms * 1000) / n).toFixed(2)} us)`,
+  );
 }
 
 const paths: NnueKernels[] = [createKernels(net.memory)];
@@ -47,10 +51,12 @@ for (const kernels of paths) {
   const ev = new NnueEvaluator(net, 0, kernels);
   const p0 = positions[0];
   ev.computeFull(p0);
-  const us = ev.verifyOffset(p0.side), them = ev.verifyOffset(p0.side ^ 1);
+  const us = ev.verifyOffset(p0.side),
+    them = ev.verifyOffset(p0.side ^ 1);
   let sink = 0;
   rate('propagate', () => {
-    for (let i = 0; i < 100; i++) sink += kernels.propagate(us, them, STACKS + ev.bucket * STACK_BYTES, ev.scratchOffset());
+    for (let i = 0; i < 100; i++)
+      sink += kernels.propagate(us, them, STACKS + ev.bucket * STACK_BYTES, ev.scratchOffset());
     return 100;
   });
   rate('full refresh + propagate', () => {

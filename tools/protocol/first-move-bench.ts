@@ -28,7 +28,9 @@ const engineCmd = opt('engine', `"${process.execPath}" "${join(root, 'bin', 'kir
 const waitReady = !args.includes('--no-isready');
 const json = args.includes('--json');
 if (!(runs >= 1) || !(movetime >= 1)) {
-  process.stderr.write('usage: first-move-bench.js [--runs N>=1] [--movetime MS>=1] [--engine CMD] [--no-isready] [--json]\n');
+  process.stderr.write(
+    'usage: first-move-bench.js [--runs N>=1] [--movetime MS>=1] [--engine CMD] [--no-isready] [--json]\n',
+  );
   process.exit(2);
 }
 
@@ -79,12 +81,20 @@ await new Promise((r) => child.on('exit', r));
 const first = results[0];
 const lastRun = results[results.length - 1];
 if (json) {
-  process.stdout.write(JSON.stringify({ movetime, runs, results, ratio: lastRun.nodes ? first.nodes / lastRun.nodes : null }) + '\n');
+  process.stdout.write(
+    JSON.stringify({ movetime, runs, results, ratio: lastRun.nodes ? first.nodes / lastRun.nodes : null }) + '\n',
+  );
 } else {
-  console.log(`go movetime ${movetime} from the start position, ${runs} searches in one process (${Date.now() - t0} ms in all; ${waitReady ? 'after readyok' : 'first go right after uci'})`);
+  console.log(
+    `go movetime ${movetime} from the start position, ${runs} searches in one process (${Date.now() - t0} ms in all; ${waitReady ? 'after readyok' : 'first go right after uci'})`,
+  );
   console.log('run  depth    nodes      nps  time(ms)  wall(ms)');
   for (const x of results) {
-    console.log(`${String(x.run).padStart(3)}  ${String(x.depth).padStart(5)}  ${String(x.nodes).padStart(7)}  ${String(x.nps).padStart(7)}  ${String(x.time).padStart(8)}  ${String(x.wall).padStart(8)}`);
+    console.log(
+      `${String(x.run).padStart(3)}  ${String(x.depth).padStart(5)}  ${String(x.nodes).padStart(7)}  ${String(x.nps).padStart(7)}  ${String(x.time).padStart(8)}  ${String(x.wall).padStart(8)}`,
+    );
   }
-  console.log(`first/last nodes: ${first.nodes} / ${lastRun.nodes} = ${(first.nodes / Math.max(1, lastRun.nodes)).toFixed(2)}`);
+  console.log(
+    `first/last nodes: ${first.nodes} / ${lastRun.nodes} = ${(first.nodes / Math.max(1, lastRun.nodes)).toFixed(2)}`,
+  );
 }

@@ -62,7 +62,10 @@ const OPTIONS: [string, (() => string) | null][] = [
   ['Move Overhead', () => String(int(200))],
   ['nodestime', () => String(int(3))],
   ['Rule60MaxPly', () => String(int(121))],
-  ['Repetition Rule', () => pick(['AsianRule', 'ComputerRule', 'ChineseRule', 'SkyRule', 'YitianRule', 'AllowChase', 'NoJudgement'])],
+  [
+    'Repetition Rule',
+    () => pick(['AsianRule', 'ComputerRule', 'ChineseRule', 'SkyRule', 'YitianRule', 'AllowChase', 'NoJudgement']),
+  ],
   ['DrawRule', () => pick(['None', 'DrawAsBlackWin', 'DrawAsRedWin', 'DrawRepAsBlackWin', 'DrawRepAsRedWin'])],
   ['ScoreType', () => pick(['Elo', 'PawnValueNormalized', 'Raw'])],
   ['Mate Threat Depth', () => String(int(3))],
@@ -76,10 +79,16 @@ function validLine(): string {
   const r = rnd();
   if (r < 0.12) {
     const lim = pick([
-      () => `depth ${1 + int(4)}`, () => `nodes ${100 + int(3000)}`, () => `movetime ${1 + int(20)}`,
+      () => `depth ${1 + int(4)}`,
+      () => `nodes ${100 + int(3000)}`,
+      () => `movetime ${1 + int(20)}`,
       () => `wtime ${int(3000)} btime ${int(3000)} winc ${int(50)} binc ${int(50)}`,
-      () => `wtime ${int(2000)} btime ${int(2000)} movestogo ${int(30)}`, () => 'infinite', () => 'ponder', () => `mate ${1 + int(3)}`,
-      () => `depth ${1 + int(3)} searchmoves ${pick(MOVES)} ${pick(MOVES)}`, () => `perft ${1 + int(2)}`,
+      () => `wtime ${int(2000)} btime ${int(2000)} movestogo ${int(30)}`,
+      () => 'infinite',
+      () => 'ponder',
+      () => `mate ${1 + int(3)}`,
+      () => `depth ${1 + int(3)} searchmoves ${pick(MOVES)} ${pick(MOVES)}`,
+      () => `perft ${1 + int(2)}`,
     ])();
     return `go ${lim}`;
   }
@@ -101,8 +110,34 @@ function validLine(): string {
   return pick(['go depth 1', 'position startpos', 'isready', 'stop']);
 }
 
-const JUNK_TOKENS = ['banana', '-5', '0', '-0', '1e99', '99999999999999999999999', 'NaN', '0x1f', '', 'moves', 'fen', 'value',
-  'name', 'startpos', 'depth', 'nodes', 'movetime', 'infinite', 'searchmoves', '\u0000', '\u00ff\u00fe', '将', '\t', 'é', '💥', 'h2e2h9g7'];
+const JUNK_TOKENS = [
+  'banana',
+  '-5',
+  '0',
+  '-0',
+  '1e99',
+  '99999999999999999999999',
+  'NaN',
+  '0x1f',
+  '',
+  'moves',
+  'fen',
+  'value',
+  'name',
+  'startpos',
+  'depth',
+  'nodes',
+  'movetime',
+  'infinite',
+  'searchmoves',
+  '\u0000',
+  '\u00ff\u00fe',
+  '将',
+  '\t',
+  'é',
+  '💥',
+  'h2e2h9g7',
+];
 
 function mutate(line: string): string {
   let toks = line.split(' ');
@@ -188,7 +223,12 @@ function nextLine(): string {
 const MOVE = '[a-i][0-9][a-i][0-9]';
 const PROTOCOL = [
   [/^bestmove/, new RegExp(`^bestmove (${MOVE}( ponder ${MOVE})?|\\(none\\))$`)],
-  [/^info /, new RegExp(`^info (string .*|depth \\d+ seldepth \\d+ multipv \\d+ score (cp -?\\d+|mate -?\\d+)( lowerbound| upperbound)?( wdl \\d+ \\d+ \\d+)? nodes \\d+ nps \\d+ hashfull \\d+ tbhits 0 time \\d+( pv( ${MOVE})+)?)$`)],
+  [
+    /^info /,
+    new RegExp(
+      `^info (string .*|depth \\d+ seldepth \\d+ multipv \\d+ score (cp -?\\d+|mate -?\\d+)( lowerbound| upperbound)?( wdl \\d+ \\d+ \\d+)? nodes \\d+ nps \\d+ hashfull \\d+ tbhits 0 time \\d+( pv( ${MOVE})+)?)$`,
+    ),
+  ],
   [/^readyok/, /^readyok$/],
   [/^uciok/, /^uciok$/],
   [/^id /, /^id (name|author) \S/],
@@ -267,7 +307,8 @@ while (sent < total && !failure) {
   sent += k;
   asked++;
   write(chunk);
-  if (!(await waitReady(asked))) failure = exited !== null ? `the engine exited (${exited})` : `no readyok within ${hangMs} ms after line ${sent}`;
+  if (!(await waitReady(asked)))
+    failure = exited !== null ? `the engine exited (${exited})` : `no readyok within ${hangMs} ms after line ${sent}`;
   if (!failure && bad.length) failure = 'malformed reply lines';
   if (!failure && stderr) failure = 'output on stderr';
   if (!json && sent % 10000 < batch) process.stderr.write(`fuzz: ${sent}/${total} lines\n`);
@@ -289,12 +330,25 @@ if (exited === null && !exitWait) {
 }
 
 const summary = {
-  seed: Number(opt('seed', '1')), lines: sent, bytes, batches: asked, seconds: Math.round((Date.now() - started) / 100) / 10, replies: outLines, bestmoves,
-  readyoks, bestmovesBeforeQuit, quitMs, malformed: bad, stderr: stderr.slice(0, 2000), failure,
+  seed: Number(opt('seed', '1')),
+  lines: sent,
+  bytes,
+  batches: asked,
+  seconds: Math.round((Date.now() - started) / 100) / 10,
+  replies: outLines,
+  bestmoves,
+  readyoks,
+  bestmovesBeforeQuit,
+  quitMs,
+  malformed: bad,
+  stderr: stderr.slice(0, 2000),
+  failure,
 };
 if (json) process.stdout.write(JSON.stringify(summary) + '\n');
 else {
-  console.log(`${sent} lines (${(bytes / 1e6).toFixed(1)} MB) in ${summary.seconds} s: ${outLines} replies, ${bestmoves} bestmoves, ${readyoks} readyok`);
+  console.log(
+    `${sent} lines (${(bytes / 1e6).toFixed(1)} MB) in ${summary.seconds} s: ${outLines} replies, ${bestmoves} bestmoves, ${readyoks} readyok`,
+  );
   if (failure) console.log('FAIL', failure, bad, stderr.slice(0, 2000));
   else console.log('ok: never exited, every reply well formed, isready answered at the end');
 }

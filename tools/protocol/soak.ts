@@ -39,7 +39,9 @@ const growthMbPerEngine = Number(opt('rss-growth-mb', '24'));
 const engine = opt('engine', `${process.execPath} ${join(root, 'bin', 'kirin.js')}`);
 const json = argv.includes('--json');
 if (!(games >= 2)) {
-  process.stderr.write('usage: soak.js [--games N>=2] [--tc TC] [--concurrency N] [--early N] [--rss-growth-mb MB] [--json]\n');
+  process.stderr.write(
+    'usage: soak.js [--games N>=2] [--tc TC] [--concurrency N] [--early N] [--rss-growth-mb MB] [--json]\n',
+  );
   process.exit(2);
 }
 
@@ -47,10 +49,28 @@ const work = mkdtempSync(join(tmpdir(), 'kirin-soak-'));
 const logFile = join(work, 'games.log');
 const openings = join(root, 'data', 'openings', 'openings.txt');
 const args = [
-  join(root, 'bin', 'kirin.js'), 'match',
-  '--engine', engine, '--engine', engine, '--name', '1:KirinA', '--name', '2:KirinB',
-  '--tc', tc, '--games', String(games), '--concurrency', String(concurrency),
-  '--log', logFile, '--rating-interval', '0', '--option', 'Hash=16',
+  join(root, 'bin', 'kirin.js'),
+  'match',
+  '--engine',
+  engine,
+  '--engine',
+  engine,
+  '--name',
+  '1:KirinA',
+  '--name',
+  '2:KirinB',
+  '--tc',
+  tc,
+  '--games',
+  String(games),
+  '--concurrency',
+  String(concurrency),
+  '--log',
+  logFile,
+  '--rating-interval',
+  '0',
+  '--option',
+  'Hash=16',
 ];
 if (existsSync(openings)) args.push('--openings', openings, '--openings-order', 'random');
 
@@ -95,15 +115,26 @@ let lastCount = -1;
 const poll = setInterval(() => {
   let count = 0;
   try {
-    count = readFileSync(logFile, 'utf8').split('\n').filter((l) => l.startsWith('game ')).length;
+    count = readFileSync(logFile, 'utf8')
+      .split('\n')
+      .filter((l) => l.startsWith('game ')).length;
   } catch {
     /* not yet */
   }
   if (count !== lastCount) {
     lastCount = count;
     const d = descendants(runner.pid);
-    if (d) samples.push({ games: count, rssKb: d.reduce((s, x) => s + x.rssKb, 0), engines: d.length, pids: d.map((x) => x.pid) });
-    if (!json && count % 50 === 0 && count) process.stderr.write(`soak: ${count}/${games} games, engines' RSS ${d ? Math.round(d.reduce((s, x) => s + x.rssKb, 0) / 1024) + ' MB' : '?'}\n`);
+    if (d)
+      samples.push({
+        games: count,
+        rssKb: d.reduce((s, x) => s + x.rssKb, 0),
+        engines: d.length,
+        pids: d.map((x) => x.pid),
+      });
+    if (!json && count % 50 === 0 && count)
+      process.stderr.write(
+        `soak: ${count}/${games} games, engines' RSS ${d ? Math.round(d.reduce((s, x) => s + x.rssKb, 0) / 1024) + ' MB' : '?'}\n`,
+      );
   }
 }, 200);
 
@@ -121,7 +152,11 @@ const code = await new Promise<number | null>((r) => runner.on('exit', r));
 clearInterval(poll);
 const seconds = Math.round((Date.now() - started) / 1000);
 
-const lines = existsSync(logFile) ? readFileSync(logFile, 'utf8').split('\n').filter((l) => l.startsWith('game ')) : [];
+const lines = existsSync(logFile)
+  ? readFileSync(logFile, 'utf8')
+      .split('\n')
+      .filter((l) => l.startsWith('game '))
+  : [];
 rmSync(work, { recursive: true, force: true });
 // The log line's last field is the match runner's termination code (`end crash` ...).
 const endOf = (l: string): string => /\| end (\w+)$/.exec(l)?.[1] ?? '';
@@ -142,20 +177,24 @@ const full = samples.filter((s) => s.engines >= 2 * concurrency);
 const earlySample = full.find((s) => s.games >= early) ?? null;
 const lastSample = full.filter((s) => s.games < games).at(-1) ?? full.at(-1) ?? null;
 const samePids = earlySample && lastSample && earlySample.pids.join() === lastSample.pids.join();
-const rss = earlySample && lastSample
-  ? {
-    earlyGame: earlySample.games,
-    earlyMb: Math.round(earlySample.rssKb / 1024),
-    lastGame: lastSample.games,
-    lastMb: Math.round(lastSample.rssKb / 1024),
-    growthMb: Math.round((lastSample.rssKb - earlySample.rssKb) / 1024),
-    maxMb: Math.round(Math.max(...full.map((s) => s.rssKb)) / 1024),
-    sameProcesses: !!samePids,
-    // The summed RSS every tenth of the run (games, MB): a leak climbs steadily, a heap settling levels off.
-    trajectory: full.filter((x, i) => i === 0 || Math.floor((x.games * 10) / games) !== Math.floor((full[i - 1].games * 10) / games))
-      .map((x) => [x.games, Math.round(x.rssKb / 1024)]),
-  }
-  : null;
+const rss =
+  earlySample && lastSample
+    ? {
+        earlyGame: earlySample.games,
+        earlyMb: Math.round(earlySample.rssKb / 1024),
+        lastGame: lastSample.games,
+        lastMb: Math.round(lastSample.rssKb / 1024),
+        growthMb: Math.round((lastSample.rssKb - earlySample.rssKb) / 1024),
+        maxMb: Math.round(Math.max(...full.map((s) => s.rssKb)) / 1024),
+        sameProcesses: !!samePids,
+        // The summed RSS every tenth of the run (games, MB): a leak climbs steadily, a heap settling levels off.
+        trajectory: full
+          .filter(
+            (x, i) => i === 0 || Math.floor((x.games * 10) / games) !== Math.floor((full[i - 1].games * 10) / games),
+          )
+          .map((x) => [x.games, Math.round(x.rssKb / 1024)]),
+      }
+    : null;
 
 const problems: string[] = [];
 if (code !== 0 && !interrupted) problems.push(`the match runner exited with code ${code}: ${out.slice(-800)}`);
@@ -165,21 +204,38 @@ if (illegal) problems.push(`${illegal} illegal moves`);
 if (timeLosses) problems.push(`${timeLosses} time losses`);
 const engines = 2 * concurrency;
 if (rss && rss.growthMb > growthMbPerEngine * engines) {
-  problems.push(`engine RSS grew by ${rss.growthMb} MB (${engines} processes) from game ${rss.earlyGame} to game ${rss.lastGame}`);
+  problems.push(
+    `engine RSS grew by ${rss.growthMb} MB (${engines} processes) from game ${rss.earlyGame} to game ${rss.lastGame}`,
+  );
 }
 if (rss && !rss.sameProcesses) problems.push('the engine processes were restarted during the run');
 
 const summary = {
-  games: lines.length, interrupted, tc, concurrency, seconds, results, crashes, illegalMoves: illegal, timeLosses,
-  rss: rss ?? 'not measured (no /proc)', problems,
+  games: lines.length,
+  interrupted,
+  tc,
+  concurrency,
+  seconds,
+  results,
+  crashes,
+  illegalMoves: illegal,
+  timeLosses,
+  rss: rss ?? 'not measured (no /proc)',
+  problems,
   failedGames: lines.filter((l) => ['crash', 'illegal', 'time'].includes(endOf(l))).slice(0, 5),
 };
 if (json) process.stdout.write(JSON.stringify(summary) + '\n');
 else {
   if (interrupted) console.log(`interrupted after ${summary.games} of ${games} games`);
-  console.log(`${summary.games} games at ${tc}, ${concurrency} at once, in ${seconds} s: red ${results.red}, black ${results.black}, draws ${results.draw}`);
+  console.log(
+    `${summary.games} games at ${tc}, ${concurrency} at once, in ${seconds} s: red ${results.red}, black ${results.black}, draws ${results.draw}`,
+  );
   console.log(`crashes ${crashes}, illegal moves ${illegal}, time losses ${timeLosses}`);
-  console.log(rss ? `engines' RSS: ${rss.earlyMb} MB after game ${rss.earlyGame}, ${rss.lastMb} MB after game ${rss.lastGame} (max ${rss.maxMb} MB)` : 'RSS not measured (no /proc)');
+  console.log(
+    rss
+      ? `engines' RSS: ${rss.earlyMb} MB after game ${rss.earlyGame}, ${rss.lastMb} MB after game ${rss.lastGame} (max ${rss.maxMb} MB)`
+      : 'RSS not measured (no /proc)',
+  );
   if (rss) console.log(`RSS by games: ${rss.trajectory.map(([g, mb]) => `${g}:${mb}`).join(' ')}`);
   for (const p of problems) console.log('FAIL', p);
   for (const g of summary.failedGames) console.log('  ', g.slice(0, 300));

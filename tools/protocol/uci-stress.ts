@@ -46,7 +46,14 @@ const pick = <T>(a: readonly T[]): T => a[Math.floor(rnd() * a.length)];
 
 type Kind = 'go' | 'isready' | 'position' | 'setoption' | 'ucinewgame' | 'unknown' | 'stop';
 const VARIANTS: Record<Kind, string[]> = {
-  go: ['go infinite', 'go ponder', 'go', 'go depth 200', 'go movetime 1000000', 'go infinite searchmoves a3a4 i3i4 g3g4'],
+  go: [
+    'go infinite',
+    'go ponder',
+    'go',
+    'go depth 200',
+    'go movetime 1000000',
+    'go infinite searchmoves a3a4 i3i4 g3g4',
+  ],
   isready: ['isready'],
   position: [
     'position startpos',
@@ -188,7 +195,15 @@ async function runSequence(s: Session, seq: string[]): Promise<boolean> {
   }
   if (pendingWrite) s.send(pendingWrite);
   const fail = (what: string): void => {
-    failures.push({ session: s.id, sequence: seq, problem: what, output: s.lines.slice(from).map((l) => l.text).slice(-30) });
+    failures.push({
+      session: s.id,
+      sequence: seq,
+      problem: what,
+      output: s.lines
+        .slice(from)
+        .map((l) => l.text)
+        .slice(-30),
+    });
   };
   // Searches asked for before the last stop must end by themselves (the stop reached them).
   const before = goLines.filter((i) => i < stopIndex).length;
@@ -298,23 +313,33 @@ for (const s of pool) {
   s.send('quit\n');
 }
 await Promise.all(pool.map((s) => (s.exitCode !== undefined ? null : new Promise((r) => s.proc.on('exit', r)))));
-for (const s of pool) if (s.exitCode !== 0) failures.push({ session: s.id, problem: `exit code ${s.exitCode} after quit` });
+for (const s of pool)
+  if (s.exitCode !== 0) failures.push({ session: s.id, problem: `exit code ${s.exitCode} after quit` });
 
 latencies.sort((a, b) => a - b);
-const q = (p: number): number | null => (latencies.length ? Math.round(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]) : null);
+const q = (p: number): number | null =>
+  latencies.length ? Math.round(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]) : null;
 const summary = {
   sequences: all.length,
   sequencesPassed: sequencesRun,
   gos: gosChecked,
   sessions,
   seconds: Math.round((performance.now() - started) / 100) / 10,
-  stopToBestmoveMs: { median: q(0.5), p99: q(0.99), max: latencies.length ? Math.round(latencies[latencies.length - 1]) : null },
+  stopToBestmoveMs: {
+    median: q(0.5),
+    p99: q(0.99),
+    max: latencies.length ? Math.round(latencies[latencies.length - 1]) : null,
+  },
   failures: failures.slice(0, 5),
 };
 if (json) process.stdout.write(JSON.stringify(summary) + '\n');
 else {
-  console.log(`${summary.sequencesPassed}/${summary.sequences} sequences passed (${summary.gos} gos) in ${summary.seconds} s with ${sessions} engine processes`);
-  console.log(`stop -> bestmove: median ${summary.stopToBestmoveMs.median} ms, p99 ${summary.stopToBestmoveMs.p99} ms, max ${summary.stopToBestmoveMs.max} ms`);
+  console.log(
+    `${summary.sequencesPassed}/${summary.sequences} sequences passed (${summary.gos} gos) in ${summary.seconds} s with ${sessions} engine processes`,
+  );
+  console.log(
+    `stop -> bestmove: median ${summary.stopToBestmoveMs.median} ms, p99 ${summary.stopToBestmoveMs.p99} ms, max ${summary.stopToBestmoveMs.max} ms`,
+  );
   for (const f of summary.failures) console.log('FAIL', JSON.stringify(f, null, 1));
 }
 process.exitCode = failures.length ? 1 : 0;

@@ -39,15 +39,20 @@ for (const file of args) {
     const [id, fen, wxf, uci, ruling, note, extra] = line.split('\t');
     const moves = uci.trim().split(/\s+/);
     const converted = trace(fen, wxf.trim().split(/\s+/), book === 'axf' ? wxfToMove : chineseToMove).uci;
-    if (converted.join(' ') !== moves.join(' ')) throw new Error(`${id}: the book's moves convert to ${converted.join(' ')}, file says ${moves.join(' ')}`);
+    if (converted.join(' ') !== moves.join(' '))
+      throw new Error(`${id}: the book's moves convert to ${converted.join(' ')}, file says ${moves.join(' ')}`);
     const pos = new Position(fen);
     const seen = [boardKey(pos)];
-    let p = -1, q = -1;
+    let p = -1,
+      q = -1;
     for (let i = 0; i < moves.length && p < 0; i++) {
       pos.doMove(uciMove(moves[i]));
       const k = boardKey(pos);
       const j = seen.indexOf(k);
-      if (j >= 0) { p = i + 1; q = j; }
+      if (j >= 0) {
+        p = i + 1;
+        q = j;
+      }
       seen.push(k);
     }
     if (p < 0) throw new Error(`${id}: the moves never repeat a position`);

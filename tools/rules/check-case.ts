@@ -14,7 +14,10 @@ import { nativeFirstVerdict } from './pikafish-oracle.js';
 const args = process.argv.slice(2);
 let pikafish = null;
 const pi = args.indexOf('--pikafish');
-if (pi >= 0) { pikafish = args[pi + 1]; args.splice(pi, 2); }
+if (pi >= 0) {
+  pikafish = args[pi + 1];
+  args.splice(pi, 2);
+}
 const text = readFileSync(args[0] ?? 0, 'utf8');
 
 for (const line of text.split('\n')) {
@@ -31,7 +34,9 @@ for (const line of text.split('\n')) {
       const cfg = ruleConfigFrom({ repetitionRule: rule, drawRule: 'None', rule60MaxPly: 120, mateThreatDepth: d });
       try {
         const { judgement, ply } = judgeGame(fen, moves, cfg);
-        parts.push(`${rule}${d ? '/' + d : ''}=${judgement.result}@${ply}${judgement.reason ? ` (${judgement.reason})` : ''}`);
+        parts.push(
+          `${rule}${d ? '/' + d : ''}=${judgement.result}@${ply}${judgement.reason ? ` (${judgement.reason})` : ''}`,
+        );
       } catch (e) {
         parts.push(`${rule}: ${(e as Error).message}`);
       }
@@ -40,6 +45,8 @@ for (const line of text.split('\n')) {
   console.log(`${id}\n  ${parts.join('\n  ')}`);
   if (pikafish) {
     const v = nativeFirstVerdict(pikafish, fen, moves);
-    console.log(`  Pikafish=${v.result === 'none' ? 'none' : `${v.result}@${v.ply}${v.noLegalMove ? ' (no legal move)' : ''}`}`);
+    console.log(
+      `  Pikafish=${v.result === 'none' ? 'none' : `${v.result}@${v.ply}${v.noLegalMove ? ' (no legal move)' : ''}`}`,
+    );
   }
 }

@@ -7,7 +7,6 @@ import { Position } from '../../src/core/position.js';
 import { moveToUci } from '../../src/core/types.js';
 import { chineseToMove } from './notation.js';
 
-
 if (import.meta.url === `file://${process.argv[1]}` && process.argv[2]) {
   const lines = readFileSync(process.argv[2], 'utf8').split('\n');
   for (let i = 0; i < lines.length; i++) {

@@ -22,15 +22,28 @@ const count = Number(countArg ?? 200);
 const rnd = mulberry32(Number(seedArg ?? 1));
 
 const here = join(repoRoot(), 'test', 'rules') + '/';
-const fens = [...new Set(readFileSync(join(repoRoot(), 'test', 'data', 'perft.tsv'), 'utf8').split('\n').filter((l) => l && !l.startsWith('#')).slice(1)
-  .map((l) => l.split('\t')[0]))].map((f) => (f.split(' ').length < 3 ? f + ' - - 0 1' : f));
+const fens = [
+  ...new Set(
+    readFileSync(join(repoRoot(), 'test', 'data', 'perft.tsv'), 'utf8')
+      .split('\n')
+      .filter((l) => l && !l.startsWith('#'))
+      .slice(1)
+      .map((l) => l.split('\t')[0]),
+  ),
+].map((f) => (f.split(' ').length < 3 ? f + ' - - 0 1' : f));
 try {
-  for (const l of readFileSync(here + 'oracle-fens.txt', 'utf8').split('\n')) if (l.trim() && !l.startsWith('#')) fens.push(l.trim());
-} catch { /* optional */ }
+  for (const l of readFileSync(here + 'oracle-fens.txt', 'utf8').split('\n'))
+    if (l.trim() && !l.startsWith('#')) fens.push(l.trim());
+} catch {
+  /* optional */
+}
 
 const games = [];
 for (let g = 0; g < count; g++) {
-  let fen = rnd() < 0.3 ? fens[Math.floor(rnd() * fens.length)] : fens[fens.length - 1 - Math.floor(rnd() * Math.min(35, fens.length))];
+  let fen =
+    rnd() < 0.3
+      ? fens[Math.floor(rnd() * fens.length)]
+      : fens[fens.length - 1 - Math.floor(rnd() * Math.min(35, fens.length))];
   if (rnd() < 0.3) {
     // A high rule-60 counter exercises the 60-move rule and its check exemption.
     const f = fen.split(' ');
@@ -63,7 +76,12 @@ for (let g = 0; g < count; g++) {
       const quiet = legal.filter((x) => !pos.isCapture(x));
       if (us === chaser) {
         const before = chasedMask(pos, us);
-        const good = quiet.filter((x) => { pos.doMove(x); const a = chasedMask(pos, us); pos.undoMove(x); return (a & ~before) !== 0; });
+        const good = quiet.filter((x) => {
+          pos.doMove(x);
+          const a = chasedMask(pos, us);
+          pos.undoMove(x);
+          return (a & ~before) !== 0;
+        });
         if (good.length) m = good[Math.floor(rnd() * good.length)];
       } else {
         const threatened = chasedMask(pos, (us ^ 1) as Color);
@@ -103,7 +121,10 @@ for (const { fen, moves } of games) {
   const codes = PLIES.map(() => '');
   for (let n = 4; n <= moves.length; n++) {
     PLIES.forEach((ply, j) => {
-      if (ply > n) { codes[j] += '-'; return; }
+      if (ply > n) {
+        codes[j] += '-';
+        return;
+      }
       const [kind, value] = out[k++].split(' ');
       const v = Number(value);
       codes[j] += kind === 'final' ? (v === 0 ? 'd' : v > 0 ? 'W' : 'L') : v === 99999 ? '.' : v > 0 ? 'w' : 'l';

@@ -20,13 +20,22 @@ import { FILE_OF, RANK_OF, type Move } from '../../src/core/types.js';
  */
 type Which = 'front' | 'middle' | 'rear' | null;
 
-function findMove(pos: Position, text: string, types: readonly number[], which: Which, file: number, act: string, n: number): Move {
+function findMove(
+  pos: Position,
+  text: string,
+  types: readonly number[],
+  which: Which,
+  file: number,
+  act: string,
+  n: number,
+): Move {
   const side = pos.side;
   const fileIdx = (k: number): number => (side === 0 ? 9 - k : k - 1);
   const fwd = side === 0 ? 1 : -1;
   const cands: Move[] = [];
   for (const m of legalMoves(pos)) {
-    const from = m >> 7, to = m & 127;
+    const from = m >> 7,
+      to = m & 127;
     const pc = pos.board[from];
     const type = pc & 7;
     if (!types.includes(type)) continue;
@@ -56,7 +65,20 @@ function findMove(pos: Position, text: string, types: readonly number[], which: 
 
 // R rook, H/N knight, E/B/M elephant, A/G advisor ("guard"), K king, C cannon,
 // P/S pawn; the case of the letter is ignored (the side to move decides).
-const LETTERS: Record<string, number[] | undefined> = { R: [1], H: [5], N: [5], E: [6], B: [6], M: [6], A: [2], G: [2, 7], K: [7], C: [3], P: [4], S: [4] };
+const LETTERS: Record<string, number[] | undefined> = {
+  R: [1],
+  H: [5],
+  N: [5],
+  E: [6],
+  B: [6],
+  M: [6],
+  A: [2],
+  G: [2, 7],
+  K: [7],
+  C: [3],
+  P: [4],
+  S: [4],
+};
 
 /**
  * WXF notation: letter, file (or "+" / "-" for the front / rear of two on a file),
@@ -73,7 +95,24 @@ export function wxfToMove(pos: Position, text: string): Move {
   return findMove(pos, text, types, which, which ? 0 : Number(m[2]), act, Number(m[4]));
 }
 
-const TYPES: Record<string, number | undefined> = { 车: 1, 車: 1, 仕: 2, 士: 2, 炮: 3, 砲: 3, 兵: 4, 卒: 4, 马: 5, 馬: 5, 相: 6, 象: 6, 帅: 7, 将: 7, 帥: 7, 將: 7 };
+const TYPES: Record<string, number | undefined> = {
+  车: 1,
+  車: 1,
+  仕: 2,
+  士: 2,
+  炮: 3,
+  砲: 3,
+  兵: 4,
+  卒: 4,
+  马: 5,
+  馬: 5,
+  相: 6,
+  象: 6,
+  帅: 7,
+  将: 7,
+  帥: 7,
+  將: 7,
+};
 const WHICH: Record<string, Which | undefined> = { 前: 'front', 中: 'middle', 后: 'rear' };
 const ACTIONS: Record<string, string | undefined> = { 进: '+', 進: '+', 退: '-', 平: '=' };
 const RED_NUM = '一二三四五六七八九';

@@ -14,7 +14,9 @@ export function nativeFirstVerdict(
   fen = new Position(fen).fen(); // Pikafish misreads FENs without the counters
   const lines = [];
   for (let n = 1; n <= moves.length; n++) lines.push(`${fen}|${moves.slice(0, n).join(' ')}|0`);
-  const out = spawnSync(pikafish, { input: lines.join('\n') + '\n', encoding: 'utf8' }).stdout.trim().split('\n');
+  const out = spawnSync(pikafish, { input: lines.join('\n') + '\n', encoding: 'utf8' })
+    .stdout.trim()
+    .split('\n');
   const redFirst = fen.split(' ')[1] === 'w';
   for (let n = 1; n <= out.length; n++) {
     const [kind, value, legal] = out[n - 1].split(' ');
@@ -22,7 +24,7 @@ export function nativeFirstVerdict(
     if (Number(legal) === 0) return { result: stmRed ? 'black' : 'red', ply: n, noLegalMove: true };
     if (kind === 'final') {
       const v = Number(value);
-      return { result: v === 0 ? 'draw' : (v > 0) === stmRed ? 'red' : 'black', ply: n, noLegalMove: false };
+      return { result: v === 0 ? 'draw' : v > 0 === stmRed ? 'red' : 'black', ply: n, noLegalMove: false };
     }
   }
   return { result: 'none', ply: moves.length, noLegalMove: false };

@@ -22,7 +22,10 @@ test('EvalFile: classical without a network, the network once loaded, a bad file
     // No pikafish.nnue anywhere: the classical evaluation plays, and uci/isready say so.
     await uci.command('uci');
     assert.ok(lines.includes('option name EvalFile type string default pikafish.nnue'));
-    assert.ok(lines.some((l) => /^info string classical evaluation: no network found \(pikafish\.nnue/.test(l)), lines.join('\n'));
+    assert.ok(
+      lines.some((l) => /^info string classical evaluation: no network found \(pikafish\.nnue/.test(l)),
+      lines.join('\n'),
+    );
     lines.length = 0;
     await uci.command('isready');
     assert.match(lines[0], /^info string classical evaluation: no network found/);
@@ -70,17 +73,40 @@ test('EvalFile: classical without a network, the network once loaded, a bad file
     assert.match(lines[0], /^info string NNUE evaluation using /);
 
     // The search runs on the network, and bench says which evaluation ran.
-    const out: string[] = [], err: string[] = [];
-    const nnue = await runBench(engine, ['16', '1', '6', 'current'], (l) => out.push(l), (l) => err.push(l));
-    assert.ok(out.some((l) => /^info string bench evaluation: NNUE \S+ \(random net, make_random_net\.py seed=1\), (portable|wasm-simd) kernels$/.test(l)), out.slice(0, 3).join('\n'));
+    const out: string[] = [],
+      err: string[] = [];
+    const nnue = await runBench(
+      engine,
+      ['16', '1', '6', 'current'],
+      (l) => out.push(l),
+      (l) => err.push(l),
+    );
+    assert.ok(
+      out.some((l) =>
+        /^info string bench evaluation: NNUE \S+ \(random net, make_random_net\.py seed=1\), (portable|wasm-simd) kernels$/.test(
+          l,
+        ),
+      ),
+      out.slice(0, 3).join('\n'),
+    );
     assert.ok(err.some((l) => /^Evaluation +: NNUE \S+ \(random net/.test(l)));
     await uci.command('setoption name EvalFile value <empty>');
-    const classical = await runBench(engine, ['16', '1', '6', 'current'], () => {}, (l) => err.push(l));
+    const classical = await runBench(
+      engine,
+      ['16', '1', '6', 'current'],
+      () => {},
+      (l) => err.push(l),
+    );
     assert.ok(err.some((l) => /^Evaluation +: classical$/.test(l)));
     assert.ok(nnue && classical && nnue.nodes !== classical.nodes, 'the two evaluations search different trees');
     // Same network, same search: the node count repeats.
     await uci.command(`setoption name EvalFile value ${syntheticNetFile(1)}`);
-    const again = await runBench(engine, ['16', '1', '6', 'current'], () => {}, () => {});
+    const again = await runBench(
+      engine,
+      ['16', '1', '6', 'current'],
+      () => {},
+      () => {},
+    );
     assert.equal(again?.nodes, nnue?.nodes);
   } finally {
     await engine.close();

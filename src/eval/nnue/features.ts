@@ -13,13 +13,20 @@
 // write into caller-owned Int32Arrays and allocate nothing.
 
 import {
-  ADVISOR_TO, BISHOP_EYE, BISHOP_TO, FILE_CANNON_CAP, FILE_ROOK_CAP, KING_TO, KNIGHT_LEG, KNIGHT_TO,
-  PAWN_TO, RANK_CANNON_CAP, RANK_ROOK_CAP,
+  ADVISOR_TO,
+  BISHOP_EYE,
+  BISHOP_TO,
+  FILE_CANNON_CAP,
+  FILE_ROOK_CAP,
+  KING_TO,
+  KNIGHT_LEG,
+  KNIGHT_TO,
+  PAWN_TO,
+  RANK_CANNON_CAP,
+  RANK_ROOK_CAP,
 } from '../../core/attacks.js';
 import type { Position } from '../../core/position.js';
-import {
-  ADVISOR, BISHOP, CANNON, FILE_OF, KING, KNIGHT, PAWN, RANK_OF, ROOK, SQUARE_NB,
-} from '../../core/types.js';
+import { ADVISOR, BISHOP, CANNON, FILE_OF, KING, KNIGHT, PAWN, RANK_OF, ROOK, SQUARE_NB } from '../../core/types.js';
 import { PSQ_DIMS, THREAT_DIMS } from './layout.js';
 
 /** Squares per HalfKAv2_hm feature bucket. */
@@ -30,7 +37,13 @@ export const ALL_PIECES = [1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13, 14, 15];
 
 const inRanks = (s: number, ...ranks: number[]): boolean => ranks.includes(RANK_OF[s]);
 const inFiles = (s: number, ...files: number[]): boolean => files.includes(FILE_OF[s]);
-const A = 0, C = 2, D = 3, E = 4, F = 5, G = 6, I = 8;
+const A = 0,
+  C = 2,
+  D = 3,
+  E = 4,
+  F = 5,
+  G = 6,
+  I = 8;
 
 /** ValidBB: the squares each piece can stand on in the normalised view, [pc * 90 + sq]. */
 export const VALID = new Uint8Array(16 * SQUARE_NB);
@@ -52,7 +65,8 @@ for (let s = 0; s < SQUARE_NB; s++) {
 export const PSQ_OFFSETS = new Int32Array(16 * SQUARE_NB);
 {
   let n = 0;
-  for (const pc of ALL_PIECES) for (let s = 0; s < SQUARE_NB; s++) if (VALID[pc * SQUARE_NB + s]) PSQ_OFFSETS[pc * SQUARE_NB + s] = n++;
+  for (const pc of ALL_PIECES)
+    for (let s = 0; s < SQUARE_NB; s++) if (VALID[pc * SQUARE_NB + s]) PSQ_OFFSETS[pc * SQUARE_NB + s] = n++;
   if (n !== PS_NB) throw new Error(`NNUE tables: ${n} piece-square features per bucket, expected ${PS_NB}`);
 }
 
@@ -61,7 +75,8 @@ export const INDEX_MAP = new Uint8Array(4 * SQUARE_NB);
 for (let m = 0; m < 2; m++) {
   for (let b = 0; b < 2; b++) {
     for (let s = 0; s < SQUARE_NB; s++) {
-      let f = FILE_OF[s], r = RANK_OF[s];
+      let f = FILE_OF[s],
+        r = RANK_OF[s];
       if (m) f = 8 - f;
       if (b) r = 9 - r;
       INDEX_MAP[(m * 2 + b) * SQUARE_NB + s] = r * 9 + f;
@@ -72,7 +87,8 @@ for (let m = 0; m < 2; m++) {
 /** KingBuckets: bucket | mirror << 3 for a king on each palace square (the table is symmetric in ranks). */
 export const KING_BUCKETS = new Uint8Array(SQUARE_NB);
 for (let s = 0; s < SQUARE_NB; s++) {
-  const f = FILE_OF[s], r = RANK_OF[s];
+  const f = FILE_OF[s],
+    r = RANK_OF[s];
   const k = r <= 2 ? r : r >= 7 ? 9 - r : -1;
   if (k < 0 || f < D || f > F) continue;
   KING_BUCKETS[s] = f === D ? 2 * k : f === E ? 2 * k + 1 : 8 | (2 * k);
@@ -106,7 +122,9 @@ export const THREAT_COUNT = new Int32Array(16);
 
 function emptyBoardAttacks(pc: number, from: number, out: Uint8Array): void {
   out.fill(0);
-  const pt = pc & 7, f = FILE_OF[from], r = RANK_OF[from];
+  const pt = pc & 7,
+    f = FILE_OF[from],
+    r = RANK_OF[from];
   switch (pt) {
     case PAWN:
       for (let i = 0; i < 3; i++) {
@@ -159,11 +177,13 @@ export function initThreatTables(): void {
         if (VALID_PAIRS[attacker][attacked] !== '1') continue;
         for (let to = 0; to < SQUARE_NB; to++) {
           if (!att[to] || !VALID[attacked * SQUARE_NB + to]) continue;
-          const enemy = (attacker >> 3) !== (attacked >> 3);
+          const enemy = attacker >> 3 !== attacked >> 3;
           const sameFile = FILE_OF[from] === FILE_OF[to];
           const sameRank = RANK_OF[from] === RANK_OF[to];
-          const semiExcluded = pt === (attacked & 7) && (pt !== PAWN || (enemy && sameFile) || (!enemy && sameRank)) && pt !== KNIGHT;
-          if (!semiExcluded || from > to) THREAT_OFFSETS[((attacker * SQUARE_NB + from) * SQUARE_NB + to) * 16 + attacked] = n++;
+          const semiExcluded =
+            pt === (attacked & 7) && (pt !== PAWN || (enemy && sameFile) || (!enemy && sameRank)) && pt !== KNIGHT;
+          if (!semiExcluded || from > to)
+            THREAT_OFFSETS[((attacker * SQUARE_NB + from) * SQUARE_NB + to) * 16 + attacked] = n++;
         }
       }
     }
@@ -181,12 +201,22 @@ export const MID_HI = new Uint32Array(16 * SQUARE_NB);
 export const BALANCE_LO = 0xe989d3a7;
 export const BALANCE_HI = 0xa4a92a74;
 {
-  const shifts = [[0, 0], [44, 0], [60, 36], [47, 7], [53, 21], [50, 14], [57, 29], [0, 0]];
+  const shifts = [
+    [0, 0],
+    [44, 0],
+    [60, 36],
+    [47, 7],
+    [53, 21],
+    [50, 14],
+    [57, 29],
+    [0, 0],
+  ];
   const mask = (1n << 64n) - 1n;
   for (let c = 0; c < 2; c++) {
     for (let pt = ROOK; pt <= KING; pt++) {
       for (let s = 0; s < SQUARE_NB; s++) {
-        const f = FILE_OF[s], r = RANK_OF[s];
+        const f = FILE_OF[s],
+          r = RANK_OF[s];
         let e = 0n;
         if (f !== E && pt !== KING) {
           const r2 = c === 0 ? r : 9 - r;
@@ -209,7 +239,8 @@ const midHi = new Float64Array(2);
 /** Both colours' mid-mirror encodings (into midLo/midHi), as Position::midEncoding in Pikafish. */
 function computeMidEncodings(pos: Position): void {
   for (let c = 0; c < 2; c++) {
-    let lo = BALANCE_LO, hi = BALANCE_HI;
+    let lo = BALANCE_LO,
+      hi = BALANCE_HI;
     const n = pos.listCount[c];
     for (let i = 0; i < n; i++) {
       const s = pos.listSq[c * 16 + i];
@@ -245,9 +276,12 @@ export function midEncoding(pos: Position, c: number): bigint {
  * perspectives, written to out[0..3] = bucket0, mirror0, bucket1, mirror1.
  */
 export function featureBuckets(pos: Position, out: Int32Array): void {
-  const k0 = pos.kingSq[0], k1 = pos.kingSq[1];
-  const kb0 = KING_BUCKETS[k0], kb1 = KING_BUCKETS[k1];
-  let mid0 = false, mid1 = false;
+  const k0 = pos.kingSq[0],
+    k1 = pos.kingSq[1];
+  const kb0 = KING_BUCKETS[k0],
+    kb1 = KING_BUCKETS[k1];
+  let mid0 = false,
+    mid1 = false;
   if (kb0 & 1 && kb1 & 1 && !(kb0 & 8) && !(kb1 & 8)) {
     computeMidEncodings(pos);
     mid0 = requiresMidMirror(0);
@@ -255,7 +289,8 @@ export function featureBuckets(pos: Position, out: Int32Array): void {
   }
   const pc = pos.pieceCount;
   for (let p = 0; p < 2; p++) {
-    const own = p === 0 ? kb0 : kb1, opp = p === 0 ? kb1 : kb0;
+    const own = p === 0 ? kb0 : kb1,
+      opp = p === 0 ? kb1 : kb0;
     const bucket = own & 7;
     const mirror = own >> 3 || (bucket & 1 && (opp >> 3 || (opp & 1 && (p === 0 ? mid0 : mid1)))) ? 1 : 0;
     const cb = p << 3;
@@ -268,10 +303,13 @@ export function featureBuckets(pos: Position, out: Int32Array): void {
 /** Layer-stack (and PSQT) bucket of the position, from the side to move. */
 export function layerStackBucket(pos: Position): number {
   const pc = pos.pieceCount;
-  const us = pos.side << 3, them = us ^ 8;
-  const ur = pc[us | ROOK], or = pc[them | ROOK];
+  const us = pos.side << 3,
+    them = us ^ 8;
+  const ur = pc[us | ROOK],
+    or = pc[them | ROOK];
   if (ur === or) {
-    const ukc = pc[us | KNIGHT] + pc[us | CANNON], okc = pc[them | KNIGHT] + pc[them | CANNON];
+    const ukc = pc[us | KNIGHT] + pc[us | CANNON],
+      okc = pc[them | KNIGHT] + pc[them | CANNON];
     return ur * 4 + (ukc + okc >= 4 ? 2 : 0) + (ukc === okc ? 1 : 0);
   }
   if (ur === 2 && or === 1) return 12;
@@ -287,7 +325,14 @@ export function psqIndex(p: number, pc: number, sq: number, bucket: number, mirr
 }
 
 /** Appends the active piece-square features of perspective p (feature rows) at out[n..]; returns the new end. */
-export function appendPsqFeatures(pos: Position, p: number, bucket: number, mirror: number, out: Int32Array, n: number): number {
+export function appendPsqFeatures(
+  pos: Position,
+  p: number,
+  bucket: number,
+  mirror: number,
+  out: Int32Array,
+  n: number,
+): number {
   const map = (mirror * 2 + p) * SQUARE_NB;
   const flip = p ? 8 : 0;
   const base = PS_NB * bucket;
@@ -318,7 +363,8 @@ export function appendRawThreats(pos: Position, out: Int32Array, n: number): num
       switch (pc & 7) {
         case ROOK:
         case CANNON: {
-          const f = FILE_OF[from], r = RANK_OF[from];
+          const f = FILE_OF[from],
+            r = RANK_OF[from];
           const cannon = (pc & 7) === CANNON;
           let m = (cannon ? RANK_CANNON_CAP : RANK_ROOK_CAP)[(f << 9) | pos.rankOcc[r]];
           while (m) {
@@ -377,15 +423,27 @@ export function appendRawThreats(pos: Position, out: Int32Array, n: number): num
 
 /** FullThreats index of a raw threat for perspective p (THREAT_DIMS when it is no feature). */
 export function threatIndex(p: number, raw: number, mirror: number): number {
-  const from = raw >>> 15, to = (raw >>> 8) & 127;
+  const from = raw >>> 15,
+    to = (raw >>> 8) & 127;
   const map = (mirror * 2 + p) * SQUARE_NB;
   const flip = p ? 8 : 0;
-  const attacker = ((raw >> 4) & 15) ^ flip, attacked = (raw & 15) ^ flip;
-  return THREAT_OFFSETS[((attacker * SQUARE_NB + INDEX_MAP[map + from]) * SQUARE_NB + INDEX_MAP[map + to]) * 16 + attacked];
+  const attacker = ((raw >> 4) & 15) ^ flip,
+    attacked = (raw & 15) ^ flip;
+  return THREAT_OFFSETS[
+    ((attacker * SQUARE_NB + INDEX_MAP[map + from]) * SQUARE_NB + INDEX_MAP[map + to]) * 16 + attacked
+  ];
 }
 
 /** Appends the feature rows (PSQ_DIMS + index) of the raw threats raws[start..end) for perspective p; returns the new end. */
-export function appendThreatRows(p: number, mirror: number, raws: Int32Array, start: number, end: number, out: Int32Array, n: number): number {
+export function appendThreatRows(
+  p: number,
+  mirror: number,
+  raws: Int32Array,
+  start: number,
+  end: number,
+  out: Int32Array,
+  n: number,
+): number {
   for (let i = start; i < end; i++) {
     const t = threatIndex(p, raws[i], mirror);
     if (t < THREAT_DIMS) out[n++] = PSQ_DIMS + t;

@@ -36,62 +36,73 @@ const rows = readFileSync(join(repoRoot(), 'test', 'data', 'nnue', 'seed1-evals.
     return { fen, psqt: Number(psqt), positional: Number(positional), final: Number(final) };
   });
 
-test('wasm kernels in the evaluator: all seed-1 reference positions exactly, every layer stack as the portable kernels', { skip }, () => {
-  const n = network();
-  const wasm = createWasmKernels(n.memory);
-  assert.ok(wasm, `WebAssembly kernels unavailable: ${wasmKernelsUnavailableReason()}`);
-  assert.equal(rows.length, 200);
-  const full = new NnueEvaluator(n, 0, wasm);
-  const incr = new NnueEvaluator(n, 1, wasm);
-  const portable = new NnueEvaluator(n, 2, new PortableKernels(n.memory.buffer));
-  const positionals = new Set<number>();
-  for (const r of rows) {
-    const p = new Position(r.fen);
-    full.computeFull(p);
-    const f = full.evaluate(p, 0);
-    incr.compute(p);
-    const got = `${full.psqt} ${full.positional} ${f} / ${incr.psqt} ${incr.positional}`;
-    const want = `${r.psqt} ${r.positional} ${r.final} / ${r.psqt} ${r.positional}`;
-    assert.equal(got, want, r.fen);
-    const w = full.traceBuckets(p);
-    const q = portable.traceBuckets(p);
-    assert.deepEqual(w, q, `all layer stacks, ${r.fen}`);
-    for (const v of w.positional) positionals.add(v);
-  }
-  assert.ok(positionals.size > 100, `varied layer-stack outputs (${positionals.size})`);
-});
+test(
+  'wasm kernels in the evaluator: all seed-1 reference positions exactly, every layer stack as the portable kernels',
+  { skip },
+  () => {
+    const n = network();
+    const wasm = createWasmKernels(n.memory);
+    assert.ok(wasm, `WebAssembly kernels unavailable: ${wasmKernelsUnavailableReason()}`);
+    assert.equal(rows.length, 200);
+    const full = new NnueEvaluator(n, 0, wasm);
+    const incr = new NnueEvaluator(n, 1, wasm);
+    const portable = new NnueEvaluator(n, 2, new PortableKernels(n.memory.buffer));
+    const positionals = new Set<number>();
+    for (const r of rows) {
+      const p = new Position(r.fen);
+      full.computeFull(p);
+      const f = full.evaluate(p, 0);
+      incr.compute(p);
+      const got = `${full.psqt} ${full.positional} ${f} / ${incr.psqt} ${incr.positional}`;
+      const want = `${r.psqt} ${r.positional} ${r.final} / ${r.psqt} ${r.positional}`;
+      assert.equal(got, want, r.fen);
+      const w = full.traceBuckets(p);
+      const q = portable.traceBuckets(p);
+      assert.deepEqual(w, q, `all layer stacks, ${r.fen}`);
+      for (const v of w.positional) positionals.add(v);
+    }
+    assert.ok(positionals.size > 100, `varied layer-stack outputs (${positionals.size})`);
+  },
+);
 
-test('wasm kernels in the evaluator: incremental updates along random games equal a portable full refresh', { skip }, () => {
-  const n = network();
-  const wasm = createWasmKernels(n.memory);
-  assert.ok(wasm, `WebAssembly kernels unavailable: ${wasmKernelsUnavailableReason()}`);
-  const ev = new NnueEvaluator(n, 3, wasm);
-  const check = new NnueEvaluator(n, 2, new PortableKernels(n.memory.buffer));
-  const rnd = mulberry32(7_2026);
-  let nodes = 0;
-  for (let game = 0; game < 4; game++) {
-    const pos = new Position();
-    const played: number[] = [];
-    for (let step = 0; step < 120; step++) {
-      const moves = legalMoves(pos);
-      if (moves.length === 0 || (played.length && rnd() < 0.15)) {
-        for (let u = 1 + Math.floor(rnd() * 3); u > 0 && played.length; u--) pos.undoMove(played.pop()!);
-      } else {
-        const caps = moves.filter((m) => pos.isCapture(m));
-        const pool = caps.length && rnd() < 0.3 ? caps : moves;
-        const m = pool[Math.floor(rnd() * pool.length)];
-        pos.doMove(m);
-        played.push(m);
-      }
-      if (rnd() < 0.6) {
-        ev.compute(pos);
-        assert.ok(ev.matchesRefresh(pos), `accumulators differ from a refresh after ${pos.fen()}`);
-        check.computeFull(pos);
-        assert.equal(`${ev.psqt} ${ev.positional}`, `${check.psqt} ${check.positional}`, pos.fen());
-        nodes++;
+test(
+  'wasm kernels in the evaluator: incremental updates along random games equal a portable full refresh',
+  { skip },
+  () => {
+    const n = network();
+    const wasm = createWasmKernels(n.memory);
+    assert.ok(wasm, `WebAssembly kernels unavailable: ${wasmKernelsUnavailableReason()}`);
+    const ev = new NnueEvaluator(n, 3, wasm);
+    const check = new NnueEvaluator(n, 2, new PortableKernels(n.memory.buffer));
+    const rnd = mulberry32(7_2026);
+    let nodes = 0;
+    for (let game = 0; game < 4; game++) {
+      const pos = new Position();
+      const played: number[] = [];
+      for (let step = 0; step < 120; step++) {
+        const moves = legalMoves(pos);
+        if (moves.length === 0 || (played.length && rnd() < 0.15)) {
+          for (let u = 1 + Math.floor(rnd() * 3); u > 0 && played.length; u--) pos.undoMove(played.pop()!);
+        } else {
+          const caps = moves.filter((m) => pos.isCapture(m));
+          const pool = caps.length && rnd() < 0.3 ? caps : moves;
+          const m = pool[Math.floor(rnd() * pool.length)];
+          pos.doMove(m);
+          played.push(m);
+        }
+        if (rnd() < 0.6) {
+          ev.compute(pos);
+          assert.ok(ev.matchesRefresh(pos), `accumulators differ from a refresh after ${pos.fen()}`);
+          check.computeFull(pos);
+          assert.equal(`${ev.psqt} ${ev.positional}`, `${check.psqt} ${check.positional}`, pos.fen());
+          nodes++;
+        }
       }
     }
-  }
-  assert.ok(nodes > 200, `${nodes} nodes compared`);
-  assert.ok(ev.stats.incremental > ev.stats.refresh, `incremental ${ev.stats.incremental}, refresh ${ev.stats.refresh}`);
-});
+    assert.ok(nodes > 200, `${nodes} nodes compared`);
+    assert.ok(
+      ev.stats.incremental > ev.stats.refresh,
+      `incremental ${ev.stats.incremental}, refresh ${ev.stats.refresh}`,
+    );
+  },
+);

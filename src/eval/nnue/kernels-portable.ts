@@ -6,7 +6,19 @@
 
 import type { NnueKernels } from './kernels.js';
 import {
-  ACC_PSQT, FC0_BIAS, FC0_WEIGHTS, FC1_BIAS, FC1_WEIGHTS, FC2_BIAS, FC2_WEIGHTS, FT_BIAS, FT_PSQT, FT_WEIGHTS, L1, L2, L3,
+  ACC_PSQT,
+  FC0_BIAS,
+  FC0_WEIGHTS,
+  FC1_BIAS,
+  FC1_WEIGHTS,
+  FC2_BIAS,
+  FC2_WEIGHTS,
+  FT_BIAS,
+  FT_PSQT,
+  FT_WEIGHTS,
+  L1,
+  L2,
+  L3,
   PSQT_BUCKETS,
 } from './layout.js';
 
@@ -63,17 +75,32 @@ export class PortableKernels implements NnueKernels {
    * accumulator entry is loaded and stored once; the i16 stores wrap as
    * Pikafish's i16 arithmetic does.
    */
-  private accumulate(dst: number, base: number, baseHasPsqt: boolean, added: number, na: number, removed: number, nr: number): void {
-    const i16 = this.i16, i32 = this.i32;
-    const ra = this.rowsAdded, rr = this.rowsRemoved;
-    const addList = added >> 2, remList = removed >> 2;
+  private accumulate(
+    dst: number,
+    base: number,
+    baseHasPsqt: boolean,
+    added: number,
+    na: number,
+    removed: number,
+    nr: number,
+  ): void {
+    const i16 = this.i16,
+      i32 = this.i32;
+    const ra = this.rowsAdded,
+      rr = this.rowsRemoved;
+    const addList = added >> 2,
+      remList = removed >> 2;
     if (na > ra.length || nr > rr.length) throw new Error('NNUE kernels: feature list too long');
     for (let i = 0; i < na; i++) ra[i] = (FT_WEIGHTS >> 2) + i32[addList + i] * (L1 >> 2);
     for (let i = 0; i < nr; i++) rr[i] = (FT_WEIGHTS >> 2) + i32[remList + i] * (L1 >> 2);
-    const d = dst >> 1, b = base >> 1;
+    const d = dst >> 1,
+      b = base >> 1;
     for (let j = 0; j < L1 >> 2; j++) {
       const o = 4 * j;
-      let a0 = i16[b + o], a1 = i16[b + o + 1], a2 = i16[b + o + 2], a3 = i16[b + o + 3];
+      let a0 = i16[b + o],
+        a1 = i16[b + o + 1],
+        a2 = i16[b + o + 2],
+        a3 = i16[b + o + 3];
       for (let i = 0; i < na; i++) {
         const x = i32[ra[i] + j];
         a0 += (x << 24) >> 24;
@@ -93,7 +120,8 @@ export class PortableKernels implements NnueKernels {
       i16[d + o + 2] = a2;
       i16[d + o + 3] = a3;
     }
-    const dps = (dst + ACC_PSQT) >> 2, bps = (base + ACC_PSQT) >> 2;
+    const dps = (dst + ACC_PSQT) >> 2,
+      bps = (base + ACC_PSQT) >> 2;
     for (let k = 0; k < PSQT_BUCKETS; k++) {
       let v = baseHasPsqt ? i32[bps + k] : 0;
       for (let i = 0; i < na; i++) v = (v + i32[(FT_PSQT >> 2) + i32[addList + i] * PSQT_BUCKETS + k]) | 0;
@@ -103,8 +131,13 @@ export class PortableKernels implements NnueKernels {
   }
 
   propagate(accUs: number, accThem: number, stack: number, _scratch: number): number {
-    const i16 = this.i16, i32 = this.i32, i8 = this.i8;
-    const nnz = this.nnz, o0 = this.o0, o1 = this.o1, x2 = this.x2;
+    const i16 = this.i16,
+      i32 = this.i32,
+      i8 = this.i8;
+    const nnz = this.nnz,
+      o0 = this.o0,
+      o1 = this.o1,
+      x2 = this.x2;
     // Pairwise clipped product of the two accumulator halves, side to move
     // first. Only the non-zero outputs (about one in ten) are kept, with their
     // input index, for the sparse fc_0.
@@ -132,7 +165,8 @@ export class PortableKernels implements NnueKernels {
     for (let n = 0; n < nz; n++) {
       const v = nnzVal[n];
       for (let q = 0, w = nnz[n] * (L2 >> 2); q < L2 >> 2; q++, w++) {
-        const x = t[w], i = 4 * q;
+        const x = t[w],
+          i = 4 * q;
         o0[i] += ((x << 24) >> 24) * v;
         o0[i + 1] += ((x << 16) >> 24) * v;
         o0[i + 2] += ((x << 8) >> 24) * v;
@@ -148,13 +182,19 @@ export class PortableKernels implements NnueKernels {
       x2[L2 + i] = c < 0 ? 0 : c > 127 ? 127 : c;
     }
     // fc_1 over the 64 activations.
-    const b1 = (stack + FC1_BIAS) >> 2, w1 = stack + FC1_WEIGHTS;
+    const b1 = (stack + FC1_BIAS) >> 2,
+      w1 = stack + FC1_WEIGHTS;
     for (let i = 0; i < L3; i++) {
       let s = i32[b1 + i];
       const row = (w1 + i * 2 * L2) >> 2;
       for (let q = 0; q < L2 >> 1; q++) {
-        const x = i32[row + q], k = 4 * q;
-        s += ((x << 24) >> 24) * x2[k] + ((x << 16) >> 24) * x2[k + 1] + ((x << 8) >> 24) * x2[k + 2] + (x >> 24) * x2[k + 3];
+        const x = i32[row + q],
+          k = 4 * q;
+        s +=
+          ((x << 24) >> 24) * x2[k] +
+          ((x << 16) >> 24) * x2[k + 1] +
+          ((x << 8) >> 24) * x2[k + 2] +
+          (x >> 24) * x2[k + 3];
       }
       o1[i] = s;
     }

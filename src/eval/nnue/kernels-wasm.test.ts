@@ -11,11 +11,34 @@ import { referenceKernels } from '../../../test/support/nnue-reference-kernels.j
 import type { NnueKernels } from './kernels.js';
 import { PortableKernels } from './kernels-portable.js';
 import {
-  createWasmKernels, instantiateWasmKernels, wasmKernelsUnavailableReason, wasmSimdSupported, type WasmMemory,
+  createWasmKernels,
+  instantiateWasmKernels,
+  wasmKernelsUnavailableReason,
+  wasmSimdSupported,
+  type WasmMemory,
 } from './kernels-wasm.js';
 import {
-  ACC_BYTES, ACC_PSQT, FC0_BIAS, FC0_WEIGHTS, FC1_BIAS, FC1_WEIGHTS, FC2_BIAS, FC2_WEIGHTS, FEATURE_ROWS, FT_BIAS,
-  FT_PSQT, FT_WEIGHTS, L1, L2, L3, LAYER_STACKS, PSQT_BUCKETS, SCRATCH_BYTES, STACK_BYTES, STACKS, WEIGHTS_END,
+  ACC_BYTES,
+  ACC_PSQT,
+  FC0_BIAS,
+  FC0_WEIGHTS,
+  FC1_BIAS,
+  FC1_WEIGHTS,
+  FC2_BIAS,
+  FC2_WEIGHTS,
+  FEATURE_ROWS,
+  FT_BIAS,
+  FT_PSQT,
+  FT_WEIGHTS,
+  L1,
+  L2,
+  L3,
+  LAYER_STACKS,
+  PSQT_BUCKETS,
+  SCRATCH_BYTES,
+  STACK_BYTES,
+  STACKS,
+  WEIGHTS_END,
 } from './layout.js';
 
 // Work area after the weights.
@@ -45,7 +68,9 @@ const WasmMemoryCtor = (globalThis as unknown as { WebAssembly: { Memory: Memory
 
 function newMemory(shared: boolean): WasmMemory {
   const pages = Math.ceil(END / 65536);
-  return shared ? new WasmMemoryCtor({ initial: pages, maximum: pages, shared: true }) : new WasmMemoryCtor({ initial: pages });
+  return shared
+    ? new WasmMemoryCtor({ initial: pages, maximum: pages, shared: true })
+    : new WasmMemoryCtor({ initial: pages });
 }
 
 interface Setup {
@@ -84,8 +109,13 @@ function setup(shared = false): Setup {
     for (let i = 0; i < 2 * L2 + 2 * L3; i++) view.setInt8(base + FC2_WEIGHTS + i, small(25));
   }
   const s = {
-    memory, bytes: new Uint8Array(memory.buffer), view, wasm,
-    ref: referenceKernels(memory), portable: new PortableKernels(memory.buffer), next,
+    memory,
+    bytes: new Uint8Array(memory.buffer),
+    view,
+    wasm,
+    ref: referenceKernels(memory),
+    portable: new PortableKernels(memory.buffer),
+    next,
   };
   if (!shared) cached = s;
   return s;
@@ -138,7 +168,8 @@ test('wasm kernels: refresh with one row repeated 600 times (multiple i16 wraps)
   const savedPsqt = s.bytes.slice(FT_PSQT + row * 64, FT_PSQT + row * 64 + 64);
   try {
     for (let j = 0; j < L1; j++) s.view.setInt8(FT_WEIGHTS + row * L1 + j, j % 2 ? 127 : -128);
-    for (let k = 0; k < PSQT_BUCKETS; k++) s.view.setInt32(FT_PSQT + row * 64 + 4 * k, k % 2 ? 0x7fffffff : -0x80000000, true);
+    for (let k = 0; k < PSQT_BUCKETS; k++)
+      s.view.setInt32(FT_PSQT + row * 64 + 4 * k, k % 2 ? 0x7fffffff : -0x80000000, true);
     const rows = new Array<number>(600).fill(row);
     writeList(s, LIST_1, rows);
     s.wasm.refresh(ACC_A, LIST_1, rows.length);
@@ -215,7 +246,11 @@ test('wasm kernels: propagate equals the scalar reference on every stack and inp
         const w = s.wasm.propagate(ACC_A, ACC_B, stack, SCRATCH);
         const r = s.ref.propagate(ACC_A, ACC_B, stack, SCRATCH);
         assert.equal(w, r, `stack ${stackIndex}, ${name}, rep ${rep}`);
-        assert.equal(s.portable.propagate(ACC_A, ACC_B, stack, SCRATCH), r, `portable, stack ${stackIndex}, ${name}, rep ${rep}`);
+        assert.equal(
+          s.portable.propagate(ACC_A, ACC_B, stack, SCRATCH),
+          r,
+          `portable, stack ${stackIndex}, ${name}, rep ${rep}`,
+        );
         results.add(w);
         compared++;
       }
@@ -234,36 +269,51 @@ test('wasm kernels: propagate with moderate and extreme layer weights (clips, i3
   const setI32 = (at: number, n: number, gen: () => number): void => {
     for (let i = 0; i < n; i++) s.view.setInt32(stack + at + 4 * i, gen(), true);
   };
-  const small = (sd: number) => (): number => ((s.next() % (2 * sd + 1)) - sd);
+  const small = (sd: number) => (): number => (s.next() % (2 * sd + 1)) - sd;
   const cases: [string, () => void][] = [
-    ['moderate weights (realistic net magnitudes)', () => {
-      setI32(FC0_BIAS, L2, small(2000));
-      setI8(FC0_WEIGHTS, L2 * L1, small(40));
-      setI32(FC1_BIAS, L3, small(2000));
-      setI8(FC1_WEIGHTS, L3 * 2 * L2, small(30));
-      setI32(FC2_BIAS, 1, small(1000));
-      setI8(FC2_WEIGHTS, 2 * L2 + 2 * L3, small(30));
-    }],
-    ['max weights', () => {
-      setI8(FC0_WEIGHTS, L2 * L1, () => 127);
-      setI8(FC1_WEIGHTS, L3 * 2 * L2, () => 127);
-      setI8(FC2_WEIGHTS, 2 * L2 + 2 * L3, () => 127);
-    }],
-    ['min weights', () => {
-      setI8(FC0_WEIGHTS, L2 * L1, () => -128);
-      setI8(FC1_WEIGHTS, L3 * 2 * L2, () => -128);
-      setI8(FC2_WEIGHTS, 2 * L2 + 2 * L3, () => -128);
-    }],
-    ['biases at the i32 limits', () => {
-      setI32(FC0_BIAS, L2, () => (s.next() & 1 ? 0x7fffffff : -0x80000000));
-      setI32(FC1_BIAS, L3, () => (s.next() & 1 ? 0x7fffffff : -0x80000000));
-      setI32(FC2_BIAS, 1, () => 0x7fff0000);
-    }],
-    ['large negative sums', () => {
-      setI32(FC0_BIAS, L2, () => -(s.next() % 50000000));
-      setI8(FC0_WEIGHTS, L2 * L1, () => -(s.next() % 129));
-      setI32(FC2_BIAS, 1, () => -2000000000);
-    }],
+    [
+      'moderate weights (realistic net magnitudes)',
+      () => {
+        setI32(FC0_BIAS, L2, small(2000));
+        setI8(FC0_WEIGHTS, L2 * L1, small(40));
+        setI32(FC1_BIAS, L3, small(2000));
+        setI8(FC1_WEIGHTS, L3 * 2 * L2, small(30));
+        setI32(FC2_BIAS, 1, small(1000));
+        setI8(FC2_WEIGHTS, 2 * L2 + 2 * L3, small(30));
+      },
+    ],
+    [
+      'max weights',
+      () => {
+        setI8(FC0_WEIGHTS, L2 * L1, () => 127);
+        setI8(FC1_WEIGHTS, L3 * 2 * L2, () => 127);
+        setI8(FC2_WEIGHTS, 2 * L2 + 2 * L3, () => 127);
+      },
+    ],
+    [
+      'min weights',
+      () => {
+        setI8(FC0_WEIGHTS, L2 * L1, () => -128);
+        setI8(FC1_WEIGHTS, L3 * 2 * L2, () => -128);
+        setI8(FC2_WEIGHTS, 2 * L2 + 2 * L3, () => -128);
+      },
+    ],
+    [
+      'biases at the i32 limits',
+      () => {
+        setI32(FC0_BIAS, L2, () => (s.next() & 1 ? 0x7fffffff : -0x80000000));
+        setI32(FC1_BIAS, L3, () => (s.next() & 1 ? 0x7fffffff : -0x80000000));
+        setI32(FC2_BIAS, 1, () => 0x7fff0000);
+      },
+    ],
+    [
+      'large negative sums',
+      () => {
+        setI32(FC0_BIAS, L2, () => -(s.next() % 50000000));
+        setI8(FC0_WEIGHTS, L2 * L1, () => -(s.next() % 129));
+        setI32(FC2_BIAS, 1, () => -2000000000);
+      },
+    ],
   ];
   try {
     for (const [name, prepare] of cases) {
@@ -302,14 +352,18 @@ test('wasm kernels: a shared memory gets the shared-memory module, with the same
   }
 });
 
-test('wasm kernels: a module that is not the kernel module, or a plain buffer, is refused with a reason', { skip }, () => {
-  const memory = new WasmMemoryCtor({ initial: 1 });
-  const garbage = instantiateWasmKernels(memory, new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 0xff]));
-  assert.equal(garbage.ok, false);
-  assert.equal(!garbage.ok && garbage.error.code, 'module-invalid');
-  // An empty but valid module has no layout exports.
-  const empty = instantiateWasmKernels(memory, new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]));
-  assert.equal(!empty.ok && empty.error.code, 'layout-mismatch');
-  assert.equal(createWasmKernels({ buffer: new ArrayBuffer(65536) }), null);
-  assert.match(wasmKernelsUnavailableReason() ?? '', /not a WebAssembly.Memory/);
-});
+test(
+  'wasm kernels: a module that is not the kernel module, or a plain buffer, is refused with a reason',
+  { skip },
+  () => {
+    const memory = new WasmMemoryCtor({ initial: 1 });
+    const garbage = instantiateWasmKernels(memory, new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 0xff]));
+    assert.equal(garbage.ok, false);
+    assert.equal(!garbage.ok && garbage.error.code, 'module-invalid');
+    // An empty but valid module has no layout exports.
+    const empty = instantiateWasmKernels(memory, new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]));
+    assert.equal(!empty.ok && empty.error.code, 'layout-mismatch');
+    assert.equal(createWasmKernels({ buffer: new ArrayBuffer(65536) }), null);
+    assert.match(wasmKernelsUnavailableReason() ?? '', /not a WebAssembly.Memory/);
+  },
+);

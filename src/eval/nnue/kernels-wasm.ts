@@ -9,7 +9,8 @@ import { err, ok, type Result } from '../../core/result.js';
 import type { NnueKernels } from './kernels.js';
 import * as layout from './layout.js';
 
-export type WasmKernelsErrorCode = 'no-simd' | 'not-wasm-memory' | 'module-missing' | 'module-invalid' | 'layout-mismatch';
+export type WasmKernelsErrorCode =
+  'no-simd' | 'not-wasm-memory' | 'module-missing' | 'module-invalid' | 'layout-mismatch';
 
 /** A WebAssembly.Memory, typed by what the kernels need. */
 export interface WasmMemory {
@@ -79,9 +80,13 @@ const compiled = new Map<boolean, object>();
  * Instantiates the kernels on `memory` (a WebAssembly.Memory, ordinary or shared).
  * `bytes` defaults to the module file next to this one that fits the memory.
  */
-export function instantiateWasmKernels(memory: WasmMemory, bytes?: Uint8Array): Result<NnueKernels, WasmKernelsErrorCode> {
+export function instantiateWasmKernels(
+  memory: WasmMemory,
+  bytes?: Uint8Array,
+): Result<NnueKernels, WasmKernelsErrorCode> {
   const api = wasmApi();
-  if (api === undefined || !wasmSimdSupported()) return err('no-simd', 'this JavaScript engine has no WebAssembly SIMD');
+  if (api === undefined || !wasmSimdSupported())
+    return err('no-simd', 'this JavaScript engine has no WebAssembly SIMD');
   if (!(memory instanceof api.Memory)) return err('not-wasm-memory', 'the network memory is not a WebAssembly.Memory');
   const shared = typeof SharedArrayBuffer === 'function' && memory.buffer instanceof SharedArrayBuffer;
   let module = bytes === undefined ? compiled.get(shared) : undefined;
@@ -112,7 +117,10 @@ export function instantiateWasmKernels(memory: WasmMemory, bytes?: Uint8Array): 
   for (const [name, expected] of LAYOUT_EXPORTS) {
     const actual = globalValue(name);
     if (actual !== expected) {
-      return err('layout-mismatch', `the NNUE kernel module has ${name} = ${String(actual)}, layout.ts says ${expected}; rebuild it`);
+      return err(
+        'layout-mismatch',
+        `the NNUE kernel module has ${name} = ${String(actual)}, layout.ts says ${expected}; rebuild it`,
+      );
     }
   }
   const used = globalValue('SCRATCH_USED');

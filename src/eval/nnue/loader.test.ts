@@ -57,25 +57,96 @@ test('empty file: empty', () => {
 });
 
 test('truncated files: truncated (plain) and bad-zstd (compressed)', () => {
-  expectError(NnueNetwork.fromBytes(payload.subarray(0, payload.length >> 1), 'half.nnue'), 'truncated', 'half.nnue', /is truncated: the threat weights needs/);
+  expectError(
+    NnueNetwork.fromBytes(payload.subarray(0, payload.length >> 1), 'half.nnue'),
+    'truncated',
+    'half.nnue',
+    /is truncated: the threat weights needs/,
+  );
   expectError(NnueNetwork.fromBytes(payload.subarray(0, 7), 'seven.nnue'), 'truncated', 'seven.nnue', /truncated/);
-  expectError(NnueNetwork.fromBytes(payload.subarray(0, payload.length - 1), 'short.nnue'), 'truncated', 'short.nnue', /fc_2 weights of stack 15/);
-  expectError(NnueNetwork.fromBytes(fileBytes.subarray(0, 1000), 'cut.nnue'), 'bad-zstd', 'cut.nnue', /not valid zstd data/);
+  expectError(
+    NnueNetwork.fromBytes(payload.subarray(0, payload.length - 1), 'short.nnue'),
+    'truncated',
+    'short.nnue',
+    /fc_2 weights of stack 15/,
+  );
+  expectError(
+    NnueNetwork.fromBytes(fileBytes.subarray(0, 1000), 'cut.nnue'),
+    'bad-zstd',
+    'cut.nnue',
+    /not valid zstd data/,
+  );
 });
 
 test('flipped bytes: damaged zstd block header, damaged LEB128 data and marker', () => {
   // Block header at byte 10 of the frame: set the block type to the reserved value 3.
-  expectError(NnueNetwork.fromBytes(bytesWith((b) => (b[10] |= 6), fileBytes), 'flipped-zstd.nnue'), 'bad-zstd', 'flipped-zstd.nnue', /not valid zstd data/);
+  expectError(
+    NnueNetwork.fromBytes(
+      bytesWith((b) => (b[10] |= 6), fileBytes),
+      'flipped-zstd.nnue',
+    ),
+    'bad-zstd',
+    'flipped-zstd.nnue',
+    /not valid zstd data/,
+  );
   // A continuation bit flipped inside the first LEB128 block: the values no longer fill it exactly.
-  expectError(NnueNetwork.fromBytes(bytesWith((b) => (b[firstLeb + 21] ^= 0x80)), 'flipped-leb.nnue'), 'bad-leb128', 'flipped-leb.nnue', /LEB128/);
-  expectError(NnueNetwork.fromBytes(bytesWith((b) => (b[firstLeb + 3] ^= 0x01)), 'marker.nnue'), 'bad-leb128', 'marker.nnue', /COMPRESSED_LEB128 marker/);
+  expectError(
+    NnueNetwork.fromBytes(
+      bytesWith((b) => (b[firstLeb + 21] ^= 0x80)),
+      'flipped-leb.nnue',
+    ),
+    'bad-leb128',
+    'flipped-leb.nnue',
+    /LEB128/,
+  );
+  expectError(
+    NnueNetwork.fromBytes(
+      bytesWith((b) => (b[firstLeb + 3] ^= 0x01)),
+      'marker.nnue',
+    ),
+    'bad-leb128',
+    'marker.nnue',
+    /COMPRESSED_LEB128 marker/,
+  );
 });
 
 test('wrong version and wrong hashes', () => {
-  expectError(NnueNetwork.fromBytes(bytesWith((_b, v) => v.setUint32(0, NNUE_VERSION + 1, true)), 'v.nnue'), 'bad-version', 'v.nnue', /has version 0x6A448AFB/);
-  expectError(NnueNetwork.fromBytes(bytesWith((_b, v) => v.setUint32(4, NETWORK_HASH ^ 1, true)), 'h.nnue'), 'bad-hash', 'h.nnue', /architecture hash 0x40C70FA7/);
-  expectError(NnueNetwork.fromBytes(bytesWith((b) => (b[12 + descLen] ^= 0xff)), 'ft.nnue'), 'bad-hash', 'ft.nnue', /feature-transformer hash/);
-  expectError(NnueNetwork.fromBytes(bytesWith((b) => (b[payload.length - 35208] ^= 1)), 'stack.nnue'), 'bad-hash', 'stack.nnue', /layer-stack hash .* in stack 15/);
+  expectError(
+    NnueNetwork.fromBytes(
+      bytesWith((_b, v) => v.setUint32(0, NNUE_VERSION + 1, true)),
+      'v.nnue',
+    ),
+    'bad-version',
+    'v.nnue',
+    /has version 0x6A448AFB/,
+  );
+  expectError(
+    NnueNetwork.fromBytes(
+      bytesWith((_b, v) => v.setUint32(4, NETWORK_HASH ^ 1, true)),
+      'h.nnue',
+    ),
+    'bad-hash',
+    'h.nnue',
+    /architecture hash 0x40C70FA7/,
+  );
+  expectError(
+    NnueNetwork.fromBytes(
+      bytesWith((b) => (b[12 + descLen] ^= 0xff)),
+      'ft.nnue',
+    ),
+    'bad-hash',
+    'ft.nnue',
+    /feature-transformer hash/,
+  );
+  expectError(
+    NnueNetwork.fromBytes(
+      bytesWith((b) => (b[payload.length - 35208] ^= 1)),
+      'stack.nnue',
+    ),
+    'bad-hash',
+    'stack.nnue',
+    /layer-stack hash .* in stack 15/,
+  );
 });
 
 test('plain garbage: bad-version (and bad-zstd behind a zstd magic)', () => {
@@ -86,16 +157,42 @@ test('plain garbage: bad-version (and bad-zstd behind a zstd magic)', () => {
   expectError(NnueNetwork.fromBytes(garbage, 'garbage.nnue'), 'bad-version', 'garbage.nnue', /has version/);
   const zgarbage = bytesWith((b) => b.set([0x28, 0xb5, 0x2f, 0xfd], 0), garbage);
   expectError(NnueNetwork.fromBytes(zgarbage, 'zgarbage.nnue'), 'bad-zstd', 'zgarbage.nnue', /not valid zstd data/);
-  expectError(NnueNetwork.fromBytes(new TextEncoder().encode('hello, I am not a network\n'), 'text.nnue'), 'bad-version', 'text.nnue', /has version/);
+  expectError(
+    NnueNetwork.fromBytes(new TextEncoder().encode('hello, I am not a network\n'), 'text.nnue'),
+    'bad-version',
+    'text.nnue',
+    /has version/,
+  );
 });
 
 test('absurd sizes in the header: too-large, without allocating them', () => {
-  expectError(NnueNetwork.fromBytes(bytesWith((_b, v) => v.setUint32(8, 0xffffffff, true)), 'desc.nnue'), 'too-large', 'desc.nnue', /claims a description of 4294967295 bytes/);
-  expectError(NnueNetwork.fromBytes(bytesWith((_b, v) => v.setUint32(firstLeb + 17, 0x7fffffff, true)), 'leb.nnue'), 'too-large', 'leb.nnue', /claims 2147483647 LEB128 bytes/);
+  expectError(
+    NnueNetwork.fromBytes(
+      bytesWith((_b, v) => v.setUint32(8, 0xffffffff, true)),
+      'desc.nnue',
+    ),
+    'too-large',
+    'desc.nnue',
+    /claims a description of 4294967295 bytes/,
+  );
+  expectError(
+    NnueNetwork.fromBytes(
+      bytesWith((_b, v) => v.setUint32(firstLeb + 17, 0x7fffffff, true)),
+      'leb.nnue',
+    ),
+    'too-large',
+    'leb.nnue',
+    /claims 2147483647 LEB128 bytes/,
+  );
 });
 
 test('trailing bytes after the last layer stack: trailing-bytes', () => {
   const longer = new Uint8Array(payload.length + 1);
   longer.set(payload);
-  expectError(NnueNetwork.fromBytes(longer, 'long.nnue'), 'trailing-bytes', 'long.nnue', /1 bytes after the last layer stack/);
+  expectError(
+    NnueNetwork.fromBytes(longer, 'long.nnue'),
+    'trailing-bytes',
+    'long.nnue',
+    /1 bytes after the last layer stack/,
+  );
 });

@@ -12,8 +12,25 @@ import { fileURLToPath } from 'node:url';
 import { Decompress } from 'fzstd';
 import { err, ok, type Result } from '../../core/result.js';
 import {
-  FC0_BIAS, FC0_WEIGHTS, FC1_BIAS, FC1_WEIGHTS, FC2_BIAS, FC2_WEIGHTS, FT_BIAS, FT_PSQT, FT_WEIGHTS, L1, L2, L3,
-  LAYER_STACKS, PSQ_DIMS, PSQT_BUCKETS, STACKS, STACK_BYTES, THREAT_DIMS, WEIGHTS_END,
+  FC0_BIAS,
+  FC0_WEIGHTS,
+  FC1_BIAS,
+  FC1_WEIGHTS,
+  FC2_BIAS,
+  FC2_WEIGHTS,
+  FT_BIAS,
+  FT_PSQT,
+  FT_WEIGHTS,
+  L1,
+  L2,
+  L3,
+  LAYER_STACKS,
+  PSQ_DIMS,
+  PSQT_BUCKETS,
+  STACKS,
+  STACK_BYTES,
+  THREAT_DIMS,
+  WEIGHTS_END,
 } from './layout.js';
 
 export type NnueLoadCode =
@@ -33,19 +50,27 @@ export const NNUE_VERSION = 0x6a448afa;
 
 const rotl1 = (h: number): number => ((h << 1) | (h >>> 31)) >>> 0;
 /** Feature-transformer hash: FullThreats then HalfKAv2_hm combined, xor 2 * L1. */
-export const FT_HASH = ((rotl1(rotl1(0) ^ 0x2e6b9d04) ^ 0x7f234cb8) ^ (2 * L1)) >>> 0;
+export const FT_HASH = (rotl1(rotl1(0) ^ 0x2e6b9d04) ^ 0x7f234cb8 ^ (2 * L1)) >>> 0;
 function affineHash(prev: number, outputs: number): number {
   return ((0xcc03dae4 + outputs) ^ (prev >>> 1) ^ (prev << 31)) >>> 0;
 }
 const clippedReluHash = (prev: number): number => (0x538d24c7 + prev) >>> 0;
 /** Layer-stack hash (NetworkArchitecture::get_hash_value). */
-export const STACK_HASH = affineHash(clippedReluHash(affineHash(clippedReluHash(affineHash((0xec42e90d ^ (2 * L1)) >>> 0, L2)), L3)), 1);
+export const STACK_HASH = affineHash(
+  clippedReluHash(affineHash(clippedReluHash(affineHash((0xec42e90d ^ (2 * L1)) >>> 0, L2)), L3)),
+  1,
+);
 /** Network hash in the file header. */
 export const NETWORK_HASH = (FT_HASH ^ STACK_HASH) >>> 0;
 
 /** The payload bytes of everything except the description and the three LEB128 blocks' contents. */
 export const FIXED_PAYLOAD_BYTES =
-  12 + 4 + 3 * 21 + THREAT_DIMS * L1 + PSQ_DIMS * L1 + LAYER_STACKS * (4 + 4 * L2 + L2 * L1 + 4 * L3 + L3 * 2 * L2 + 4 + 2 * L2 + 2 * L3);
+  12 +
+  4 +
+  3 * 21 +
+  THREAT_DIMS * L1 +
+  PSQ_DIMS * L1 +
+  LAYER_STACKS * (4 + 4 * L2 + L2 * L1 + 4 * L3 + L3 * 2 * L2 + 4 + 2 * L2 + 2 * L3);
 /** Payloads larger than this are refused before they are unpacked (a real one is about 64 MiB). */
 export const MAX_PAYLOAD_BYTES = 256 * 1024 * 1024;
 
@@ -79,7 +104,10 @@ const isZstd = (b: Uint8Array): boolean => {
 };
 
 /** Unpacks the file contents: zstd (detected by its magic) or plain. */
-export function unpackContainer(bytes: Uint8Array, name: string): Result<{ payload: Uint8Array; compressed: boolean }, NnueLoadCode> {
+export function unpackContainer(
+  bytes: Uint8Array,
+  name: string,
+): Result<{ payload: Uint8Array; compressed: boolean }, NnueLoadCode> {
   if (bytes.length === 0) return fail('empty', name, 'is empty (0 bytes)');
   if (!isZstd(bytes)) return ok({ payload: bytes, compressed: false });
   const chunks: Uint8Array[] = [];
@@ -124,7 +152,9 @@ const WasmMemory = (globalThis as unknown as { WebAssembly: { Memory: MemoryCons
 /** The memory a network lives in: the weights at the offsets of layout.ts, then `workBytes` of work areas. */
 export function allocateNetworkMemory(workBytes: number, shared = typeof SharedArrayBuffer === 'function'): NnueMemory {
   const pages = Math.ceil((WEIGHTS_END + workBytes) / 65536);
-  return shared ? new WasmMemory({ initial: pages, maximum: pages, shared: true }) : new WasmMemory({ initial: pages, maximum: pages });
+  return shared
+    ? new WasmMemory({ initial: pages, maximum: pages, shared: true })
+    : new WasmMemory({ initial: pages, maximum: pages });
 }
 
 const LEB_MAGIC = 'COMPRESSED_LEB128';
@@ -155,27 +185,46 @@ export function parsePayload(payload: Uint8Array, memory: ArrayBufferLike, name:
   const mem8 = new Uint8Array(memory);
   const memView = new DataView(memory);
   const need = (n: number, what: string): Fail | null =>
-    r.left < n ? fail('truncated', name, `is truncated: ${what} needs ${n} bytes at offset ${r.pos}, but only ${r.left} remain (payload ${payload.length} bytes)`) : null;
+    r.left < n
+      ? fail(
+          'truncated',
+          name,
+          `is truncated: ${what} needs ${n} bytes at offset ${r.pos}, but only ${r.left} remain (payload ${payload.length} bytes)`,
+        )
+      : null;
 
   let e = need(4, 'the version');
   if (e) return e;
   const version = r.u32();
   if (version !== NNUE_VERSION) {
-    return fail('bad-version', name, `has version ${hex(version)} (first bytes ${Array.from(payload.subarray(0, 4), (b) => b.toString(16).padStart(2, '0')).join(' ')}), not ${hex(NNUE_VERSION)}`);
+    return fail(
+      'bad-version',
+      name,
+      `has version ${hex(version)} (first bytes ${Array.from(payload.subarray(0, 4), (b) => b.toString(16).padStart(2, '0')).join(' ')}), not ${hex(NNUE_VERSION)}`,
+    );
   }
   if ((e = need(8, 'the header'))) return e;
   const netHash = r.u32();
-  if (netHash !== NETWORK_HASH) return fail('bad-hash', name, `has architecture hash ${hex(netHash)}, not ${hex(NETWORK_HASH)} (a different network architecture)`);
+  if (netHash !== NETWORK_HASH)
+    return fail(
+      'bad-hash',
+      name,
+      `has architecture hash ${hex(netHash)}, not ${hex(NETWORK_HASH)} (a different network architecture)`,
+    );
   const descLen = r.u32();
   if (descLen > r.left) {
-    return fail(descLen > MAX_PAYLOAD_BYTES || descLen > payload.length ? 'too-large' : 'truncated', name,
-      `claims a description of ${descLen} bytes, but only ${r.left} bytes follow`);
+    return fail(
+      descLen > MAX_PAYLOAD_BYTES || descLen > payload.length ? 'too-large' : 'truncated',
+      name,
+      `claims a description of ${descLen} bytes, but only ${r.left} bytes follow`,
+    );
   }
   const description = Buffer.from(payload.subarray(r.pos, r.pos + descLen)).toString('utf8');
   r.pos += descLen;
   if ((e = need(4, 'the feature-transformer hash'))) return e;
   const ftHash = r.u32();
-  if (ftHash !== FT_HASH) return fail('bad-hash', name, `has feature-transformer hash ${hex(ftHash)}, not ${hex(FT_HASH)}`);
+  if (ftHash !== FT_HASH)
+    return fail('bad-hash', name, `has feature-transformer hash ${hex(ftHash)}, not ${hex(FT_HASH)}`);
 
   // A LEB128 block: magic, byte count, exactly `count` signed values in exactly
   // that many bytes, decoded as Pikafish's read_leb_128 does into `dest`
@@ -184,29 +233,47 @@ export function parsePayload(payload: Uint8Array, memory: ArrayBufferLike, name:
     const f = need(21, `the ${what} block header`);
     if (f) return f;
     for (let i = 0; i < 17; i++) {
-      if (payload[r.pos + i] !== LEB_MAGIC.charCodeAt(i)) return fail('bad-leb128', name, `has no COMPRESSED_LEB128 marker for the ${what} at offset ${r.pos}`);
+      if (payload[r.pos + i] !== LEB_MAGIC.charCodeAt(i))
+        return fail('bad-leb128', name, `has no COMPRESSED_LEB128 marker for the ${what} at offset ${r.pos}`);
     }
     r.pos += 17;
     const bytes = r.u32();
     if (bytes > r.left) {
-      return fail(bytes > payload.length ? 'too-large' : 'truncated', name, `claims ${bytes} LEB128 bytes for the ${what}, but only ${r.left} bytes follow`);
+      return fail(
+        bytes > payload.length ? 'too-large' : 'truncated',
+        name,
+        `claims ${bytes} LEB128 bytes for the ${what}, but only ${r.left} bytes follow`,
+      );
     }
     const end = r.pos + bytes;
     let p = r.pos;
     const maxShift = dest instanceof Int16Array ? 21 : 35;
     for (let i = 0; i < count; i++) {
-      let v = 0, shift = 0, byte = 0;
+      let v = 0,
+        shift = 0,
+        byte = 0;
       do {
-        if (p >= end) return fail('bad-leb128', name, `has ${bytes} LEB128 bytes for the ${what}, too few for ${count} values (value ${i} incomplete)`);
+        if (p >= end)
+          return fail(
+            'bad-leb128',
+            name,
+            `has ${bytes} LEB128 bytes for the ${what}, too few for ${count} values (value ${i} incomplete)`,
+          );
         byte = payload[p++];
         if (shift < 32) v |= (byte & 0x7f) << shift;
         shift += 7;
-        if (shift > maxShift) return fail('bad-leb128', name, `has an over-long LEB128 value in the ${what} (value ${i})`);
+        if (shift > maxShift)
+          return fail('bad-leb128', name, `has an over-long LEB128 value in the ${what} (value ${i})`);
       } while (byte & 0x80);
       if (byte & 0x40 && shift < 32) v |= -1 << shift;
       dest[at + i] = v;
     }
-    if (p !== end) return fail('bad-leb128', name, `has ${end - p} unused bytes in the LEB128 block of the ${what} (${count} values in ${bytes} bytes expected to end exactly)`);
+    if (p !== end)
+      return fail(
+        'bad-leb128',
+        name,
+        `has ${end - p} unused bytes in the LEB128 block of the ${what} (${count} values in ${bytes} bytes expected to end exactly)`,
+      );
     r.pos = end;
     return null;
   };
@@ -223,7 +290,8 @@ export function parsePayload(payload: Uint8Array, memory: ArrayBufferLike, name:
   if ((e = leb(L1, mem16, FT_BIAS >> 1, 'feature-transformer biases'))) return e;
   // The file stores threat weights first; in memory threat rows follow the piece-square rows.
   if ((e = plain(THREAT_DIMS * L1, FT_WEIGHTS + PSQ_DIMS * L1, 'the threat weights'))) return e;
-  if ((e = leb(THREAT_DIMS * PSQT_BUCKETS, mem32, (FT_PSQT >> 2) + PSQ_DIMS * PSQT_BUCKETS, 'threat PSQT weights'))) return e;
+  if ((e = leb(THREAT_DIMS * PSQT_BUCKETS, mem32, (FT_PSQT >> 2) + PSQ_DIMS * PSQT_BUCKETS, 'threat PSQT weights')))
+    return e;
   if ((e = plain(PSQ_DIMS * L1, FT_WEIGHTS, 'the piece-square weights'))) return e;
   if ((e = leb(PSQ_DIMS * PSQT_BUCKETS, mem32, FT_PSQT >> 2, 'piece-square PSQT weights'))) return e;
 
@@ -231,7 +299,8 @@ export function parsePayload(payload: Uint8Array, memory: ArrayBufferLike, name:
     const base = STACKS + s * STACK_BYTES;
     if ((e = need(4, `the hash of layer stack ${s}`))) return e;
     const h = r.u32();
-    if (h !== STACK_HASH) return fail('bad-hash', name, `has layer-stack hash ${hex(h)} in stack ${s}, not ${hex(STACK_HASH)}`);
+    if (h !== STACK_HASH)
+      return fail('bad-hash', name, `has layer-stack hash ${hex(h)} in stack ${s}, not ${hex(STACK_HASH)}`);
     const i32s = (n: number, dest: number, what: string): Fail | null => {
       const f = need(4 * n, what);
       if (f) return f;
@@ -246,7 +315,8 @@ export function parsePayload(payload: Uint8Array, memory: ArrayBufferLike, name:
     if ((e = i32s(1, base + FC2_BIAS, `the fc_2 bias of stack ${s}`))) return e;
     if ((e = plain(2 * L2 + 2 * L3, base + FC2_WEIGHTS, `the fc_2 weights of stack ${s}`))) return e;
   }
-  if (r.left !== 0) return fail('trailing-bytes', name, `has ${r.left} bytes after the last layer stack (the payload must end there)`);
+  if (r.left !== 0)
+    return fail('trailing-bytes', name, `has ${r.left} bytes after the last layer stack (the payload must end there)`);
   return ok(description);
 }
 
@@ -281,7 +351,8 @@ export function loadNetworkFile(
   let bytes: Uint8Array;
   try {
     const size = statSync(path).size;
-    if (size > MAX_PAYLOAD_BYTES) return fail('too-large', path, `is ${size} bytes, more than any network (${MAX_PAYLOAD_BYTES})`);
+    if (size > MAX_PAYLOAD_BYTES)
+      return fail('too-large', path, `is ${size} bytes, more than any network (${MAX_PAYLOAD_BYTES})`);
     bytes = readFileSync(path);
   } catch (e) {
     return fail('unreadable', path, `could not be read (${(e as Error).message})`);
@@ -290,14 +361,20 @@ export function loadNetworkFile(
 }
 
 /** Unpacks and parses the bytes of a network file (named `path` in messages). */
-export function loadNetworkBytes(bytes: Uint8Array, path: string, workBytes: number): Result<{ data: NetworkData; memory: NnueMemory }, NnueLoadCode> {
+export function loadNetworkBytes(
+  bytes: Uint8Array,
+  path: string,
+  workBytes: number,
+): Result<{ data: NetworkData; memory: NnueMemory }, NnueLoadCode> {
   const un = unpackContainer(bytes, path);
   if (!un.ok) return un;
   const { payload, compressed } = un.value;
   // Check the header before allocating ~70 MB for the weights.
   const head = parsePayload(payload.subarray(0, 12), new ArrayBuffer(0), path);
-  if (!head.ok && (payload.length < 12 || (head.error.code !== 'truncated' && head.error.code !== 'too-large'))) return head;
-  if (payload.length > MAX_PAYLOAD_BYTES) return fail('too-large', path, `unpacks to ${payload.length} bytes, more than any network`);
+  if (!head.ok && (payload.length < 12 || (head.error.code !== 'truncated' && head.error.code !== 'too-large')))
+    return head;
+  if (payload.length > MAX_PAYLOAD_BYTES)
+    return fail('too-large', path, `unpacks to ${payload.length} bytes, more than any network`);
   const memory = allocateNetworkMemory(workBytes);
   const parsed = parsePayload(payload, memory.buffer, path);
   if (!parsed.ok) return parsed;

@@ -22,14 +22,18 @@ import type { Position } from '../../core/position.js';
 import { MOVE_NULL } from '../../core/types.js';
 import { postProcess } from '../evaluate.js';
 import {
-  appendPsqFeatures, appendRawThreats, appendThreatRows, featureBuckets, initThreatTables, layerStackBucket, psqIndex,
+  appendPsqFeatures,
+  appendRawThreats,
+  appendThreatRows,
+  featureBuckets,
+  initThreatTables,
+  layerStackBucket,
+  psqIndex,
 } from './features.js';
 import type { NnueKernels } from './kernels.js';
 import { PortableKernels } from './kernels-portable.js';
 import { createWasmKernels, type WasmMemory } from './kernels-wasm.js';
-import {
-  ACC_BYTES, ACC_PSQT, L1, PSQT_BUCKETS, SCRATCH_BYTES, STACKS, STACK_BYTES, WEIGHTS_END,
-} from './layout.js';
+import { ACC_BYTES, ACC_PSQT, L1, PSQT_BUCKETS, SCRATCH_BYTES, STACKS, STACK_BYTES, WEIGHTS_END } from './layout.js';
 import { loadNetworkFile, loadNetworkBytes, type NetworkData, type NnueLoadCode, type NnueMemory } from './loader.js';
 import { ok, type Result } from '../../core/result.js';
 
@@ -77,7 +81,10 @@ export interface NetworkHandle {
 }
 
 export class NnueNetwork {
-  private constructor(readonly memory: NnueMemory, readonly data: NetworkData) {
+  private constructor(
+    readonly memory: NnueMemory,
+    readonly data: NetworkData,
+  ) {
     initThreatTables();
   }
 
@@ -139,7 +146,11 @@ export class NnueEvaluator {
   private readonly rawScratch = new Int32Array(MAX_RAW);
   private readonly changed = new Int32Array(90);
 
-  constructor(readonly net: NnueNetwork, readonly slot: number, kernels?: NnueKernels) {
+  constructor(
+    readonly net: NnueNetwork,
+    readonly slot: number,
+    kernels?: NnueKernels,
+  ) {
     if (slot < 0 || slot >= SLOT_COUNT) throw new Error(`NNUE work slot ${slot} out of range`);
     this.kernels = kernels ?? createKernels(net.memory);
     const buf = net.memory.buffer;
@@ -175,7 +186,8 @@ export class NnueEvaluator {
   /** Static evaluation with Pikafish's blend (evaluate.cpp), side to move, internal units. */
   evaluate(pos: Position, optimism: number): number {
     this.compute(pos);
-    const psqt = this.psqt, positional = this.positional;
+    const psqt = this.psqt,
+      positional = this.positional;
     let nnue = psqt + positional;
     const complexity = Math.abs(psqt - positional);
     optimism += ((optimism * complexity) / 465) | 0;
@@ -185,7 +197,8 @@ export class NnueEvaluator {
 
   /** Network output of `pos` (into psqt/positional), with incrementally updated accumulators. */
   compute(pos: Position): void {
-    const n = pos.sp, i = n & (STACK_PLIES - 1);
+    const n = pos.sp,
+      i = n & (STACK_PLIES - 1);
     if (this.valid[i] && this.stampLo[i] === pos.keyLo[n] && this.stampHi[i] === pos.keyHi[n]) this.stats.reused++;
     else this.updateAccumulators(pos, n, i);
     this.finish(pos, this.accOffset(i, pos.side), this.accOffset(i, pos.side ^ 1));
@@ -201,7 +214,8 @@ export class NnueEvaluator {
   /** Full refresh of perspective p's accumulator into `dst`: bias + every active feature. */
   refreshFull(pos: Position, p: number, dst: number): void {
     featureBuckets(pos, this.fb);
-    const bucket = this.fb[p * 2], mirror = this.fb[p * 2 + 1];
+    const bucket = this.fb[p * 2],
+      mirror = this.fb[p * 2 + 1];
     let n = appendPsqFeatures(pos, p, bucket, mirror, this.added, 0);
     const t = appendRawThreats(pos, this.rawScratch, 0);
     n = appendThreatRows(p, mirror, this.rawScratch, 0, t, this.added, n);
@@ -214,9 +228,11 @@ export class NnueEvaluator {
     const i16 = new Int16Array(this.net.memory.buffer);
     for (let p = 0; p < 2; p++) {
       this.refreshFull(pos, p, this.verifyOffset(p));
-      const a = this.accOffset(i, p), b = this.verifyOffset(p);
+      const a = this.accOffset(i, p),
+        b = this.verifyOffset(p);
       for (let j = 0; j < L1; j++) if (i16[(a >> 1) + j] !== i16[(b >> 1) + j]) return false;
-      for (let k = 0; k < PSQT_BUCKETS; k++) if (this.i32[((a + ACC_PSQT) >> 2) + k] !== this.i32[((b + ACC_PSQT) >> 2) + k]) return false;
+      for (let k = 0; k < PSQT_BUCKETS; k++)
+        if (this.i32[((a + ACC_PSQT) >> 2) + k] !== this.i32[((b + ACC_PSQT) >> 2) + k]) return false;
     }
     return true;
   }
@@ -234,8 +250,10 @@ export class NnueEvaluator {
   traceBuckets(pos: Position): { psqt: number[]; positional: number[]; used: number } {
     this.computeFull(pos);
     const used = this.bucket;
-    const accUs = this.verifyOffset(pos.side), accThem = this.verifyOffset(pos.side ^ 1);
-    const psqt: number[] = [], positional: number[] = [];
+    const accUs = this.verifyOffset(pos.side),
+      accThem = this.verifyOffset(pos.side ^ 1);
+    const psqt: number[] = [],
+      positional: number[] = [];
     for (let b = 0; b < PSQT_BUCKETS; b++) {
       const d = this.i32[((accUs + ACC_PSQT) >> 2) + b] - this.i32[((accThem + ACC_PSQT) >> 2) + b];
       psqt.push((((d / 2) | 0) / 16) | 0);
@@ -245,14 +263,16 @@ export class NnueEvaluator {
   }
 
   private updateAccumulators(pos: Position, n: number, i: number): void {
-    const threats = this.threats, base = i * MAX_RAW;
+    const threats = this.threats,
+      base = i * MAX_RAW;
     const tc = appendRawThreats(pos, threats, base) - base;
     this.threatCount[i] = tc;
     this.boards.set(pos.board, i * 90);
     featureBuckets(pos, this.fb);
 
     // The nearest computed ancestor.
-    let j = -1, dist = 0;
+    let j = -1,
+      dist = 0;
     for (let d = 1; d <= MAX_WALK && n - d >= 0; d++) {
       const jj = (n - d) & (STACK_PLIES - 1);
       if (this.valid[jj] && this.stampLo[jj] === pos.keyLo[n - d] && this.stampHi[jj] === pos.keyHi[n - d]) {
@@ -261,20 +281,26 @@ export class NnueEvaluator {
         break;
       }
     }
-    let nAdd = 0, nRem = 0;
-    const code0 = this.fb[0] * 2 + this.fb[1], code1 = this.fb[2] * 2 + this.fb[3];
+    let nAdd = 0,
+      nRem = 0;
+    const code0 = this.fb[0] * 2 + this.fb[1],
+      code1 = this.fb[2] * 2 + this.fb[3];
     if (j >= 0 && (this.bucketOf[j * 2] === code0 || this.bucketOf[j * 2 + 1] === code1)) {
       // Raw threat difference between the ancestor and this board.
       const st = (this.markStamp += 2);
-      const mark = this.mark, code = this.markCode;
-      const jb = j * MAX_RAW, je = jb + this.threatCount[j];
+      const mark = this.mark,
+        code = this.markCode;
+      const jb = j * MAX_RAW,
+        je = jb + this.threatCount[j];
       for (let k = jb; k < je; k++) {
-        const t = threats[k], ft = t >>> 8;
+        const t = threats[k],
+          ft = t >>> 8;
         mark[ft] = st;
         code[ft] = t & 255;
       }
       for (let k = base; k < base + tc; k++) {
-        const t = threats[k], ft = t >>> 8;
+        const t = threats[k],
+          ft = t >>> 8;
         if (mark[ft] === st && code[ft] === (t & 255)) mark[ft] = st + 1;
         else this.rawAdd[nAdd++] = t;
       }
@@ -285,34 +311,52 @@ export class NnueEvaluator {
     const last = pos.moveAt[n];
     if (dist === 1 && last !== MOVE_NULL) {
       // The parent: only the move's two squares changed.
-      const from = last >> 7, to = last & 127;
+      const from = last >> 7,
+        to = last & 127;
       this.changed[nChanged++] = (from << 8) | (pos.board[to] << 4);
       this.changed[nChanged++] = (to << 8) | (pos.captured[n] << 4) | pos.board[to];
     } else if (dist === 1) {
       // A null move changes nothing on the board.
     } else if (j >= 0) {
-      const boards = this.boards, changed = this.changed;
-      const jo = j * 90, io = i * 90;
+      const boards = this.boards,
+        changed = this.changed;
+      const jo = j * 90,
+        io = i * 90;
       for (let s = 0; s < 90; s++) {
-        const a = boards[jo + s], b = boards[io + s];
+        const a = boards[jo + s],
+          b = boards[io + s];
         if (a !== b) changed[nChanged++] = (s << 8) | (a << 4) | b;
       }
     }
     for (let p = 0; p < 2; p++) {
-      const bucket = this.fb[p * 2], mirror = this.fb[p * 2 + 1];
+      const bucket = this.fb[p * 2],
+        mirror = this.fb[p * 2 + 1];
       const code = bucket * 2 + mirror;
       if (j >= 0 && this.bucketOf[j * 2 + p] === code) {
         this.stats.incremental++;
-        let na = 0, nr = 0;
-        const added = this.added, removed = this.removed, changed = this.changed;
+        let na = 0,
+          nr = 0;
+        const added = this.added,
+          removed = this.removed,
+          changed = this.changed;
         for (let c = 0; c < nChanged; c++) {
-          const x = changed[c], s = x >> 8, a = (x >> 4) & 15, b = x & 15;
+          const x = changed[c],
+            s = x >> 8,
+            a = (x >> 4) & 15,
+            b = x & 15;
           if (a) removed[nr++] = psqIndex(p, a, s, bucket, mirror);
           if (b) added[na++] = psqIndex(p, b, s, bucket, mirror);
         }
         na = appendThreatRows(p, mirror, this.rawAdd, 0, nAdd, added, na);
         nr = appendThreatRows(p, mirror, this.rawRem, 0, nRem, removed, nr);
-        this.kernels.update(this.accOffset(i, p), this.accOffset(j, p), this.base + SLOT_ADDED, na, this.base + SLOT_REMOVED, nr);
+        this.kernels.update(
+          this.accOffset(i, p),
+          this.accOffset(j, p),
+          this.base + SLOT_ADDED,
+          na,
+          this.base + SLOT_REMOVED,
+          nr,
+        );
       } else {
         this.stats.refresh++;
         this.refreshFromCache(pos, p, bucket, mirror, i, tc);
@@ -327,11 +371,16 @@ export class NnueEvaluator {
   private refreshFromCache(pos: Position, p: number, bucket: number, mirror: number, i: number, tc: number): void {
     const e = p * CACHE_ENTRIES + bucket * 2 + mirror;
     const cacc = this.cacheAcc(e);
-    const cb = this.cacheBoards, co = e * 90, board = pos.board;
-    const added = this.added, removed = this.removed;
-    let na = 0, nr = 0;
+    const cb = this.cacheBoards,
+      co = e * 90,
+      board = pos.board;
+    const added = this.added,
+      removed = this.removed;
+    let na = 0,
+      nr = 0;
     for (let s = 0; s < 90; s++) {
-      const a = cb[co + s], b = board[s];
+      const a = cb[co + s],
+        b = board[s];
       if (a !== b) {
         if (a) removed[nr++] = psqIndex(p, a, s, bucket, mirror);
         if (b) added[na++] = psqIndex(p, b, s, bucket, mirror);

@@ -10,7 +10,15 @@ import { mulberry32 } from '../../core/prng.js';
 import { repoRoot } from '../../../test/support/fixtures.js';
 import { syntheticNetFile } from '../../../test/support/nnue-synthetic.js';
 import {
-  INDEX_MAP, KING_BUCKETS, PSQ_OFFSETS, THREAT_COUNT, THREAT_FIRST, VALID, appendRawThreats, featureBuckets, midEncoding,
+  INDEX_MAP,
+  KING_BUCKETS,
+  PSQ_OFFSETS,
+  THREAT_COUNT,
+  THREAT_FIRST,
+  VALID,
+  appendRawThreats,
+  featureBuckets,
+  midEncoding,
 } from './features.js';
 import { PortableKernels } from './kernels-portable.js';
 import type { NnueKernels } from './kernels.js';
@@ -108,8 +116,14 @@ test('incremental accumulators equal a full refresh at every node of random game
   const ev = new NnueEvaluator(net, 2);
   const check = new NnueEvaluator(net, 3);
   const rnd = mulberry32(20261201);
-  let nodes = 0, kingMoves = 0, captures = 0, bucketChanges = 0, undos = 0, nullMoves = 0;
-  const fb = new Int32Array(4), fb2 = new Int32Array(4);
+  let nodes = 0,
+    kingMoves = 0,
+    captures = 0,
+    bucketChanges = 0,
+    undos = 0,
+    nullMoves = 0;
+  const fb = new Int32Array(4),
+    fb2 = new Int32Array(4);
   for (let game = 0; game < 6; game++) {
     const pos = new Position();
     const played: number[] = [];
@@ -153,9 +167,14 @@ test('incremental accumulators equal a full refresh at every node of random game
       }
     }
   }
-  assert.ok(nodes > 500 && kingMoves > 20 && captures > 20 && bucketChanges > 20 && undos > 20 && nullMoves > 10,
-    `coverage: ${nodes} nodes, ${kingMoves} king moves, ${captures} captures, ${bucketChanges} bucket changes, ${undos} undos, ${nullMoves} null moves`);
-  assert.ok(ev.stats.incremental > ev.stats.refresh, `incremental ${ev.stats.incremental}, refresh ${ev.stats.refresh}`);
+  assert.ok(
+    nodes > 500 && kingMoves > 20 && captures > 20 && bucketChanges > 20 && undos > 20 && nullMoves > 10,
+    `coverage: ${nodes} nodes, ${kingMoves} king moves, ${captures} captures, ${bucketChanges} bucket changes, ${undos} undos, ${nullMoves} null moves`,
+  );
+  assert.ok(
+    ev.stats.incremental > ev.stats.refresh,
+    `incremental ${ev.stats.incremental}, refresh ${ev.stats.refresh}`,
+  );
 });
 
 test('the weights live in one shared memory that search threads receive without copying', () => {
@@ -164,8 +183,10 @@ test('the weights live in one shared memory that search threads receive without 
   assert.equal(h.memory, net.memory);
   const again = NnueNetwork.fromHandle(structuredClone(h));
   // A structured clone (what postMessage does) of a shared memory is the same memory.
-  const a = new Uint8Array(net.memory.buffer), b = new Uint8Array(again.memory.buffer);
-  const at = a.length - 1, old = a[at];
+  const a = new Uint8Array(net.memory.buffer),
+    b = new Uint8Array(again.memory.buffer);
+  const at = a.length - 1,
+    old = a[at];
   a[at] = old ^ 0x5a;
   assert.equal(b[at], old ^ 0x5a);
   a[at] = old;

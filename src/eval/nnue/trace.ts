@@ -28,7 +28,9 @@ export function traceNnue(pos: Position, ev: NnueEvaluator): string {
   lines.push('+------------+------------+------------+------------+');
   lines.push('');
   ev.computeFull(pos);
-  const psqt = ev.psqt, positional = ev.positional, nnue = psqt + positional;
+  const psqt = ev.psqt,
+    positional = ev.positional,
+    nnue = psqt + positional;
   const final = ev.evaluate(pos, 0);
   const red = (v: number): number => (pos.side === RED ? v : -v);
   lines.push(`NNUE evaluation ${nnue} (side to move, internal units)`);
