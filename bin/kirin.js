@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Kirin xiangqi engine: UCI on stdin/stdout. See README.md.
-// `kirin match ...` runs the match runner, a development tool built into
+// `kirin match ...` runs the match runner (and `kirin datagen`, `kirin tune` the
+// training-data generator and the evaluation tuner), a development tool built into
 // dist/tools/ from a repository checkout; the published package does not
 // contain it.
 import { existsSync } from 'node:fs';
@@ -18,6 +19,18 @@ async function run() {
     }
     const { runMatchCli } = await import(cli.href);
     return runMatchCli(argv.slice(1));
+  }
+  const tool = { datagen: ['datagen', 'runDatagenCli'], tune: ['tune', 'runTuneCli'] }[argv[0]];
+  if (tool) {
+    const cli = new URL(`../dist/tools/${tool[0]}/cli.js`, import.meta.url);
+    if (!existsSync(cli)) {
+      process.stderr.write(
+        `kirin: \`kirin ${argv[0]}\` is a development tool: run it from a repository checkout after \`npm run build\`\n`,
+      );
+      return 2;
+    }
+    const mod = await import(cli.href);
+    return mod[tool[1]](argv.slice(1));
   }
   const { main } = await import('../dist/src/main.js');
   return main(argv);

@@ -54,6 +54,7 @@ import {
   BLACK,
   CANNON,
   FILE_OF,
+  KING,
   KNIGHT,
   PAWN,
   PAWN_VALUE,
@@ -62,6 +63,7 @@ import {
   ROOK,
   SQUARE_NB,
 } from '../core/types.js';
+import * as W from './classical-weights.js';
 
 // ---- Terms and accumulators ---------------------------------------------------
 
@@ -151,8 +153,8 @@ export function applyWeightsFromEnvironment(): Result<null, 'eval-weights'> {
 
 // ---- Piece values (mg, eg) ------------------------------------------------------
 
-const VAL_MG = new Int32Array([0, 1305, 190, 770, 110, 690, 190, 0]);
-const VAL_EG = new Int32Array([0, 1400, 150, 700, 150, 770, 160, 0]);
+const VAL_MG = Int32Array.from(W.MATERIAL_MG);
+const VAL_EG = Int32Array.from(W.MATERIAL_EG);
 
 // ---- Board helpers -------------------------------------------------------------
 
@@ -247,79 +249,20 @@ function table(rows: readonly number[]): Int16Array {
   return t;
 }
 
-const ROOK_MG = table([
-  30, 40, 35, 50, 45, 50, 35, 40, 30, 35, 55, 45, 70, 80, 70, 45, 55, 35, 30, 40, 40, 55, 60, 55, 40, 40, 30, 35, 55,
-  55, 65, 65, 65, 55, 55, 35, 30, 50, 50, 60, 60, 60, 50, 50, 30, 30, 45, 45, 55, 55, 55, 45, 45, 30, 20, 35, 30, 45,
-  45, 45, 30, 35, 20, 15, 30, 25, 40, 35, 40, 25, 30, 15, 5, 25, 20, 40, 20, 40, 20, 25, 5, 0, 20, 15, 35, 15, 35, 15,
-  20, 0,
-]);
-const ROOK_EG = table([
-  10, 15, 15, 20, 20, 20, 15, 15, 10, 15, 20, 20, 25, 30, 25, 20, 20, 15, 10, 15, 15, 20, 20, 20, 15, 15, 10, 10, 15,
-  15, 15, 20, 15, 15, 15, 10, 5, 10, 10, 15, 15, 15, 10, 10, 5, 5, 10, 10, 15, 15, 15, 10, 10, 5, 5, 10, 10, 15, 15, 15,
-  10, 10, 5, 5, 10, 10, 15, 15, 15, 10, 10, 5, 0, 5, 5, 10, 10, 10, 5, 5, 0, 0, 5, 5, 10, 10, 10, 5, 5, 0,
-]);
-const KNIGHT_MG = table([
-  0, -10, 10, 25, -10, 25, 10, -10, 0, 5, 25, 45, 35, 15, 35, 45, 25, 5, 10, 25, 40, 50, 35, 50, 40, 25, 10, 10, 40, 45,
-  55, 50, 55, 45, 40, 10, 10, 30, 40, 45, 45, 45, 40, 30, 10, 5, 20, 30, 35, 35, 35, 30, 20, 5, 0, 10, 25, 20, 25, 20,
-  25, 10, 0, -5, 5, 20, 15, 15, 15, 20, 5, -5, -15, -5, 5, 5, -35, 5, 5, -5, -15, -25, -15, 0, -10, -15, -10, 0, -15,
-  -25,
-]);
-const KNIGHT_EG = table([
-  -15, -5, 0, 5, 0, 5, 0, -5, -15, -5, 10, 20, 25, 25, 25, 20, 10, -5, 0, 15, 25, 30, 30, 30, 25, 15, 0, 0, 15, 25, 30,
-  30, 30, 25, 15, 0, 0, 15, 25, 30, 30, 30, 25, 15, 0, 0, 10, 20, 25, 25, 25, 20, 10, 0, -5, 5, 15, 20, 20, 20, 15, 5,
-  -5, -10, 0, 10, 10, 10, 10, 10, 0, -10, -15, -5, 0, 0, -10, 0, 0, -5, -15, -25, -15, -10, -10, -10, -10, -10, -15,
-  -25,
-]);
-const CANNON_MG = table([
-  20, 20, 5, -10, -15, -10, 5, 20, 20, 10, 10, 5, -10, -15, -10, 5, 10, 10, 5, 5, 5, 0, 5, 0, 5, 5, 5, 0, 5, 5, 10, 20,
-  10, 5, 5, 0, 0, 0, 0, 5, 20, 5, 0, 0, 0, 0, 5, 10, 5, 25, 5, 10, 5, 0, 0, 0, 5, 5, 20, 5, 5, 0, 0, 5, 10, 10, 10, 30,
-  10, 10, 10, 5, 0, 5, 5, 5, 10, 5, 5, 5, 0, 0, 0, 5, 10, 10, 10, 5, 0, 0,
-]);
-const CANNON_EG = table([
-  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5, 5, 5, 0, 0, 0, 0, 0, 0, 5, 10, 5, 0, 0, 0, 0, 0, 0, 5, 10, 5, 0, 0, 0, 0, 0, 0,
-  5, 10, 5, 0, 0, 0, 0, 0, 0, 5, 10, 5, 0, 0, 0, 0, 0, 0, 5, 10, 5, 0, 0, 0, 0, 0, 0, 5, 15, 5, 0, 0, 0, 0, 0, 0, 5, 15,
-  5, 0, 0, 0, 0, 0, 0, 5, 15, 5, 0, 0, 0,
-]);
-const PAWN_MG = table([
-  0, 10, 20, 35, 45, 35, 20, 10, 0, 40, 75, 110, 150, 170, 150, 110, 75, 40, 40, 75, 105, 140, 150, 140, 105, 75, 40,
-  30, 60, 85, 105, 115, 105, 85, 60, 30, 20, 40, 55, 75, 85, 75, 55, 40, 20, -5, 0, 15, 0, 25, 0, 15, 0, -5, -5, 0, -5,
-  0, 10, 0, -5, 0, -5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-]);
-const PAWN_EG = table([
-  -10, 0, 10, 30, 40, 30, 10, 0, -10, 60, 90, 120, 160, 180, 160, 120, 90, 60, 70, 95, 120, 150, 160, 150, 120, 95, 70,
-  60, 85, 105, 125, 130, 125, 105, 85, 60, 50, 70, 85, 100, 105, 100, 85, 70, 50, 0, 0, 10, 0, 15, 0, 10, 0, 0, 0, 0, 0,
-  0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-]);
-const ADVISOR_MG = table([
-  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -10, 0, -10, 0, 0, 0, 0, 0, 0, 0, 12,
-  0, 0, 0, 0, 0, 0, 0, 3, 0, 3, 0, 0, 0,
-]);
-const ADVISOR_EG = table([
-  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -5, 0, -5, 0, 0, 0, 0, 0, 0, 0, 8, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-]);
-const BISHOP_MG = table([
-  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, -5, 0, 0, 0, -5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -10, 0, 0, 0, 15, 0, 0, 0, -10, 0, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 2, 0, 0,
-]);
-const BISHOP_EG = table([
-  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, -5, 0, 0, 0, -5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -5, 0, 0, 0, 10, 0, 0, 0, -5, 0, 0, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-]);
-const KING_MG = table([
-  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -70, -60, -70, 0, 0, 0, 0, 0, 0, -35,
-  -25, -35, 0, 0, 0, 0, 0, 0, -10, 10, -10, 0, 0, 0,
-]);
-const KING_EG = table([
-  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -20, -15, -20, 0, 0, 0, 0, 0, 0, -5,
-  0, -5, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0,
-]);
+const ROOK_MG = table(W.PST_MG[ROOK]);
+const ROOK_EG = table(W.PST_EG[ROOK]);
+const KNIGHT_MG = table(W.PST_MG[KNIGHT]);
+const KNIGHT_EG = table(W.PST_EG[KNIGHT]);
+const CANNON_MG = table(W.PST_MG[CANNON]);
+const CANNON_EG = table(W.PST_EG[CANNON]);
+const PAWN_MG = table(W.PST_MG[PAWN]);
+const PAWN_EG = table(W.PST_EG[PAWN]);
+const ADVISOR_MG = table(W.PST_MG[ADVISOR]);
+const ADVISOR_EG = table(W.PST_EG[ADVISOR]);
+const BISHOP_MG = table(W.PST_MG[BISHOP]);
+const BISHOP_EG = table(W.PST_EG[BISHOP]);
+const KING_MG = table(W.PST_MG[KING]);
+const KING_EG = table(W.PST_EG[KING]);
 
 // ---- Packed scores ----------------------------------------------------------------
 // Hot tables hold a middlegame and an endgame value in one int32, mg * 65536 + eg,
@@ -350,20 +293,20 @@ const PST = new Int32Array(16 * SQUARE_NB);
 
 // ---- Mobility tables ------------------------------------------------------------
 
-// Packed (mg, eg) by number of squares.
+// Packed (mg, eg) by number of squares (rooks and cannons concave: the first
+// free squares matter most, a trapped rook is a disaster).
 const ROOK_MOB = new Int32Array(18);
 const CANNON_MOB = new Int32Array(18);
 for (let n = 0; n < 18; n++) {
-  // Concave: the first free squares matter most, a trapped rook is a disaster.
-  ROOK_MOB[n] = packScore(Math.round(-70 + 150 * Math.sqrt(n / 17)), Math.round(-60 + 130 * Math.sqrt(n / 17)));
-  CANNON_MOB[n] = packScore(Math.round(-25 + 50 * Math.sqrt(n / 17)), Math.round(-20 + 45 * Math.sqrt(n / 17)));
+  ROOK_MOB[n] = packScore(W.ROOK_MOB_MG[n], W.ROOK_MOB_EG[n]);
+  CANNON_MOB[n] = packScore(W.CANNON_MOB_MG[n], W.CANNON_MOB_EG[n]);
 }
 const KNIGHT_MOB = new Int32Array(9);
-{
-  const mg = [-55, -28, -10, 2, 12, 19, 24, 28, 31];
-  const eg = [-60, -32, -12, 2, 12, 20, 26, 30, 33];
-  for (let n = 0; n < 9; n++) KNIGHT_MOB[n] = packScore(mg[n], eg[n]);
-}
+for (let n = 0; n < 9; n++) KNIGHT_MOB[n] = packScore(W.KNIGHT_MOB_MG[n], W.KNIGHT_MOB_EG[n]);
+
+/** Scale of each whole term in 64ths (middlegame, endgame), from the weights file. */
+const SCALE_MG = Int32Array.from(W.TERM_SCALE_MG);
+const SCALE_EG = Int32Array.from(W.TERM_SCALE_EG);
 
 // ---- Weights of the other terms -------------------------------------------------
 
@@ -685,13 +628,15 @@ function compute(pos: Position): number {
   for (let t = 0; t < T_NB; t++) {
     const dm = MG[t * 2] - MG[t * 2 + 1],
       de = EG[t * 2] - EG[t * 2 + 1];
-    const w = WEIGHT[t];
-    if (w === 64) {
+    const w = WEIGHT[t],
+      sm = SCALE_MG[t],
+      se = SCALE_EG[t];
+    if (w === 64 && sm === 64 && se === 64) {
       mg += dm;
       eg += de;
     } else {
-      mg += ((dm * w) / 64) | 0;
-      eg += ((de * w) / 64) | 0;
+      mg += ((dm * w * sm) / 4096) | 0;
+      eg += ((de * w * se) / 4096) | 0;
     }
   }
   let v = ((mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX) | 0;
@@ -843,6 +788,23 @@ export function classicalTerms(pos: Position): Int32Array {
   const out = new Int32Array(T_NB * 2);
   for (let i = 0; i < T_NB * 2; i++) out[i] = tapered(MG[i], EG[i], last[0], WEIGHT[i >> 1]);
   return out;
+}
+
+/**
+ * The raw terms of the evaluation of `pos` for the tuner: out[0..19] middlegame
+ * and out[20..39] endgame values per term and color (index term * 2 + color,
+ * before term weights and scales), out[40] the phase (0..128), out[41] the
+ * scale factor (0..64) and out[42] the evaluation from Red's side (no tempo).
+ */
+export function classicalRawTerms(pos: Position, out: Int32Array): void {
+  const v = compute(pos);
+  for (let i = 0; i < T_NB * 2; i++) {
+    out[i] = MG[i];
+    out[T_NB * 2 + i] = EG[i];
+  }
+  out[40] = last[0];
+  out[41] = last[4];
+  out[42] = v;
 }
 
 // ---- Trace ----------------------------------------------------------------------------

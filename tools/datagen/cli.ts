@@ -1,0 +1,245 @@
+// `kirin datagen`: self-play training data (docs/DATAGEN.md).
+//
+//   kirin datagen --out FILE [--positions N] [--threads T] [--nodes N | --depth D]
+//                 [--random-plies P] [--openings FILE] [--seed S] [--max-ply N]
+//   kirin datagen --to-text FILE [--limit N]
+//
+// Appends to FILE; an existing file is resumed (its positions count towards
+// --positions and are not written again).
+
+import { closeSync, writeSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+import { Position } from '../../src/core/position.js';
+import { loadOpenings } from '../match/openings.js';
+import {
+  RECORD_SIZE,
+  dedupKey,
+  decodeRecord,
+  forEachRecord,
+  openForAppend,
+  recordPosition,
+  recordText,
+} from './format.js';
+import type { GameMessage, WorkerConfig } from './worker.js';
+
+const USAGE = `usage: kirin datagen --out FILE [--positions N] [--threads T] [--nodes N | --depth D]
+                     [--random-plies P] [--openings FILE] [--seed S] [--max-ply N] [--hash MB]
+       kirin datagen --to-text FILE [--limit N]
+`;
+
+function parseArgs(argv: string[]): Map<string, string> | string {
+  const m = new Map<string, string>();
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (!a.startsWith('--')) return `unexpected argument "${a}"`;
+    const v = argv[i + 1];
+    if (v === undefined || v.startsWith('--')) return `option ${a} needs a value`;
+    m.set(a.slice(2), v);
+    i++;
+  }
+  return m;
+}
+
+function intOpt(m: Map<string, string>, name: string, def: number, min: number): number | string {
+  const v = m.get(name);
+  if (v === undefined) return def;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min) return `--${name} must be an integer >= ${min} (got "${v}")`;
+  return n;
+}
+
+function fmtTime(s: number): string {
+  if (!Number.isFinite(s)) return '--:--';
+  s = Math.round(s);
+  const h = Math.floor(s / 3600),
+    mi = Math.floor((s % 3600) / 60),
+    se = s % 60;
+  return h ? `${h}h${String(mi).padStart(2, '0')}m` : `${mi}m${String(se).padStart(2, '0')}s`;
+}
+
+export function progressLine(done: number, total: number, rate: number, games: number): string {
+  const width = 30;
+  const frac = total > 0 ? Math.min(1, done / total) : 0;
+  const fill = Math.round(frac * width);
+  const eta = rate > 0 ? (total - done) / rate : Infinity;
+  return `[${'#'.repeat(fill)}${'.'.repeat(width - fill)}] ${done}/${total} positions ${rate.toFixed(1)} pos/s, ${games} games, left ${fmtTime(eta)}`;
+}
+
+function toText(path: string, limit: number): number {
+  const board = new Uint8Array(90);
+  let out = '';
+  const r = forEachRecord(path, (buf, off, i) => {
+    if (limit > 0 && i >= limit) return;
+    out += recordText(decodeRecord(buf, off, board)) + '\n';
+    if (out.length > 1 << 16) {
+      process.stdout.write(out);
+      out = '';
+    }
+  });
+  if (!r.ok) {
+    process.stderr.write(`kirin datagen: ${r.error.message}\n`);
+    return 2;
+  }
+  process.stdout.write(out);
+  return 0;
+}
+
+export async function runDatagenCli(argv: string[]): Promise<number> {
+  const args = parseArgs(argv);
+  if (typeof args === 'string' || args.has('help')) {
+    process.stderr.write((typeof args === 'string' ? `kirin datagen: ${args}\n` : '') + USAGE);
+    return typeof args === 'string' ? 2 : 0;
+  }
+  if (args.has('to-text')) {
+    const limit = intOpt(args, 'limit', 0, 0);
+    if (typeof limit === 'string') {
+      process.stderr.write(`kirin datagen: ${limit}\n`);
+      return 2;
+    }
+    return toText(args.get('to-text')!, limit);
+  }
+  const out = args.get('out');
+  if (!out) {
+    process.stderr.write('kirin datagen: --out FILE is required\n' + USAGE);
+    return 2;
+  }
+  const nums: Record<string, number> = {};
+  for (const [name, def, min] of [
+    ['positions', 100000, 1],
+    ['threads', 1, 1],
+    ['nodes', 0, 0],
+    ['depth', 0, 0],
+    ['random-plies', 6, 0],
+    ['seed', Date.now() % 1000000, 0],
+    ['max-ply', 400, 10],
+    ['hash', 16, 1],
+  ] as const) {
+    const v = intOpt(args, name, def, min);
+    if (typeof v === 'string') {
+      process.stderr.write(`kirin datagen: ${v}\n`);
+      return 2;
+    }
+    nums[name] = v;
+  }
+  if (nums.nodes === 0 && nums.depth === 0) nums.nodes = 5000;
+  const openingsPath = args.get('openings') ?? new URL('../../../data/openings/openings.txt', import.meta.url).pathname;
+  let openings;
+  try {
+    openings = loadOpenings(openingsPath);
+  } catch (e) {
+    process.stderr.write(`kirin datagen: openings: ${(e as Error).message}\n`);
+    return 2;
+  }
+
+  const opened = openForAppend(out);
+  if (!opened.ok) {
+    process.stderr.write(`kirin datagen: ${out}: ${opened.error.message}\n`);
+    return 2;
+  }
+  const { fd } = opened.value;
+  // Resume: the keys of what is in the file already.
+  const seen = new Set<number>();
+  {
+    const pos = new Position(null);
+    const board = new Uint8Array(90);
+    const r = forEachRecord(out, (buf, off) => seen.add(dedupKey(recordPosition(decodeRecord(buf, off, board), pos))));
+    if (!r.ok) {
+      closeSync(fd);
+      process.stderr.write(`kirin datagen: ${out}: ${r.error.message}\n`);
+      return 2;
+    }
+  }
+  let written = opened.value.records;
+  if (written || opened.value.truncated) {
+    process.stderr.write(
+      `kirin datagen: resuming ${out}: ${written} positions` +
+        (opened.value.truncated ? `, cut a partial record of ${opened.value.truncated} bytes` : '') +
+        '\n',
+    );
+  }
+  const target = nums.positions;
+  if (written >= target) {
+    closeSync(fd);
+    process.stderr.write(`kirin datagen: ${out} has ${written} positions already (target ${target})\n`);
+    return 0;
+  }
+
+  const start = performance.now();
+  const startCount = written;
+  let games = 0,
+    dupes = 0;
+  const workers: Worker[] = [];
+  const workerUrl = new URL('./worker.js', import.meta.url);
+  let finished = false;
+  let lastDraw = 0;
+  const draw = (force = false): void => {
+    const now = performance.now();
+    if (!force && now - lastDraw < 500) return;
+    lastDraw = now;
+    const rate = ((written - startCount) * 1000) / Math.max(1, now - start);
+    if (process.stderr.isTTY) process.stderr.write('\r' + progressLine(written, target, rate, games));
+    else if (force || now - lastDrawLine > 10000) {
+      lastDrawLine = now;
+      process.stderr.write(progressLine(written, target, rate, games) + '\n');
+    }
+  };
+  let lastDrawLine = 0;
+
+  const code = await new Promise<number>((resolveDone) => {
+    const stop = (c: number): void => {
+      if (finished) return;
+      finished = true;
+      for (const w of workers) void w.terminate();
+      resolveDone(c);
+    };
+    process.once('SIGINT', () => stop(130));
+    for (let t = 0; t < nums.threads; t++) {
+      const cfg: WorkerConfig = {
+        id: t,
+        seed: (nums.seed * 7919 + t * 104729 + written) >>> 0,
+        openings,
+        randomPlies: nums['random-plies'],
+        nodes: nums.nodes,
+        depth: nums.depth,
+        maxPly: nums['max-ply'],
+        adjudicateScore: 2000,
+        adjudicatePlies: 8,
+        hashMb: nums.hash,
+      };
+      const w = new Worker(workerUrl, { workerData: cfg });
+      w.on('message', (m: GameMessage) => {
+        if (finished) return;
+        games++;
+        // Keep new positions only (within the run and against the file), whole records, one write per game.
+        const keep = new Uint8Array(m.records.length);
+        let k = 0;
+        for (let i = 0; i < m.keys.length && written + k < target; i++) {
+          if (seen.has(m.keys[i])) {
+            dupes++;
+            continue;
+          }
+          seen.add(m.keys[i]);
+          keep.set(m.records.subarray(i * RECORD_SIZE, (i + 1) * RECORD_SIZE), k * RECORD_SIZE);
+          k++;
+        }
+        if (k) writeSync(fd, keep, 0, k * RECORD_SIZE);
+        written += k;
+        draw();
+        if (written >= target) stop(0);
+      });
+      w.on('error', (e) => {
+        process.stderr.write(`\nkirin datagen: worker ${t}: ${e.stack ?? e}\n`);
+        stop(1);
+      });
+      workers.push(w);
+    }
+  });
+  closeSync(fd);
+  draw(true);
+  const secs = (performance.now() - start) / 1000;
+  process.stderr.write(
+    `\nkirin datagen: ${written - startCount} new positions in ${secs.toFixed(1)} s ` +
+      `(${((written - startCount) / secs).toFixed(1)} pos/s), ${games} games, ${dupes} duplicates skipped; ${out} has ${written}\n`,
+  );
+  return code;
+}

@@ -1,0 +1,162 @@
+// One datagen worker thread: plays self-play games with its own Searcher and
+// posts each finished game's records (and their dedup keys) to the main thread.
+
+import { parentPort, workerData } from 'node:worker_threads';
+import { generate } from '../../src/core/movegen.js';
+import { Position } from '../../src/core/position.js';
+import { mulberry32 } from '../../src/core/prng.js';
+import { DEFAULT_RULES, judge } from '../../src/core/rules.js';
+import {
+  GEN_CAPTURES,
+  GEN_LEGAL,
+  MAX_MOVES,
+  MOVE_NONE,
+  VALUE_MATE_IN_MAX_PLY,
+  type Move,
+} from '../../src/core/types.js';
+import { evaluate } from '../../src/eval/evaluate.js';
+import { Searcher } from '../../src/search/search.js';
+import type { SearchLimits, SearchOptions } from '../../src/search/types.js';
+import { applyMoves, type Opening } from '../match/openings.js';
+import { RECORD_SIZE, dedupKey, encodeRecord } from './format.js';
+
+export interface WorkerConfig {
+  id: number;
+  seed: number;
+  openings: Opening[];
+  randomPlies: number;
+  nodes: number;
+  depth: number;
+  maxPly: number;
+  /** |score| (internal units) at which a game is adjudicated after `adjudicatePlies` plies agreeing. */
+  adjudicateScore: number;
+  adjudicatePlies: number;
+  hashMb: number;
+}
+
+export interface GameMessage {
+  type: 'game';
+  id: number;
+  records: Uint8Array;
+  keys: Float64Array;
+  plies: number;
+}
+
+const OPTIONS: SearchOptions = {
+  multiPV: 1,
+  moveOverhead: 0,
+  nodestime: 0,
+  rule60MaxPly: 120,
+  skillLevel: 20,
+  limitStrength: false,
+  elo: 1280,
+  repetitionRule: 'AsianRule',
+  drawRule: 'None',
+  mateThreatDepth: 0,
+  threads: 1,
+  ponder: false,
+};
+
+const list = new Int32Array(MAX_MOVES);
+
+/** True when the side to move has a capture that wins material by SEE. */
+function goodCapturePending(pos: Position): boolean {
+  const n = generate(pos, GEN_CAPTURES, list, 0);
+  for (let i = 0; i < n; i++) {
+    if (pos.legal(list[i]) && pos.seeGe(list[i], 1)) return true;
+  }
+  return false;
+}
+
+/** Plays one game and returns its filtered records; `result` 1/0/-1 from red. */
+export function playGame(
+  cfg: WorkerConfig,
+  searcher: Searcher,
+  rng: () => number,
+): { records: Uint8Array; keys: Float64Array; plies: number } {
+  const signals = new Int32Array(new SharedArrayBuffer(8));
+  const io = { signals, info: () => {}, text: () => {} };
+  let pos: Position;
+  // Opening line, then random plies (retry when the random walk ends the game).
+  for (;;) {
+    const o = cfg.openings.length ? cfg.openings[Math.floor(rng() * cfg.openings.length)] : null;
+    pos = new Position(o?.fen ?? undefined);
+    pos.reserve(cfg.maxPly + 64);
+    if (o && !applyMoves(pos, o.moves).ok) continue;
+    let okWalk = true;
+    for (let i = 0; i < cfg.randomPlies; i++) {
+      const n = generate(pos, GEN_LEGAL, list, 0);
+      if (n === 0) {
+        okWalk = false;
+        break;
+      }
+      pos.doMove(list[Math.floor(rng() * n)]);
+      if (judge(pos, DEFAULT_RULES).result !== 'none') {
+        okWalk = false;
+        break;
+      }
+    }
+    if (okWalk && generate(pos, GEN_LEGAL, list, 0) > 0) break;
+  }
+  searcher.clear();
+  const pending: { rec: Uint8Array; key: number; side: number }[] = [];
+  let result = 0; // from red
+  let agree = 0;
+  let plies = 0;
+  for (;;) {
+    const limits: SearchLimits = { startTime: performance.now() };
+    if (cfg.nodes > 0) limits.nodes = cfg.nodes;
+    if (cfg.depth > 0) limits.depth = cfg.depth;
+    const res = searcher.search(pos, limits, OPTIONS, io);
+    const best: Move = res.bestMove;
+    if (best === MOVE_NONE) break;
+    const score = res.score;
+    const mate = score >= VALUE_MATE_IN_MAX_PLY || score <= -VALUE_MATE_IN_MAX_PLY;
+    if (!mate && !pos.inCheck() && !pos.isCapture(best) && !goodCapturePending(pos)) {
+      const rec = new Uint8Array(RECORD_SIZE);
+      encodeRecord(rec, 0, pos, score, evaluate(pos, 0), 0, best);
+      pending.push({ rec, key: dedupKey(pos), side: pos.side });
+    }
+    // Adjudication by agreed large scores (from red's view).
+    const red = pos.side === 0 ? score : -score;
+    if (Math.abs(score) >= cfg.adjudicateScore) {
+      agree = agree * Math.sign(red) > 0 ? agree + Math.sign(red) : Math.sign(red);
+      if (Math.abs(agree) >= cfg.adjudicatePlies) {
+        result = Math.sign(agree);
+        break;
+      }
+    } else agree = 0;
+    pos.doMove(best);
+    plies++;
+    const j = judge(pos, DEFAULT_RULES);
+    if (j.result !== 'none') {
+      result = j.result === 'red' ? 1 : j.result === 'black' ? -1 : 0;
+      break;
+    }
+    if (plies >= cfg.maxPly) break; // draw
+  }
+  const records = new Uint8Array(pending.length * RECORD_SIZE);
+  const keys = new Float64Array(pending.length);
+  pending.forEach((p, i) => {
+    p.rec[50] = (p.side === 0 ? result : -result) & 0xff;
+    records.set(p.rec, i * RECORD_SIZE);
+    keys[i] = p.key;
+  });
+  return { records, keys, plies };
+}
+
+if (parentPort) {
+  const cfg = workerData as WorkerConfig;
+  const port = parentPort;
+  const searcher = new Searcher(cfg.hashMb);
+  const rng = mulberry32(cfg.seed);
+  for (;;) {
+    const g = playGame(cfg, searcher, rng);
+    port.postMessage({ type: 'game', id: cfg.id, ...g } satisfies GameMessage, [
+      g.records.buffer as ArrayBuffer,
+      g.keys.buffer as ArrayBuffer,
+    ]);
+    // Let the main thread's messages (terminate) through.
+    await new Promise((r) => setImmediate(r));
+  }
+}
