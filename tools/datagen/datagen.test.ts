@@ -1,0 +1,109 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Position } from '../../src/core/position.js';
+import { mulberry32 } from '../../src/core/prng.js';
+import { Searcher } from '../../src/search/search.js';
+import { runDatagenCli } from './cli.js';
+import {
+  HEADER_SIZE,
+  RECORD_SIZE,
+  dedupKey,
+  decodeRecord,
+  encodeRecord,
+  forEachRecord,
+  openForAppend,
+  recordFen,
+  recordPosition,
+} from './format.js';
+import { playGame } from './worker.js';
+
+const FEN = 'r1bakab1r/9/1cn4c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R b - - 3 3';
+
+test('a record keeps the position, the labels and the best move', () => {
+  const pos = new Position(FEN);
+  const buf = new Uint8Array(RECORD_SIZE * 2);
+  encodeRecord(buf, RECORD_SIZE, pos, -123, 45, -1, (10 << 7) | 20);
+  const r = decodeRecord(buf, RECORD_SIZE);
+  assert.equal(recordFen(r).split(' ').slice(0, 2).join(' '), FEN.split(' ').slice(0, 2).join(' '));
+  assert.deepEqual(
+    [r.side, r.score, r.eval, r.result, r.move, r.rule60],
+    [1, -123, 45, -1, (10 << 7) | 20, pos.rule60Count()],
+  );
+  assert.equal(dedupKey(recordPosition(r)), dedupKey(pos));
+  encodeRecord(buf, 0, pos, 99999, -99999, 1, 0);
+  const c = decodeRecord(buf, 0);
+  assert.deepEqual([c.score, c.eval], [32767, -32767]);
+});
+
+test('a self-play game gives filtered records with consistent results', () => {
+  const rnd = mulberry32(5);
+  const g = playGame(
+    {
+      id: 0,
+      seed: 5,
+      openings: [{ fen: null, moves: ['h2e2', 'h9g7'], name: 'x', line: 1 }],
+      randomPlies: 2,
+      nodes: 400,
+      depth: 0,
+      maxPly: 80,
+      adjudicateScore: 2000,
+      adjudicatePlies: 8,
+      hashMb: 1,
+    },
+    new Searcher(1),
+    rnd,
+  );
+  const n = g.records.length / RECORD_SIZE;
+  assert.ok(n > 5 && n <= g.plies + 1, `${n} records from ${g.plies} plies`);
+  let lastPly = -1;
+  const results = new Set<number>();
+  for (let i = 0; i < n; i++) {
+    const r = decodeRecord(g.records, i * RECORD_SIZE);
+    const pos = recordPosition(r);
+    assert.ok(!pos.inCheck(), 'no positions in check');
+    assert.ok(Math.abs(r.score) < 30000, 'no mate scores');
+    assert.ok(!pos.isCapture(r.move), 'no capture as best move');
+    assert.ok(r.ply > lastPly);
+    lastPly = r.ply;
+    assert.equal(g.keys[i], dedupKey(pos));
+    // Same game: the result seen from red is the same in every record.
+    results.add(r.side === 0 ? r.result : -r.result);
+  }
+  assert.equal(results.size, 1);
+});
+
+test('datagen writes, resumes without duplicates and cuts a partial last record', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kirin-datagen-'));
+  const file = join(dir, 'd.bin');
+  const quiet = process.stderr.write;
+  try {
+    process.stderr.write = () => true;
+    const args = ['--out', file, '--threads', '2', '--nodes', '300', '--random-plies', '8', '--seed', '3'];
+    assert.equal(await runDatagenCli([...args, '--positions', '40']), 0);
+    assert.equal(statSync(file).size, HEADER_SIZE + 40 * RECORD_SIZE);
+    const first = readFileSync(file).subarray(0, HEADER_SIZE + 40 * RECORD_SIZE);
+    // An interrupted write: half a record at the end.
+    appendFileSync(file, new Uint8Array(RECORD_SIZE >> 1).fill(7));
+    const o = openForAppend(file);
+    assert.ok(o.ok);
+    if (o.ok) assert.deepEqual([o.value.records, o.value.truncated], [40, RECORD_SIZE >> 1]);
+    assert.equal(await runDatagenCli([...args, '--positions', '90']), 0);
+    const all = readFileSync(file);
+    assert.equal(all.length, HEADER_SIZE + 90 * RECORD_SIZE);
+    assert.deepEqual(all.subarray(0, first.length), first, 'what was written stays');
+    const keys = new Set<number>();
+    const r = forEachRecord(file, (buf, off) => keys.add(dedupKey(recordPosition(decodeRecord(buf, off)))));
+    assert.ok(r.ok && r.value === 90);
+    assert.equal(keys.size, 90, 'no duplicates');
+    // A file that is not ours is refused.
+    writeFileSync(join(dir, 'bad.bin'), 'hello world, not a data file');
+    assert.equal(await runDatagenCli(['--out', join(dir, 'bad.bin'), '--positions', '1']), 2);
+    assert.equal(await runDatagenCli(['--out', file, '--threads', 'x']), 2);
+  } finally {
+    process.stderr.write = quiet;
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,145 @@
+// The classical evaluation's weights as a parameter vector, and positions as
+// sparse feature lists over it (see model.ts).
+
+import { FILE_MOVES, KNIGHT_LEG, KNIGHT_TO, RANK_MOVES, popcount } from '../../src/core/attacks.js';
+import type { Position } from '../../src/core/position.js';
+import { CANNON, FILE_OF, KNIGHT, RANK_OF, RED, ROOK } from '../../src/core/types.js';
+import * as CW from '../../src/eval/classical-weights.js';
+import { TEMPO, T_MATERIAL, T_MOBILITY, T_NB, T_PST, classicalRawTerms } from '../../src/eval/classical.js';
+import type { Dataset } from './model.js';
+import type { ClassicalWeights } from './weights-file.js';
+
+export const P_MATERIAL = 0; // 8 pairs by piece type
+export const P_PST = 8; // 7 * 90 pairs: (type - 1) * 90 + written index
+export const P_ROOK_MOB = P_PST + 7 * 90; // 18
+export const P_CANNON_MOB = P_ROOK_MOB + 18; // 18
+export const P_KNIGHT_MOB = P_CANNON_MOB + 18; // 9
+export const P_SCALE = P_KNIGHT_MOB + 9; // T_NB
+export const PAIRS = P_SCALE + T_NB;
+
+/** Terms tuned through their scale (the others are tables of their own). */
+export function scaleTuned(t: number): boolean {
+  return t !== T_MATERIAL && t !== T_PST && t !== T_MOBILITY;
+}
+
+/** Index into a PST as written in the weights file (first row rank 9) of square `sq` seen from Red. */
+function written(sq: number): number {
+  return (9 - RANK_OF[sq]) * 9 + FILE_OF[sq];
+}
+
+export function currentWeights(): ClassicalWeights {
+  const c = (a: readonly number[]) => a.slice();
+  return {
+    MATERIAL_MG: c(CW.MATERIAL_MG),
+    MATERIAL_EG: c(CW.MATERIAL_EG),
+    PST_MG: CW.PST_MG.map(c),
+    PST_EG: CW.PST_EG.map(c),
+    ROOK_MOB_MG: c(CW.ROOK_MOB_MG),
+    ROOK_MOB_EG: c(CW.ROOK_MOB_EG),
+    CANNON_MOB_MG: c(CW.CANNON_MOB_MG),
+    CANNON_MOB_EG: c(CW.CANNON_MOB_EG),
+    KNIGHT_MOB_MG: c(CW.KNIGHT_MOB_MG),
+    KNIGHT_MOB_EG: c(CW.KNIGHT_MOB_EG),
+    TERM_SCALE_MG: c(CW.TERM_SCALE_MG),
+    TERM_SCALE_EG: c(CW.TERM_SCALE_EG),
+  };
+}
+
+/** theta (2 * PAIRS) and the unit of each pair (1/64 for scales). */
+export function toTheta(w: ClassicalWeights): { theta: Float64Array; unit: Float64Array } {
+  const theta = new Float64Array(2 * PAIRS);
+  const unit = new Float64Array(PAIRS).fill(1);
+  const set = (p: number, mg: number, eg: number) => {
+    theta[2 * p] = mg;
+    theta[2 * p + 1] = eg;
+  };
+  for (let t = 0; t < 8; t++) set(P_MATERIAL + t, w.MATERIAL_MG[t], w.MATERIAL_EG[t]);
+  for (let t = 1; t <= 7; t++) {
+    for (let s = 0; s < 90; s++) set(P_PST + (t - 1) * 90 + s, w.PST_MG[t][s], w.PST_EG[t][s]);
+  }
+  for (let n = 0; n < 18; n++) set(P_ROOK_MOB + n, w.ROOK_MOB_MG[n], w.ROOK_MOB_EG[n]);
+  for (let n = 0; n < 18; n++) set(P_CANNON_MOB + n, w.CANNON_MOB_MG[n], w.CANNON_MOB_EG[n]);
+  for (let n = 0; n < 9; n++) set(P_KNIGHT_MOB + n, w.KNIGHT_MOB_MG[n], w.KNIGHT_MOB_EG[n]);
+  for (let t = 0; t < T_NB; t++) {
+    set(P_SCALE + t, w.TERM_SCALE_MG[t], w.TERM_SCALE_EG[t]);
+    unit[P_SCALE + t] = 1 / 64;
+  }
+  return { theta, unit };
+}
+
+export function fromTheta(theta: Float64Array): ClassicalWeights {
+  const r = (x: number) => Math.round(x);
+  const mg = (p: number) => r(theta[2 * p]);
+  const eg = (p: number) => r(theta[2 * p + 1]);
+  const range = <T>(n: number, f: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => f(i));
+  return {
+    MATERIAL_MG: range(8, (t) => mg(P_MATERIAL + t)),
+    MATERIAL_EG: range(8, (t) => eg(P_MATERIAL + t)),
+    PST_MG: [[] as number[], ...range(7, (t) => range(90, (s) => mg(P_PST + t * 90 + s)))],
+    PST_EG: [[] as number[], ...range(7, (t) => range(90, (s) => eg(P_PST + t * 90 + s)))],
+    ROOK_MOB_MG: range(18, (n) => mg(P_ROOK_MOB + n)),
+    ROOK_MOB_EG: range(18, (n) => eg(P_ROOK_MOB + n)),
+    CANNON_MOB_MG: range(18, (n) => mg(P_CANNON_MOB + n)),
+    CANNON_MOB_EG: range(18, (n) => eg(P_CANNON_MOB + n)),
+    KNIGHT_MOB_MG: range(9, (n) => mg(P_KNIGHT_MOB + n)),
+    KNIGHT_MOB_EG: range(9, (n) => eg(P_KNIGHT_MOB + n)),
+    TERM_SCALE_MG: range(T_NB, (t) => mg(P_SCALE + t)),
+    TERM_SCALE_EG: range(T_NB, (t) => eg(P_SCALE + t)),
+  };
+}
+
+/** Which parameters the tuner may move: everything with a meaning (not king material, not the table terms' scales). */
+export function freeMask(): Uint8Array {
+  const f = new Uint8Array(2 * PAIRS).fill(1);
+  for (const t of [0, 7]) f[2 * (P_MATERIAL + t)] = f[2 * (P_MATERIAL + t) + 1] = 0;
+  for (let t = 0; t < T_NB; t++) if (!scaleTuned(t)) f[2 * (P_SCALE + t)] = f[2 * (P_SCALE + t) + 1] = 0;
+  return f;
+}
+
+const raw = new Int32Array(43);
+const acc = new Int32Array(PAIRS); // coefficient per pair for tables (same for mg and eg)
+
+/**
+ * Adds `pos` to the data set; `result` (0, 0.5, 1) and `score` from Red's side.
+ * Returns the evaluation from Red's side (no tempo) as the engine computed it.
+ */
+export function addPosition(d: Dataset, pos: Position, result: number, score: number): number {
+  classicalRawTerms(pos, raw);
+  acc.fill(0);
+  const board = pos.board;
+  for (let c = 0; c < 2; c++) {
+    const sign = c === RED ? 1 : -1;
+    for (let i = 0, n = pos.listCount[c]; i < n; i++) {
+      const sq = pos.listSq[c * 16 + i];
+      const pc = board[sq];
+      const t = pc & 7;
+      acc[P_MATERIAL + t] += sign;
+      const red = c === RED ? sq : (9 - RANK_OF[sq]) * 9 + FILE_OF[sq];
+      acc[P_PST + (t - 1) * 90 + written(red)] += sign;
+      const f = FILE_OF[sq],
+        r = RANK_OF[sq];
+      if (t === ROOK || t === CANNON) {
+        const k = popcount(RANK_MOVES[(f << 9) | pos.rankOcc[r]]) + popcount(FILE_MOVES[(r << 10) | pos.fileOcc[f]]);
+        acc[(t === ROOK ? P_ROOK_MOB : P_CANNON_MOB) + k] += sign;
+      } else if (t === KNIGHT) {
+        let k = 0;
+        for (let j = sq * 8, end = j + 8; j < end; j++) {
+          const to = KNIGHT_TO[j];
+          if (to < 0) break;
+          if (board[KNIGHT_LEG[j]]) continue;
+          const tp = board[to];
+          if (tp !== 0 && tp >> 3 === c) continue;
+          k++;
+        }
+        acc[P_KNIGHT_MOB + k] += sign;
+      }
+    }
+  }
+  for (let p = 0; p < P_SCALE; p++) if (acc[p]) d.addEntry(p, acc[p], acc[p]);
+  for (let t = 0; t < T_NB; t++) {
+    if (!scaleTuned(t)) continue;
+    d.addEntry(P_SCALE + t, raw[t * 2] - raw[t * 2 + 1], raw[T_NB * 2 + t * 2] - raw[T_NB * 2 + t * 2 + 1]);
+  }
+  d.endPosition(raw[40], raw[41], pos.side === RED ? TEMPO : -TEMPO, result, score);
+  return raw[42];
+}

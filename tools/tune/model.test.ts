@@ -1,0 +1,86 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { Position } from '../../src/core/position.js';
+import { RED } from '../../src/core/types.js';
+import { evaluateClassical } from '../../src/eval/classical.js';
+import * as CW from '../../src/eval/classical-weights.js';
+import { mulberry32 } from '../../src/core/prng.js';
+import { BENCH_FENS } from '../../src/protocol/benchpositions.js';
+import { PAIRS, addPosition, currentWeights, freeMask, fromTheta, toTheta } from './features.js';
+import { Dataset, adam, fitK, meanError, predict, sigmoid, targets } from './model.js';
+import { weightsFileText } from './weights-file.js';
+
+test('Adam on synthetic data recovers the weights that generated it', () => {
+  // 6 pairs, random sparse features, labels from known weights (no noise).
+  const rnd = mulberry32(7);
+  const truth = new Float64Array([100, 60, -40, 80, 30, 30, 0, 120, 200, -50, 15, 15]);
+  const unit = new Float64Array(6).fill(1);
+  const d = new Dataset();
+  for (let i = 0; i < 6000; i++) {
+    for (let p = 0; p < 6; p++) {
+      if (rnd() < 0.5) {
+        const c = Math.floor(rnd() * 5) - 2;
+        d.addEntry(p, c, c);
+      }
+    }
+    const phase = Math.floor(rnd() * 129);
+    d.endPosition(phase, 64, 0, 0, 0);
+  }
+  const all = Uint32Array.from({ length: d.n }, (_, i) => i);
+  const k = 200;
+  const target = new Float32Array(d.n);
+  for (let i = 0; i < d.n; i++) target[i] = sigmoid(predict(d, i, truth, unit), k);
+  const theta = new Float64Array(12);
+  const before = meanError(d, all, theta, unit, k, target);
+  adam(d, all, theta, unit, target, { epochs: 300, lr: 2, batch: 512, k, free: new Uint8Array(12).fill(1) });
+  const after = meanError(d, all, theta, unit, k, target);
+  assert.ok(after < before / 100, `error ${before} -> ${after}`);
+  for (let q = 0; q < 12; q++) assert.ok(Math.abs(theta[q] - truth[q]) < 3, `weight ${q}: ${theta[q]} vs ${truth[q]}`);
+});
+
+test('K is fitted to the results: data labelled with sigmoid(eval / 300) gives K near 300', () => {
+  const rnd = mulberry32(3);
+  const d = new Dataset();
+  const unit = new Float64Array([1]);
+  const theta = new Float64Array([1, 1]);
+  for (let i = 0; i < 20000; i++) {
+    const e = Math.floor(rnd() * 2000) - 1000;
+    d.addEntry(0, e, e);
+    // Results drawn from the win probability (win 1 / loss 0).
+    d.endPosition(64, 64, 0, rnd() < sigmoid(e, 300) ? 1 : 0, 0);
+  }
+  const all = Uint32Array.from({ length: d.n }, (_, i) => i);
+  const k = fitK(d, all, theta, unit);
+  assert.ok(Math.abs(k - 300) < 30, `K = ${k}`);
+  const t = targets(d, 1, k);
+  assert.equal(t[0], d.result[0]);
+});
+
+test('the linear model reproduces the classical evaluation at the current weights', () => {
+  const d = new Dataset();
+  const { theta, unit } = toTheta(currentWeights());
+  let n = 0;
+  for (const fen of BENCH_FENS) {
+    const pos = new Position(fen);
+    if (pos.inCheck()) continue;
+    const v = addPosition(d, pos, 0.5, 0);
+    const stm = evaluateClassical(pos);
+    assert.equal(pos.side === RED ? stm : -stm, v + d.base[d.n - 1], fen);
+    assert.ok(Math.abs(predict(d, d.n - 1, theta, unit) - d.base[d.n - 1] - v) <= 2, fen);
+    n++;
+  }
+  assert.ok(n > 10);
+});
+
+test('weights survive theta and back; the weights file is what the generator writes', () => {
+  const w = currentWeights();
+  assert.deepEqual(fromTheta(toTheta(w).theta), w);
+  assert.equal(toTheta(w).theta.length, 2 * PAIRS);
+  // King material and the table terms' scales stay fixed.
+  const f = freeMask();
+  assert.equal(f[2 * 7], 0);
+  assert.equal(f[2 * 1], 1);
+  const file = readFileSync(new URL('../../../src/eval/classical-weights.ts', import.meta.url), 'utf8');
+  assert.equal(weightsFileText(w, CW.WEIGHTS_NOTE), file);
+});

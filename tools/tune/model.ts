@@ -1,0 +1,242 @@
+// Texel tuning of the classical evaluation as a model linear in its weights.
+//
+// Parameters come in (middlegame, endgame) pairs: theta[2p] and theta[2p + 1].
+// A position is a sparse list of (pair, mg coefficient, eg coefficient); its
+// evaluation from Red's side is
+//   E = (phase * sum(theta_mg * c_mg * unit) + (128 - phase) * sum(theta_eg * c_eg * unit)) / 128 * sf / 64
+//       + tempo (for the side to move)
+// with phase and the scale factor sf taken from the evaluation at the starting
+// weights. Material, piece-square and mobility tables are features of their own
+// (piece counts, occupied squares, squares reachable); the other terms (defence,
+// king safety, cannon patterns, pins, rooks, knights, structure) enter through
+// a scale per term (unit 1/64) whose coefficient is the term's raw value.
+
+/** Positions with their sparse features and targets. */
+export class Dataset {
+  n = 0;
+  entries = 0;
+  phase = new Uint8Array(1024);
+  sf = new Uint8Array(1024);
+  /** Constant part of the evaluation from Red's side (the tempo). */
+  base = new Float32Array(1024);
+  /** Game result from Red's side: 0, 0.5, 1. */
+  result = new Float32Array(1024);
+  /** Search score from Red's side, internal units. */
+  score = new Float32Array(1024);
+  start = new Uint32Array(1025);
+  pair = new Uint16Array(16384);
+  cmg = new Int16Array(16384);
+  ceg = new Int16Array(16384);
+
+  private growPositions(): void {
+    const m = this.phase.length * 2;
+    const g = <T extends Uint8Array | Float32Array | Uint32Array>(a: T, len: number): T => {
+      const b = new (a.constructor as new (n: number) => T)(len);
+      b.set(a);
+      return b;
+    };
+    this.phase = g(this.phase, m);
+    this.sf = g(this.sf, m);
+    this.base = g(this.base, m);
+    this.result = g(this.result, m);
+    this.score = g(this.score, m);
+    this.start = g(this.start, m + 1);
+  }
+
+  addEntry(pair: number, cmg: number, ceg: number): void {
+    if (cmg === 0 && ceg === 0) return;
+    if (this.entries === this.pair.length) {
+      const m = this.pair.length * 2;
+      const p = new Uint16Array(m);
+      p.set(this.pair);
+      this.pair = p;
+      const a = new Int16Array(m);
+      a.set(this.cmg);
+      this.cmg = a;
+      const b = new Int16Array(m);
+      b.set(this.ceg);
+      this.ceg = b;
+    }
+    this.pair[this.entries] = pair;
+    this.cmg[this.entries] = cmg < -32767 ? -32767 : cmg > 32767 ? 32767 : cmg;
+    this.ceg[this.entries] = ceg < -32767 ? -32767 : ceg > 32767 ? 32767 : ceg;
+    this.entries++;
+  }
+
+  /** Ends the position whose entries were just added. */
+  endPosition(phase: number, sf: number, base: number, result: number, score: number): void {
+    if (this.n + 1 >= this.phase.length) this.growPositions();
+    const i = this.n++;
+    this.phase[i] = phase;
+    this.sf[i] = sf;
+    this.base[i] = base;
+    this.result[i] = result;
+    this.score[i] = score;
+    this.start[i + 1] = this.entries;
+  }
+}
+
+/** Evaluation (Red's side) of position i under theta. */
+export function predict(d: Dataset, i: number, theta: Float64Array, unit: Float64Array): number {
+  let mg = 0,
+    eg = 0;
+  for (let e = d.start[i], end = d.start[i + 1]; e < end; e++) {
+    const p = d.pair[e];
+    const u = unit[p];
+    mg += theta[2 * p] * d.cmg[e] * u;
+    eg += theta[2 * p + 1] * d.ceg[e] * u;
+  }
+  const ph = d.phase[i];
+  return (((mg * ph + eg * (128 - ph)) / 128) * d.sf[i]) / 64 + d.base[i];
+}
+
+export function sigmoid(x: number, k: number): number {
+  return 1 / (1 + Math.exp(-x / k));
+}
+
+/** Targets: lambda * result + (1 - lambda) * sigmoid(score / k). */
+export function targets(d: Dataset, lambda: number, k: number): Float32Array {
+  const t = new Float32Array(d.n);
+  for (let i = 0; i < d.n; i++) t[i] = lambda * d.result[i] + (1 - lambda) * sigmoid(d.score[i], k);
+  return t;
+}
+
+/** Mean squared error of sigmoid(eval / k) against `target` over positions `idx`. */
+export function meanError(
+  d: Dataset,
+  idx: Uint32Array,
+  theta: Float64Array,
+  unit: Float64Array,
+  k: number,
+  target: Float32Array,
+): number {
+  let s = 0;
+  for (let j = 0; j < idx.length; j++) {
+    const i = idx[j];
+    const e = sigmoid(predict(d, i, theta, unit), k) - target[i];
+    s += e * e;
+  }
+  return idx.length ? s / idx.length : 0;
+}
+
+/** The K (sigmoid scale) minimising the error against game results, by golden-section search. */
+export function fitK(d: Dataset, idx: Uint32Array, theta: Float64Array, unit: Float64Array): number {
+  const res = new Float32Array(d.n);
+  for (let i = 0; i < d.n; i++) res[i] = d.result[i];
+  // Evaluations do not change while K is fitted: compute them once.
+  const ev = new Float64Array(idx.length);
+  for (let j = 0; j < idx.length; j++) ev[j] = predict(d, idx[j], theta, unit);
+  const err = (k: number): number => {
+    let s = 0;
+    for (let j = 0; j < idx.length; j++) {
+      const e = sigmoid(ev[j], k) - res[idx[j]];
+      s += e * e;
+    }
+    return s / Math.max(1, idx.length);
+  };
+  let a = 10,
+    b = 5000;
+  const g = (Math.sqrt(5) - 1) / 2;
+  let c = b - g * (b - a),
+    e = a + g * (b - a);
+  let fc = err(c),
+    fe = err(e);
+  for (let it = 0; it < 60; it++) {
+    if (fc < fe) {
+      b = e;
+      e = c;
+      fe = fc;
+      c = b - g * (b - a);
+      fc = err(c);
+    } else {
+      a = c;
+      c = e;
+      fc = fe;
+      e = a + g * (b - a);
+      fe = err(e);
+    }
+  }
+  return (a + b) / 2;
+}
+
+export interface AdamOptions {
+  epochs: number;
+  lr: number;
+  batch: number;
+  k: number;
+  /** Which parameters may move (1) or stay (0). */
+  free: Uint8Array;
+  /** Called after each epoch with the training error. */
+  onEpoch?: (epoch: number, trainError: number) => void;
+  seed?: number;
+}
+
+/** Adam on the mean squared error, mini-batches over a shuffled `idx`; theta is updated in place. */
+export function adam(
+  d: Dataset,
+  idx: Uint32Array,
+  theta: Float64Array,
+  unit: Float64Array,
+  target: Float32Array,
+  o: AdamOptions,
+): void {
+  const np = theta.length;
+  const m = new Float64Array(np),
+    v = new Float64Array(np),
+    g = new Float64Array(np);
+  const b1 = 0.9,
+    b2 = 0.999,
+    eps = 1e-8;
+  let t = 0;
+  let seed = (o.seed ?? 1) >>> 0;
+  const rnd = (): number => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+  const order = Uint32Array.from(idx);
+  for (let epoch = 1; epoch <= o.epochs; epoch++) {
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = Math.floor(rnd() * (i + 1));
+      const x = order[i];
+      order[i] = order[j];
+      order[j] = x;
+    }
+    let sum = 0;
+    for (let bs = 0; bs < order.length; bs += o.batch) {
+      const be = Math.min(order.length, bs + o.batch);
+      g.fill(0);
+      for (let j = bs; j < be; j++) {
+        const i = order[j];
+        const p = sigmoid(predict(d, i, theta, unit), o.k);
+        const diff = p - target[i];
+        sum += diff * diff;
+        // dL/dE for this position, times dE/d(mg sum) and dE/d(eg sum).
+        const gE = (2 * diff * p * (1 - p)) / o.k;
+        const s = (gE * d.sf[i]) / 64 / 128;
+        const gm = s * d.phase[i],
+          ge = s * (128 - d.phase[i]);
+        for (let e = d.start[i], end = d.start[i + 1]; e < end; e++) {
+          const q = d.pair[e];
+          const u = unit[q];
+          g[2 * q] += gm * d.cmg[e] * u;
+          g[2 * q + 1] += ge * d.ceg[e] * u;
+        }
+      }
+      t++;
+      const n = be - bs;
+      const c1 = 1 - Math.pow(b1, t),
+        c2 = 1 - Math.pow(b2, t);
+      for (let q = 0; q < np; q++) {
+        if (!o.free[q]) continue;
+        const gq = g[q] / n;
+        if (gq === 0 && m[q] === 0) continue;
+        m[q] = b1 * m[q] + (1 - b1) * gq;
+        v[q] = b2 * v[q] + (1 - b2) * gq * gq;
+        theta[q] -= (o.lr * (m[q] / c1)) / (Math.sqrt(v[q] / c2) + eps);
+      }
+    }
+    o.onEpoch?.(epoch, sum / Math.max(1, order.length));
+  }
+}
