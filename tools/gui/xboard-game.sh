@@ -54,7 +54,8 @@ case "$OPPONENT" in
   kirin) SECOND="$FIRST" ;;
   kirin-uci) SECOND="$(kirin_cmd uci)" ;;
   kirin-ucci) SECOND="$(kirin_cmd ucci)" ;;
-  fairy-stockfish) SECOND="$UCI2WB -var xiangqi $(command -v fairy-stockfish)" ;;
+  # Without -var, uci2wb reads the variants from the engine's UCI_Variant option and sets it to xiangqi.
+  fairy-stockfish) SECOND="$UCI2WB $(command -v fairy-stockfish)" ;;
   *) SECOND="$OPPONENT" ;;
 esac
 
