@@ -127,7 +127,8 @@ export function checkPgn(text: string): PgnCheck {
     if (/checkmate|stalemate|mate/i.test(ending) && j.result !== winner)
       problems.push(`the game says '${ending}' ${result}, the rules say ${judgement}`);
     if (result === '*') problems.push('the game has no result');
-    if (/invalid move|illegal move|forfeit/i.test(ending)) problems.push(`the game ended by a refused move: '${ending}'`);
+    if (/invalid move|illegal move|forfeit/i.test(ending))
+      problems.push(`the game ended by a refused move: '${ending}'`);
     if (j.code === 'checkmate' || j.code === 'stalemate') {
       if (j.result !== winner) problems.push(`the final position is ${judgement}, the game says ${result}`);
     }
