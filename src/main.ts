@@ -1,6 +1,7 @@
 // Command-line entry point.
 //
-//   kirin                      the UCI engine on stdin/stdout
+//   kirin                      the UCI engine on stdin/stdout (UCCI when the
+//                              first command is `ucci`)
 //   kirin <uci command ...>    runs one command and exits (e.g. `kirin bench`,
 //                              `kirin go perft 5`, `kirin d`), like Stockfish
 // (`kirin match ...`, a development tool, is dispatched by bin/kirin.js to
@@ -9,7 +10,8 @@
 import { createInterface } from 'node:readline';
 import { Engine } from './engine/engine.js';
 import { applyWeightsFromEnvironment } from './eval/classical.js';
-import { Uci, runUci } from './protocol/uci.js';
+import { runProtocol } from './protocol/ucci.js';
+import { Uci } from './protocol/uci.js';
 
 function writeLine(line: string): void {
   process.stdout.write(line + '\n');
@@ -32,7 +34,7 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const rl = createInterface({ input: process.stdin, crlfDelay: Infinity, terminal: false });
-  await runUci(engine, rl, writeLine);
+  await runProtocol(engine, rl, writeLine);
   // After `quit` stdin may still be open: release it so the process can end.
   rl.close();
   process.stdin.destroy();

@@ -4,7 +4,8 @@
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { repoRoot } from './support/fixtures.js';
@@ -80,4 +81,74 @@ test('npm pack ships the product only: no tests, no tools, no test support', () 
   );
   const bad = files.filter((f) => /\.test\.|^tools\/|^test\/|^dist\/(tools|test)\/|^src\//.test(f));
   assert.deepEqual(bad, []);
+});
+
+test('the packed tarball installs offline and runs: npx kirin (UCI and UCCI), the library, its types', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kirin-pack-'));
+  const run = (cmd: string, args: string[], cwd: string, input?: string) =>
+    spawnSync(cmd, args, { cwd, input, encoding: 'utf8', timeout: 120000 });
+  try {
+    const packed = run('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', dir], root);
+    assert.equal(packed.status, 0, packed.stderr);
+    const tgz = join(dir, packed.stdout.trim().split('\n').pop() as string);
+    const app = join(dir, 'app');
+    mkdirSync(app);
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', type: 'module' }));
+    // Offline: fzstd (the one runtime dependency) comes from the npm cache `npm ci` filled.
+    const inst = run('npm', ['install', '--offline', '--no-audit', '--no-fund', tgz], app);
+    assert.equal(inst.status, 0, inst.stderr);
+    const uci = run('npx', ['--offline', 'kirin'], app, 'uci\nquit\n');
+    assert.equal(uci.status, 0, uci.stderr);
+    assert.match(uci.stdout, /^id name Kirin /m);
+    assert.match(uci.stdout, /^uciok$/m);
+    const ucci = run('npx', ['--offline', 'kirin'], app, 'ucci\nquit\n');
+    assert.match(ucci.stdout, /^ucciok$/m);
+    assert.match(ucci.stdout, /^bye$/m);
+    const lib = join(app, 'use.ts');
+    writeFileSync(
+      lib,
+      [
+        "import { DEFAULT_RULES, Engine, Position, judge, legalMoves, moveToUci, type Judgement } from 'kirin-xiangqi';",
+        'const pos = new Position();',
+        'const j: Judgement = judge(pos, DEFAULT_RULES);',
+        'console.log(legalMoves(pos).length, j.code);',
+        'const engine = new Engine();',
+        "const set = engine.setPosition(null, ['h2e2']);",
+        'if (!set.ok) throw new Error(set.error.message);',
+        'const r = await engine.go({ depth: 3, startTime: Date.now() });',
+        'console.log(moveToUci(r.bestMove));',
+        'await engine.close();',
+        '',
+      ].join('\n'),
+    );
+    // The published types: a strict TypeScript program against the installed package.
+    const tsc = run(
+      process.execPath,
+      [
+        join(root, 'node_modules', 'typescript', 'bin', 'tsc'),
+        '--strict',
+        '--module',
+        'nodenext',
+        '--moduleResolution',
+        'nodenext',
+        '--target',
+        'es2022',
+        '--types',
+        'node',
+        '--typeRoots',
+        join(root, 'node_modules', '@types'),
+        '--skipLibCheck',
+        'use.ts',
+      ],
+      app,
+    );
+    assert.equal(tsc.status, 0, tsc.stdout + tsc.stderr);
+    const used = run(process.execPath, ['use.js'], app);
+    assert.equal(used.status, 0, used.stderr);
+    const lines = used.stdout.trim().split('\n');
+    assert.equal(lines[0], '44 none');
+    assert.match(lines[1], /^[a-i][0-9][a-i][0-9]$/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

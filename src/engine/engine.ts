@@ -146,7 +146,12 @@ export class Engine {
       return this.evalStatus;
     }
     const r = NnueNetwork.load(file);
-    if (!r.ok) throw new Error(`${r.error.message}; the evaluation stays: ${this.evaluationName()}`);
+    if (!r.ok) {
+      // A GUI that sends every option back with its default value (XBoard via
+      // uci2wb does) changes nothing here: the classical evaluation played and plays.
+      if (r.error.code === 'not-found' && file === DEFAULT_EVAL_FILE && !this.network) return this.evalStatus;
+      throw new Error(`${r.error.message}; the evaluation stays: ${this.evaluationName()}`);
+    }
     this.useNetwork(r.value);
     return this.evalStatus;
   }

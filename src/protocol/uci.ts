@@ -37,7 +37,7 @@ export function echo(text: string, max = ECHO_MAX): string {
   return t.replace(/[\x00-\x1f\x7f\ufffd]/g, '?');
 }
 
-export class Uci {
+export class Uci implements Session {
   private logFile = '';
   /** Signals of `go` lines read but not yet handled: a `stop` read meanwhile must reach them. */
   private readonly pendingGo = new Set<Int32Array>();
@@ -99,6 +99,19 @@ export class Uci {
     if (cmd === 'stop' || cmd === 'quit') this.signalAll(0);
     else if (cmd === 'ponderhit') this.signalAll(1);
     return { readAt };
+  }
+
+  handledOnRead(line: string): boolean {
+    const cmd = firstToken(line);
+    return cmd === 'stop' || cmd === 'ponderhit';
+  }
+
+  isQuit(line: string): boolean {
+    return firstToken(line) === 'quit';
+  }
+
+  stopAll(): void {
+    this.signalAll(0);
   }
 
   private signalAll(index: 0 | 1): void {
@@ -355,6 +368,23 @@ function firstToken(line: string): string {
 }
 
 /**
+ * A protocol session over the engine (UCI here, UCCI in ucci.ts): what runSession()
+ * needs to read lines the way the GUI sends them.
+ */
+export interface Session {
+  /** Called the moment a line is read (see Uci.receive). */
+  receive(line: string): Received;
+  /** Handles one line in its turn; resolves false when the engine should quit. */
+  command(line: string, received: Received): Promise<boolean>;
+  /** True for lines that receive() handled completely (`stop`, `ponderhit`): they are not queued. */
+  handledOnRead(line: string): boolean;
+  /** True for the line that ends the session (`quit`). */
+  isQuit(line: string): boolean;
+  /** Stops every search running or asked for (end of input). */
+  stopAll(): void;
+}
+
+/**
  * Runs the protocol on a line source until `quit` or end of input. Commands are
  * handled one after another in the order read; each line is also passed to
  * Uci.receive() the moment it is read, so `stop`, `ponderhit` and `quit` act at
@@ -362,26 +392,34 @@ function firstToken(line: string): string {
  * the searches asked for before them.
  */
 export async function runUci(engine: Engine, lines: AsyncIterable<string>, write: Writer): Promise<void> {
-  const uci = new Uci(engine, write);
+  await runSession(new Uci(engine, write), engine, lines, write);
+}
+
+/** The reading loop of runUci() for any Session (the UCCI one reuses it). */
+export async function runSession(
+  session: Session,
+  engine: Engine,
+  lines: AsyncIterable<string>,
+  write: Writer,
+): Promise<void> {
   let chain: Promise<boolean> = Promise.resolve(true);
   let quit = false;
   for await (const line of lines) {
-    const received = uci.receive(line);
-    const cmd = firstToken(line);
-    if (cmd === 'stop' || cmd === 'ponderhit') continue;
+    const received = session.receive(line);
+    if (session.handledOnRead(line)) continue;
     chain = chain
-      .then((alive) => (alive ? uci.command(line, received) : false))
+      .then((alive) => (alive ? session.command(line, received) : false))
       .catch((e: Error) => {
         write(`info string ERROR: ${echo(e.message, 400)}`);
         return true;
       });
-    if (cmd === 'quit') {
+    if (session.isQuit(line)) {
       quit = true;
       break;
     }
   }
   // End of input: searches still running end as if `stop` had come.
-  if (!quit) uci.receive('stop');
+  if (!quit) session.stopAll();
   await chain;
   engine.stop();
   await engine.close();
