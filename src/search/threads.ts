@@ -10,7 +10,8 @@
 //   [1] the table generation of this search (helpers adopt it).
 //   [2] thread count.
 //   then per thread a record of REC_WORDS words:
-//     done (1 when the thread has finished and written its result), score,
+//     state (0 not begun, 1 searching, 2 done: result written, or never begun
+//     because the main thread finished first and claimed it), score,
 //     bound flags (1 lower, 2 upper), completed depth, root depth, selDepth,
 //     PV length, previous score, average score, PV moves.
 // After the records, a Float64Array of node counts (one per thread) that each
@@ -115,6 +116,15 @@ export class SharedSearch {
 
   // ---- Results --------------------------------------------------------------------
 
+  /**
+   * Helper: claims its part in this search. False when the main thread has
+   * already finished without it (a helper still starting up, or behind in its
+   * queue): then it must not search.
+   */
+  begin(index: number): boolean {
+    return Atomics.compareExchange(this.i32, HEADER_WORDS + index * REC_WORDS + R_DONE, 0, 1) === 0;
+  }
+
   /** A thread has finished: writes its result and marks it done (even with an empty PV). */
   finish(index: number, r: Omit<ThreadResult, 'index'> | null, nodes: number): void {
     const base = HEADER_WORDS + index * REC_WORDS;
@@ -132,26 +142,31 @@ export class SharedSearch {
       for (let i = 0; i < len; i++) w[base + R_PV + i] = r.pv[i];
       w[base + R_PV_LEN] = len;
     } else w[base + R_PV_LEN] = 0;
-    Atomics.store(w, base + R_DONE, 1);
+    Atomics.store(w, base + R_DONE, 2);
     Atomics.notify(w, base + R_DONE);
   }
 
   /** Marks a thread done without a result (its worker died): nobody waits for it forever. */
   abandon(index: number): void {
     const base = HEADER_WORDS + index * REC_WORDS;
-    Atomics.store(this.i32, base + R_DONE, 1);
+    Atomics.store(this.i32, base + R_DONE, 2);
     Atomics.notify(this.i32, base + R_DONE);
   }
 
   isDone(index: number): boolean {
-    return Atomics.load(this.i32, HEADER_WORDS + index * REC_WORDS + R_DONE) !== 0;
+    return Atomics.load(this.i32, HEADER_WORDS + index * REC_WORDS + R_DONE) === 2;
   }
 
-  /** Main thread: blocks until every helper (1..threads-1) has finished. */
+  /**
+   * Main thread (after setting stop): blocks until every helper that began this
+   * search has finished; a helper that has not begun yet is marked done instead
+   * (it will skip the search), so a slow-starting thread never delays `bestmove`.
+   */
   waitHelpers(): void {
     for (let i = 1; i < this.threads; i++) {
       const at = HEADER_WORDS + i * REC_WORDS + R_DONE;
-      while (Atomics.load(this.i32, at) === 0) Atomics.wait(this.i32, at, 0, 50);
+      if (Atomics.compareExchange(this.i32, at, 0, 2) === 0) continue;
+      while (Atomics.load(this.i32, at) === 1) Atomics.wait(this.i32, at, 1, 50);
     }
   }
 
@@ -180,7 +195,7 @@ export class SharedSearch {
 }
 
 function isDoneWord(w: Int32Array, base: number): boolean {
-  return Atomics.load(w, base + R_DONE) !== 0;
+  return Atomics.load(w, base + R_DONE) === 2;
 }
 
 function align8(n: number): number {

@@ -149,7 +149,7 @@ port.on('message', (msg: ToWorker) => {
         // A helper: its result goes to the main thread through `shared`; the
         // engine hears only from thread 0. It always marks itself done.
         try {
-          if (!shared) break;
+          if (!shared || !shared.begin(threadIndex)) break; // the main thread finished without this one
           if (Atomics.load(signals, 0) !== 0) {
             shared.finish(threadIndex, null, 0);
             break;
@@ -159,7 +159,7 @@ port.on('message', (msg: ToWorker) => {
         } catch (e) {
           post({ type: 'text', id: 0, line: `ERROR: search thread ${threadIndex} failed: ${(e as Error).message}` });
         } finally {
-          if (shared && !shared.isDone(threadIndex)) shared.finish(threadIndex, null, 0);
+          if (shared && !shared.isDone(threadIndex)) shared.abandon(threadIndex);
         }
         break;
       }
