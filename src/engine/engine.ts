@@ -305,7 +305,8 @@ export class Engine {
 
   /** Starts search thread `index` with the current table and network. */
   private spawnWorker(index: number): Worker {
-    const w = this.createSearchWorker(index, index === 0 && this.warmupWanted);
+    // Every thread warms up (compiles the search) when the engine was asked to.
+    const w = this.createSearchWorker(index, this.warmupWanted);
     w.on('message', (msg: FromWorker) => (index === 0 ? this.onWorkerMessage(msg) : this.onHelperMessage(msg)));
     const failed = (e: Error) => {
       if (this.workers[index] !== w) return; // retired or replaced

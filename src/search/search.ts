@@ -456,7 +456,13 @@ export class Searcher {
       },
       this.nodes,
     );
-    return { bestMove: best.pv[0], ponderMove: MOVE_NONE, score: best.score, nodes: this.nodes, depth: this.completedDepth };
+    return {
+      bestMove: best.pv[0],
+      ponderMove: MOVE_NONE,
+      score: best.score,
+      nodes: this.nodes,
+      depth: this.completedDepth,
+    };
   }
 
   /**

@@ -92,4 +92,3 @@ test('a torn table entry never yields a move off the board', () => {
   assert.equal(tt.hit, true);
   assert.equal(tt.move, 0);
 });
-

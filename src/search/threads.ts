@@ -230,10 +230,7 @@ export function chooseBestThread(
     const nDecisive = n.score !== scoreNone && isDecisive(n.score) && !(n.lowerbound || n.upperbound);
     if (bDecisive) {
       if (nDecisive && Math.abs(n.score) > Math.abs(b.score)) best = i;
-    } else if (
-      nDecisive ||
-      (!isLoss(n.score) && (nVote > bVote || (nVote === bVote && n.pv.length > b.pv.length)))
-    )
+    } else if (nDecisive || (!isLoss(n.score) && (nVote > bVote || (nVote === bVote && n.pv.length > b.pv.length))))
       best = i;
   }
   return best;
