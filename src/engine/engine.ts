@@ -65,6 +65,8 @@ export class Engine {
   private workers: Worker[] = [];
   /** The shared transposition table storage (every search thread attaches it). */
   private ttBuffer: ArrayBufferLike | null = null;
+  /** Helper threads that failed and were replaced (a few are; then the pool shrinks instead). */
+  private helperFailures = 0;
   private get worker(): Worker | null {
     return this.workers[0] ?? null;
   }
@@ -312,9 +314,19 @@ export class Engine {
       if (this.workers[index] !== w) return; // retired or replaced
       this.onMessage(`ERROR: search thread failed: ${e.message.split('\n')[0]}`);
       if (index > 0) {
-        // A helper: the main thread stops waiting for it; a fresh one takes its place.
+        // A helper: the main thread stops waiting for it; a fresh one takes its
+        // place, unless helpers keep failing: then the pool shrinks to `index`
+        // threads (the later ones end after the searches in flight).
         for (const s of this.active.values()) s.shared?.abandon(index);
-        this.spawnWorker(index);
+        if (++this.helperFailures <= 4) {
+          this.spawnWorker(index);
+          return;
+        }
+        const rest = this.workers.splice(index).filter((x) => x !== w);
+        void this.waitIdle().then(() => {
+          for (const x of rest) void x.terminate();
+        });
+        this.onMessage(`ERROR: search threads keep failing; searching with ${index} thread(s)`);
         return;
       }
       // The main thread must not take the engine down: fail the searches in
@@ -445,7 +457,7 @@ export class Engine {
       () => undefined,
       () => undefined,
     );
-    const main = this.ensureWorker();
+    this.ensureWorker();
     const workers = this.workers.slice();
     const shared = workers.length > 1 ? SharedSearch.create(workers.length) : null;
     this.active.set(id, { id, signals, listener, resolve, reject, ended, shared });
@@ -464,7 +476,6 @@ export class Engine {
     void ended.then(() => {
       if (this.active.size === 0) for (const w of workers) w.unref();
     });
-    void main;
     return promise;
   }
 
@@ -510,7 +521,7 @@ export class Engine {
     const id = this.nextId++;
     return new Promise((resolve) => {
       this.hashfullWaiters.set(id, resolve);
-      this.post({ type: 'hashfull', id });
+      this.worker?.postMessage({ type: 'hashfull', id } satisfies ToWorker);
     });
   }
 

@@ -189,7 +189,13 @@ port.on('message', (msg: ToWorker) => {
       // The weights arrive in shared memory: every thread reads the same copy,
       // each in its own work slot.
       network = msg.net ? NnueNetwork.fromHandle(msg.net) : null;
-      searcher.setNetwork(network, threadIndex + 1);
+      try {
+        searcher.setNetwork(network, threadIndex + 1);
+      } catch (e) {
+        // No work slot for this thread (the memory could not grow): it evaluates classically.
+        searcher.setNetwork(null);
+        post({ type: 'text', id: 0, line: `ERROR: search thread ${threadIndex}: ${(e as Error).message}` });
+      }
       break;
     case 'clear':
       clearPending = true;
