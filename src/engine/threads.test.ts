@@ -66,3 +66,37 @@ test('Threads: stop ends an infinite search of 4 threads promptly with one answe
     await engine.close();
   }
 });
+
+test('Threads with a network: the shared weights memory grows to give every thread its own work slot', async () => {
+  const { syntheticNetFile } = await import('../../test/support/nnue-synthetic.js');
+  const { NnueNetwork, NnueEvaluator, SLOT_COUNT } = await import('../eval/nnue/network.js');
+  const { readFileSync } = await import('node:fs');
+  // The network object: more slots on demand; an evaluator in a new slot evaluates as one in slot 1.
+  const r = NnueNetwork.fromBytes(readFileSync(syntheticNetFile(1)), 'seed1.nnue');
+  assert.ok(r.ok);
+  const net = r.value;
+  assert.equal(net.slotCount(), SLOT_COUNT);
+  assert.throws(() => new NnueEvaluator(net, SLOT_COUNT + 3), /out of range/);
+  assert.ok(net.ensureSlots(SLOT_COUNT + 4));
+  assert.ok(net.slotCount() >= SLOT_COUNT + 4);
+  const pos = new Position();
+  pos.doMove(legalMoves(pos)[3]);
+  assert.equal(new NnueEvaluator(net, SLOT_COUNT + 3).evaluate(pos, 0), new NnueEvaluator(net, 1).evaluate(pos, 0));
+
+  // The engine: 6 threads (slots 1..6) with the network; no thread reports an error.
+  const engine = new Engine();
+  const messages: string[] = [];
+  engine.onMessage = (l) => messages.push(l);
+  try {
+    assert.ok(engine.options.set('EvalFile', syntheticNetFile(1)).ok);
+    assert.ok(engine.options.set('Threads', '6').ok);
+    const res = await engine.go({ startTime: Date.now(), nodes: 3000 });
+    assert.ok(legalMoves(new Position()).map(moveToUci).includes(moveToUci(res.bestMove)));
+    assert.deepEqual(
+      messages.filter((m) => /ERROR/.test(m)),
+      [],
+    );
+  } finally {
+    await engine.close();
+  }
+});
