@@ -81,6 +81,14 @@ test('shared search state: node counts sum over threads; a helper that never beg
   ]);
   assert.equal(s.result(2), null);
   assert.equal(s.totalNodes(0, 0), 5234); // helper 1's final count, helper 2's last published one
+
+  // A helper that began but does not finish is waited for at most the given time, and its result is not read.
+  const t = SharedSearch.create(2);
+  assert.ok(t.begin(1));
+  const t0 = performance.now();
+  t.waitHelpers(30);
+  assert.ok(performance.now() - t0 >= 25);
+  assert.equal(t.result(1), null);
 });
 
 test('a torn table entry never yields a move off the board', () => {

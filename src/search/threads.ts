@@ -158,15 +158,26 @@ export class SharedSearch {
   }
 
   /**
-   * Main thread (after setting stop): blocks until every helper that began this
-   * search has finished; a helper that has not begun yet is marked done instead
-   * (it will skip the search), so a slow-starting thread never delays `bestmove`.
+   * Main thread (after setting stop): waits until every helper that began this
+   * search has finished, for at most `maxWaitMs` (helpers poll the stop flag
+   * every few hundred nodes, so they end within microseconds when they get a
+   * core; on an overloaded machine a descheduled helper must not cost the game
+   * on time: the main thread then answers without it, and the helper's late
+   * result is never read). A helper that has not begun yet is marked done
+   * instead (it will skip the search), so a slow-starting thread never delays
+   * `bestmove`.
    */
-  waitHelpers(): void {
+  waitHelpers(maxWaitMs = 25): void {
+    const deadline = performance.now() + maxWaitMs;
     for (let i = 1; i < this.threads; i++) {
       const at = HEADER_WORDS + i * REC_WORDS + R_DONE;
       if (Atomics.compareExchange(this.i32, at, 0, 2) === 0) continue;
-      while (Atomics.load(this.i32, at) === 1) Atomics.wait(this.i32, at, 1, 50);
+      for (;;) {
+        if (Atomics.load(this.i32, at) !== 1) break;
+        const left = deadline - performance.now();
+        if (left <= 0) break;
+        Atomics.wait(this.i32, at, 1, Math.min(left, 5));
+      }
     }
   }
 
