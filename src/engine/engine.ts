@@ -16,6 +16,8 @@ import type { SearchInfo, SearchLimits, SearchOptions, SearchResult } from '../s
 import { NnueEvaluator, NnueNetwork } from '../eval/nnue/network.js';
 import { traceNnue } from '../eval/nnue/trace.js';
 import { traceClassical } from '../eval/evaluate.js';
+import { TranspositionTable } from '../search/tt.js';
+import { MAX_THREADS, SharedSearch } from '../search/threads.js';
 
 export const MAX_HASH_MB = 65536;
 /** Pikafish's default network file name (evaluate.h). */
@@ -49,6 +51,8 @@ interface ActiveSearch {
   reject(e: Error): void;
   /** Settles (never rejects) when the search has ended, either way. */
   ended: Promise<void>;
+  /** Lazy SMP state (threads > 1), so that a dying helper can be marked done. */
+  shared: SharedSearch | null;
 }
 
 export class Engine {
@@ -57,7 +61,15 @@ export class Engine {
   private readonly pos = new Position();
   private startFen = START_FEN;
   private moves: Move[] = [];
-  private worker: Worker | null = null;
+  /** The search threads: [0] the main search thread, the rest Lazy SMP helpers (`Threads`). */
+  private workers: Worker[] = [];
+  /** The shared transposition table storage (every search thread attaches it). */
+  private ttBuffer: ArrayBufferLike | null = null;
+  /** Helper threads that failed and were replaced (a few are; then the pool shrinks instead). */
+  private helperFailures = 0;
+  private get worker(): Worker | null {
+    return this.workers[0] ?? null;
+  }
   private nextId = 1;
   private readonly active = new Map<number, ActiveSearch>();
   private readonly hashfullWaiters = new Map<number, (v: number) => void>();
@@ -86,7 +98,15 @@ export class Engine {
       default: 16,
       min: 1,
       max: MAX_HASH_MB,
-      onChange: (v) => this.post({ type: 'hash', mb: v as number }),
+      onChange: (v) => this.resizeHash(v as number),
+    });
+    o.add({
+      name: 'Threads',
+      type: 'spin',
+      default: 1,
+      min: 1,
+      max: MAX_THREADS,
+      onChange: (v) => this.resizeThreads(v as number),
     });
     o.add({ name: 'Clear Hash', type: 'button', onChange: () => this.post({ type: 'clear' }) });
     o.add({ name: 'Ponder', type: 'check', default: false });
@@ -132,7 +152,8 @@ export class Engine {
     this.network = net;
     this.evaluator = net ? new NnueEvaluator(net, 0) : null;
     this.evalStatus = net ? `NNUE evaluation using ${net.label()}` : 'classical evaluation (EvalFile is empty)';
-    if (this.worker) this.worker.postMessage({ type: 'net', net: net ? net.handle() : null } satisfies ToWorker);
+    net?.ensureSlots(this.options.getNumber('Threads') + 1);
+    for (const w of this.workers) w.postMessage({ type: 'net', net: net ? net.handle() : null } satisfies ToWorker);
   }
 
   /**
@@ -233,15 +254,115 @@ export class Engine {
       repetitionRule: o.getString('Repetition Rule'),
       drawRule: o.getString('DrawRule'),
       mateThreatDepth: o.getNumber('Mate Threat Depth'),
-      threads: 1,
+      threads: this.options.getNumber('Threads'),
       ponder: o.getBool('Ponder'),
     };
   }
 
   // ---- Searching -----------------------------------------------------------------
 
+  /**
+   * Creates search thread `index` (0 = main). The one place a search thread is
+   * created: a platform without node:worker_threads replaces this.
+   */
+  private createSearchWorker(index: number, warmup: boolean): Worker {
+    return new Worker(new URL('../search/worker.js', import.meta.url), {
+      workerData: { warmup, abort: this.warmupAbort.buffer, index },
+    });
+  }
+
+  /** The shared table of the current Hash size (allocated at the first need; 16 MB when the size cannot be had). */
+  private tableBuffer(): ArrayBufferLike {
+    if (this.ttBuffer) return this.ttBuffer;
+    const mb = this.options.getNumber('Hash');
+    try {
+      this.ttBuffer = TranspositionTable.allocateShared(mb);
+    } catch {
+      this.onMessage(`ERROR: could not allocate ${mb} MB for the hash table; using 16 MB`);
+      this.ttBuffer = TranspositionTable.allocateShared(16);
+    }
+    return this.ttBuffer;
+  }
+
+  /** setoption Hash: a new shared table for every thread (each takes it after its current search). */
+  private resizeHash(mb: number): void {
+    void mb;
+    this.ttBuffer = null;
+    if (!this.workers.length) return;
+    const buffer = this.tableBuffer();
+    for (const w of this.workers) w.postMessage({ type: 'tt', buffer } satisfies ToWorker);
+  }
+
+  /**
+   * setoption Threads: the pool grows or shrinks to the new count. A search in
+   * progress keeps its threads; later searches use the new count. Retired
+   * threads end once no search runs.
+   */
+  private resizeThreads(n: number): void {
+    if (!this.workers.length) return; // the pool starts with the first search
+    this.network?.ensureSlots(n + 1);
+    while (this.workers.length < n) this.spawnWorker(this.workers.length);
+    if (this.workers.length > n) {
+      const retired = this.workers.splice(n);
+      void this.waitIdle().then(() => {
+        for (const w of retired) void w.terminate();
+      });
+    }
+  }
+
+  /** Starts search thread `index` with the current table and network. */
+  private spawnWorker(index: number): Worker {
+    // Every thread warms up (compiles the search) when the engine was asked to.
+    const w = this.createSearchWorker(index, this.warmupWanted);
+    w.on('message', (msg: FromWorker) => (index === 0 ? this.onWorkerMessage(msg) : this.onHelperMessage(msg)));
+    const failed = (e: Error) => {
+      if (this.workers[index] !== w) return; // retired or replaced
+      this.onMessage(`ERROR: search thread failed: ${e.message.split('\n')[0]}`);
+      if (index > 0) {
+        // A helper: the main thread stops waiting for it; a fresh one takes its
+        // place, unless helpers keep failing: then the pool shrinks to `index`
+        // threads (the later ones end after the searches in flight).
+        for (const s of this.active.values()) s.shared?.abandon(index);
+        if (++this.helperFailures <= 4) {
+          this.spawnWorker(index);
+          return;
+        }
+        const rest = this.workers.splice(index).filter((x) => x !== w);
+        void this.waitIdle().then(() => {
+          for (const x of rest) void x.terminate();
+        });
+        this.onMessage(`ERROR: search threads keep failing; searching with ${index} thread(s)`);
+        return;
+      }
+      // The main thread must not take the engine down: fail the searches in
+      // flight and start fresh threads on the next `go`.
+      for (const s of this.active.values()) {
+        Atomics.store(s.signals, 0, 1);
+        s.reject(e);
+      }
+      this.active.clear();
+      const rest = this.workers.slice(1);
+      this.workers = [];
+      for (const x of rest) void x.terminate();
+      this.readyResolve();
+    };
+    w.on('error', failed);
+    w.on('exit', (code) => failed(new Error(`the search thread exited (code ${code})`)));
+    w.unref();
+    this.workers[index] = w;
+    // Bring the new thread up to date: the shared table, the network.
+    w.postMessage({ type: 'tt', buffer: this.tableBuffer() } satisfies ToWorker);
+    if (this.network) w.postMessage({ type: 'net', net: this.network.handle() } satisfies ToWorker);
+    return w;
+  }
+
+  private onHelperMessage(msg: FromWorker): void {
+    if (msg.type === 'text') this.onMessage(msg.line);
+  }
+
   private ensureWorker(): Worker {
-    if (this.worker) return this.worker;
+    const main = this.worker;
+    if (main) return main;
     this.warmupAbort = newSignals();
     this.readySettled = false;
     this.readyPromise = new Promise<void>((resolve) => {
@@ -250,38 +371,17 @@ export class Engine {
         resolve();
       };
     });
-    const w = new Worker(new URL('../search/worker.js', import.meta.url), {
-      workerData: { warmup: this.warmupWanted, abort: this.warmupAbort.buffer },
-    });
-    w.on('message', (msg: FromWorker) => this.onWorkerMessage(msg));
-    const failed = (e: Error) => {
-      if (this.worker !== w) return;
-      // A crashed search thread must not take the engine down: fail the
-      // searches in flight and start a fresh thread on the next `go`.
-      this.onMessage(`ERROR: search thread failed: ${e.message.split('\n')[0]}`);
-      for (const s of this.active.values()) s.reject(e);
-      this.active.clear();
-      this.worker = null;
-      this.readyResolve();
-    };
-    w.on('error', failed);
-    w.on('exit', (code) => failed(new Error(`the search thread exited (code ${code})`)));
-    w.unref();
-    this.worker = w;
-    // Bring the new thread up to date with the options that live there.
-    const hash = this.options.getNumber('Hash');
-    if (hash !== 16) w.postMessage({ type: 'hash', mb: hash } satisfies ToWorker);
-    if (this.network) w.postMessage({ type: 'net', net: this.network.handle() } satisfies ToWorker);
+    const n = this.options.getNumber('Threads');
+    this.network?.ensureSlots(n + 1);
+    const w = this.spawnWorker(0);
+    for (let i = 1; i < n; i++) this.spawnWorker(i);
     return w;
   }
 
+  /** Tells every search thread (none yet: they start with the current options and empty tables). */
   private post(msg: ToWorker): void {
-    if (!this.worker && msg.type !== 'go') {
-      // Nothing to tell a thread that does not exist yet: it starts with the
-      // current option values (hash) and empty tables.
-      return;
-    }
-    this.ensureWorker().postMessage(msg);
+    if (!this.worker) return;
+    for (const w of this.workers) w.postMessage(msg);
   }
 
   private onWorkerMessage(msg: FromWorker): void {
@@ -362,9 +462,12 @@ export class Engine {
       () => undefined,
       () => undefined,
     );
-    this.active.set(id, { id, signals, listener, resolve, reject, ended });
-    this.ensureWorker().ref();
-    this.post({
+    this.ensureWorker();
+    const workers = this.workers.slice();
+    const shared = workers.length > 1 ? SharedSearch.create(workers.length) : null;
+    this.active.set(id, { id, signals, listener, resolve, reject, ended, shared });
+    for (const w of workers) w.ref();
+    const msg: ToWorker = {
       type: 'go',
       id,
       fen: this.startFen,
@@ -372,9 +475,11 @@ export class Engine {
       limits,
       options: this.searchOptions(),
       signals: sab,
-    });
+      shared: shared?.buffer,
+    };
+    for (const w of workers) w.postMessage(msg);
     void ended.then(() => {
-      if (this.active.size === 0) this.worker?.unref();
+      if (this.active.size === 0) for (const w of workers) w.unref();
     });
     return promise;
   }
@@ -421,7 +526,7 @@ export class Engine {
     const id = this.nextId++;
     return new Promise((resolve) => {
       this.hashfullWaiters.set(id, resolve);
-      this.post({ type: 'hashfull', id });
+      this.worker?.postMessage({ type: 'hashfull', id } satisfies ToWorker);
     });
   }
 
@@ -429,8 +534,8 @@ export class Engine {
   async close(): Promise<void> {
     this.stop();
     await this.waitIdle();
-    const w = this.worker;
-    this.worker = null;
-    await w?.terminate();
+    const ws = this.workers;
+    this.workers = [];
+    await Promise.all(ws.map((w) => w.terminate()));
   }
 }

@@ -83,8 +83,11 @@ export async function runBench(engine: Engine, args: string[], out: Out, err: Ou
     return null;
   }
   const setup = parsed.value;
-  if (setup.threads !== 1)
-    out(`info string bench: only 1 thread is supported yet; using 1 instead of ${setup.threads}`);
+  const threadsSet = engine.options.set('Threads', String(setup.threads));
+  if (!threadsSet.ok) {
+    out(`info string ERROR: ${threadsSet.error.message}`);
+    return null;
+  }
   const hashSet = engine.options.set('Hash', String(setup.hash));
   if (!hashSet.ok) {
     out(`info string ERROR: ${hashSet.error.message}`);
@@ -156,9 +159,12 @@ export async function runSpeedtest(engine: Engine, args: string[], out: Out, err
     }
     nums.push(Number(a));
   }
-  const threads = 1;
-  if (nums[0] !== undefined && nums[0] !== 1)
-    out(`info string speedtest: only 1 thread is supported yet; using 1 instead of ${nums[0]}`);
+  const threads = nums[0] ?? 1;
+  const threadsSet = engine.options.set('Threads', String(threads));
+  if (!threadsSet.ok) {
+    out(`info string ERROR: ${threadsSet.error.message}`);
+    return null;
+  }
   const hash = nums[1] ?? 128;
   const seconds = nums[2] ?? 150;
   const hashSet = engine.options.set('Hash', String(hash));

@@ -330,13 +330,14 @@ test('huge go values are clamped with a note; the search is bounded', async () =
   assert.equal(e.count(/^bestmove /), 3);
 });
 
-test('every ordering of go/stop/isready/position/setoption/ucinewgame/unknown keeps one bestmove per go (tools/protocol/uci-stress.ts)', async () => {
+test('every ordering of go/stop/isready/position/setoption/ucinewgame/unknown keeps one bestmove per go, with 1-3 search threads (tools/protocol/uci-stress.ts)', async () => {
   const { execFile } = await import('node:child_process');
   const script = join(repoRoot(), 'dist', 'tools', 'protocol', 'uci-stress.js');
   const out = await new Promise<string>((resolve, reject) => {
     const p = execFile(
       process.execPath,
-      [script, '--rounds', '1', '--random', '300', '--sessions', '6', '--json'],
+      // Sessions start with 2 threads; setoption lines change Threads (1-3) and Hash meanwhile.
+      [script, '--rounds', '1', '--random', '300', '--sessions', '6', '--threads', '2', '--json'],
       { maxBuffer: 1 << 24 },
       (error, stdout, stderr) =>
         error ? reject(new Error(`${error.message}\n${stdout}\n${stderr}`)) : resolve(stdout),

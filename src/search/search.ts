@@ -64,6 +64,7 @@ import {
   valueToTT,
 } from './tt.js';
 import type { Bound, SearchInfo, SearchLimits, SearchOptions, SearchResult } from './types.js';
+import { chooseBestThread, type SharedSearch, type ThreadResult } from './threads.js';
 
 export interface SearchIO {
   /** Shared flags (Int32Array on a SharedArrayBuffer, read with Atomics.load): [0] = 1 when `stop` was received,
@@ -74,6 +75,14 @@ export interface SearchIO {
   info(i: SearchInfo): void;
   /** Free text for `info string ...` (optional use). */
   text(line: string): void;
+  /**
+   * Lazy SMP (src/search/threads.ts): the state shared by the threads of this
+   * search, and this thread's index in it (0 = the main thread, which alone
+   * manages time, prints `info` and answers; the others are helpers). Absent or
+   * with one thread: a single-threaded search.
+   */
+  shared?: SharedSearch;
+  threadIndex?: number;
 }
 
 const NONPV = 0;
@@ -208,6 +217,10 @@ export class Searcher {
   private rules!: RuleConfig;
   private rule60Max = 120;
   nodes = 0;
+  /** Lazy SMP: the shared state of this search (null: one thread), this thread's index, and whether it is a helper. */
+  private shared: SharedSearch | null = null;
+  private threadIndex = 0;
+  private helper = false;
   private stopped = false;
   private ponder = false;
   private stopOnPonderhit = false;
@@ -262,9 +275,9 @@ export class Searcher {
     this.tt.resize(mb);
   }
 
-  /** ucinewgame / Clear Hash: TT, histories and the time manager's per-game state. */
-  clear(): void {
-    this.tt.clear();
+  /** ucinewgame / Clear Hash: TT (unless a helper thread, whose table the main thread clears), histories and the time manager's per-game state. */
+  clear(withTable = true): void {
+    if (withTable) this.tt.clear();
     this.hist.clear();
     this.tm.clear();
     this.bestPreviousScore = VALUE_INFINITE;
@@ -291,11 +304,15 @@ export class Searcher {
     this.limits = limits;
     this.io = io;
     this.signals = io.signals;
+    this.shared = io.shared && io.shared.threads > 1 ? io.shared : null;
+    this.threadIndex = this.shared ? (io.threadIndex ?? 0) : 0;
+    this.helper = this.threadIndex > 0;
     this.rules = ruleConfigFrom(options);
     this.rule60Max = this.rules.rule60MaxPly;
     // Stored scores depend on the game rules: forget them when the rules change.
     const rulesKey = `${this.rules.repetitionRule}/${this.rules.drawRule}/${this.rules.rule60MaxPly}/${this.rules.mateThreatDepth}`;
-    if (this.lastRulesKey !== null && rulesKey !== this.lastRulesKey) this.tt.clear();
+    // (Only the main thread clears the shared table; helpers start after it.)
+    if (!this.helper && this.lastRulesKey !== null && rulesKey !== this.lastRulesKey) this.tt.clear();
     this.lastRulesKey = rulesKey;
     this.nodes = 0;
     this.stopped = false;
@@ -305,7 +322,21 @@ export class Searcher {
     this.clock = clockFor(limits.startTime);
     this.searchCount++;
     this.useTimeManagement = this.tm.init(limits, pos.side, pos.gamePly, options);
-    this.tt.newSearch();
+    if (this.helper) {
+      // A helper manages no time, ignores ponder (the main thread waits for it)
+      // and starts once the main thread has prepared the table.
+      this.useTimeManagement = false;
+      this.ponder = false;
+      const generation = this.shared!.awaitStart(io.signals);
+      if (generation < 0) {
+        this.shared!.finish(this.threadIndex, null, 0);
+        return { bestMove: MOVE_NONE, ponderMove: MOVE_NONE, score: 0, nodes: 0, depth: 0 };
+      }
+      this.tt.setGeneration(generation);
+    } else {
+      this.tt.newSearch();
+      this.shared?.publishStart(this.tt.generation());
+    }
 
     // Root moves: the legal moves, restricted to `searchmoves` when some of them are legal.
     const legal = new Int32Array(MAX_MOVES);
@@ -322,6 +353,10 @@ export class Searcher {
     this.rootMoves = rootMoves;
 
     if (!rootMoves.length) {
+      if (this.helper) {
+        this.shared!.finish(this.threadIndex, null, 0);
+        return { bestMove: MOVE_NONE, ponderMove: MOVE_NONE, score: -VALUE_MATE, nodes: 0, depth: 0 };
+      }
       // No legal move: in xiangqi that is a loss, mated or stalemated.
       io.info({
         depth: 0,
@@ -336,10 +371,14 @@ export class Searcher {
         pv: [],
       });
       this.waitWhilePondering(true);
+      this.stopHelpers();
       return { bestMove: MOVE_NONE, ponderMove: MOVE_NONE, score: -VALUE_MATE, nodes: 0, depth: 0 };
     }
 
-    const skill = new Skill(options.skillLevel, options.limitStrength, options.elo);
+    // Helpers search at full strength: the main thread alone weakens its choice.
+    const skill = this.helper
+      ? new Skill(20, false, options.elo)
+      : new Skill(options.skillLevel, options.limitStrength, options.elo);
     const rng = new Prng(
       (pos.keyLo[pos.sp] ^ Math.imul(pos.keyHi[pos.sp], 0x9e3779b1) ^ Math.imul(this.searchCount, 0x85ebca6b)) | 0,
     );
@@ -347,11 +386,22 @@ export class Searcher {
     const uciPvSent = this.iterativeDeepening(options, skill, rng);
     let sent = uciPvSent;
 
+    if (this.helper) return this.finishHelper();
+
     // An infinite or ponder search must not return before `stop` (or ponderhit).
     this.waitWhilePondering(false);
     this.stopped = true;
+    this.stopHelpers();
 
-    if (this.useTimeManagement && this.tm.useNodesTime) this.tm.advanceNodesTime(this.nodes - this.tm.incrementUnits);
+    const totalNodes = this.totalNodes();
+    if (this.useTimeManagement && this.tm.useNodesTime) this.tm.advanceNodesTime(totalNodes - this.tm.incrementUnits);
+
+    // Lazy SMP: the answer comes from the thread whose result the threads vote for
+    // (Pikafish's get_best_thread); with a depth limit, MultiPV or a weakened
+    // level it is the main thread's.
+    if (this.shared && !limits.depth && !skill.enabled() && Math.max(1, options.multiPV | 0) === 1) {
+      if (this.adoptBestThread()) sent = false;
+    }
 
     this.bestPreviousScore = this.rootMoves[0].score;
     this.bestPreviousAverageScore = this.rootMoves[0].averageScore;
@@ -369,9 +419,94 @@ export class Searcher {
           : best.previousScore !== -VALUE_INFINITE
             ? best.previousScore
             : VALUE_ZERO,
+      nodes: totalNodes,
+      depth: this.completedDepth,
+    };
+  }
+
+  /** Nodes searched by all threads of this search (helpers' counts as last published). */
+  private totalNodes(): number {
+    return this.shared ? this.shared.totalNodes(this.threadIndex, this.nodes) : this.nodes;
+  }
+
+  /** Main thread: ends the helpers (Pikafish's threads.stop) and waits until each has written its result. */
+  private stopHelpers(): void {
+    const shared = this.shared;
+    if (!shared || this.helper) return;
+    Atomics.store(this.signals, 0, 1);
+    Atomics.notify(this.signals, 0);
+    shared.waitHelpers();
+  }
+
+  /** A helper's end: its result goes to the shared area for the main thread. */
+  private finishHelper(): SearchResult {
+    const best = this.rootMoves[0];
+    this.shared!.finish(
+      this.threadIndex,
+      {
+        score: best.score,
+        lowerbound: best.scoreLowerbound,
+        upperbound: best.scoreUpperbound,
+        completedDepth: this.completedDepth,
+        rootDepth: this.rootDepth,
+        selDepth: best.selDepth,
+        previousScore: best.previousScore,
+        averageScore: best.averageScore,
+        pv: best.pv,
+      },
+      this.nodes,
+    );
+    return {
+      bestMove: best.pv[0],
+      ponderMove: MOVE_NONE,
+      score: best.score,
       nodes: this.nodes,
       depth: this.completedDepth,
     };
+  }
+
+  /**
+   * Main thread, after the helpers finished: when another thread's result wins
+   * the vote, it becomes rootMoves[0] (so the final `info`, the ponder move and
+   * the scores kept for the next search are that thread's). True when it did.
+   */
+  private adoptBestThread(): boolean {
+    const shared = this.shared!;
+    const own = this.rootMoves[0];
+    const results: ThreadResult[] = [
+      {
+        index: 0,
+        score: own.score,
+        lowerbound: own.scoreLowerbound,
+        upperbound: own.scoreUpperbound,
+        completedDepth: this.completedDepth,
+        rootDepth: this.rootDepth,
+        selDepth: own.selDepth,
+        previousScore: own.previousScore,
+        averageScore: own.averageScore,
+        pv: own.pv,
+      },
+    ];
+    for (let i = 1; i < shared.threads; i++) {
+      const r = shared.result(i);
+      // Only results for a root move of this search (a helper's PV is its own, but be safe).
+      if (r && this.rootMoves.some((m) => m.move === r.pv[0])) results.push(r);
+    }
+    const k = chooseBestThread(results, isDecisive, isLoss, -VALUE_INFINITE);
+    if (k <= 0) return false;
+    const r = results[k];
+    const rm = new RootMove(r.pv[0]);
+    rm.pv = r.pv.slice();
+    rm.previousPV = r.pv.slice();
+    rm.score = rm.uciScore = r.score;
+    rm.previousScore = r.previousScore;
+    rm.averageScore = r.averageScore;
+    rm.scoreLowerbound = r.lowerbound;
+    rm.scoreUpperbound = r.upperbound;
+    rm.selDepth = r.selDepth;
+    this.rootMoves[0] = rm;
+    this.rootDepth = r.rootDepth;
+    return true;
   }
 
   private elapsedMs(): number {
@@ -417,6 +552,16 @@ export class Searcher {
     const limits = this.limits;
     const ln = limits.nodes ?? 0;
     this.callsCnt = ln ? Math.min(CHECK_INTERVAL, Math.floor(ln / 1024)) : CHECK_INTERVAL;
+    const shared = this.shared;
+    if (shared !== null) {
+      shared.publishNodes(this.threadIndex, this.nodes);
+      if (this.helper) {
+        // Helpers only watch the stop flag; the main thread manages time and limits.
+        this.callsCnt = CHECK_INTERVAL;
+        if (Atomics.load(this.signals, 0) !== 0) this.stopped = true;
+        return;
+      }
+    }
     if (Atomics.load(this.signals, 0) !== 0) {
       this.stopped = true;
       return;
@@ -425,11 +570,12 @@ export class Searcher {
       if (Atomics.load(this.signals, 1) !== 0) this.onPonderhit();
       if (this.ponder) return;
     }
-    const elapsed = this.tm.elapsed(this.nodes);
+    const nodes = shared !== null ? shared.totalNodes(0, this.nodes) : this.nodes;
+    const elapsed = this.tm.elapsed(nodes);
     if (
       (this.useTimeManagement && (elapsed > this.tm.maximum() || this.stopOnPonderhit)) ||
       (limits.movetime && elapsed >= limits.movetime) ||
-      (ln && this.nodes >= ln)
+      (ln && nodes >= ln)
     ) {
       this.stopped = true;
     }
@@ -485,7 +631,9 @@ export class Searcher {
     this.increaseDepth = true;
     this.lastIterationPVLen = 0;
 
-    while (this.rootDepth + 1 < MAX_PLY && !this.stopped && !(limits.depth && this.rootDepth >= limits.depth)) {
+    // Helpers ignore the depth limit: the main thread stops them when it is done.
+    const depthLimit = this.helper ? 0 : (limits.depth ?? 0);
+    while (this.rootDepth + 1 < MAX_PLY && !this.stopped && !(depthLimit && this.rootDepth >= depthLimit)) {
       this.rootDepth++;
       totBestMoveChanges /= 2;
       uciPvSent = false;
@@ -509,7 +657,8 @@ export class Searcher {
         this.selDepth = 0;
 
         // Aspiration window around the root move's average score.
-        let delta = 10 + Math.trunc(Math.abs(rootMoves[pvIdx].meanSquaredScore) / 39605);
+        // (Pikafish varies the first window by thread: 10 + threadIdx % 8.)
+        let delta = 10 + (this.threadIndex % 8) + Math.trunc(Math.abs(rootMoves[pvIdx].meanSquaredScore) / 39605);
         const avg = rootMoves[pvIdx].averageScore;
         let alpha = Math.max(avg - delta, -VALUE_INFINITE);
         let beta = Math.min(avg + delta, VALUE_INFINITE);
@@ -531,7 +680,7 @@ export class Searcher {
 
           if (this.stopped) break;
 
-          if (multiPV === 1 && (bestValue <= alpha || bestValue >= beta)) {
+          if (!this.helper && multiPV === 1 && (bestValue <= alpha || bestValue >= beta)) {
             const t = this.elapsedMs();
             if (t > BOUND_OUTPUT_MS) this.outputPV(options, this.rootDepth);
           }
@@ -576,7 +725,7 @@ export class Searcher {
 
         stableSortRange(rootMoves, pvFirst, pvIdx + 1);
 
-        if (!this.stopped && pvIdx + 1 === multiPV) {
+        if (!this.stopped && pvIdx + 1 === multiPV && !this.helper) {
           this.outputPV(options, this.rootDepth);
           uciPvSent = true;
         }
@@ -644,7 +793,7 @@ export class Searcher {
         const highBestMoveEffort = Math.min(0.96, Math.max(0.74, interpolate(nodesEffort, 78000, 94000, 0.96, 0.74)));
         const totalTime = this.tm.optimum() * fallingEval * reduction * bestMoveInstability * highBestMoveEffort;
 
-        const elapsed = this.tm.elapsed(this.nodes);
+        const elapsed = this.tm.elapsed(this.totalNodes());
         if (
           rootMoves.length === 1 ||
           elapsed > Math.min(totalTime, this.tm.maximum()) ||
@@ -696,6 +845,7 @@ export class Searcher {
     const n = Math.min(Math.max(1, options.multiPV | 0), rootMoves.length);
     const timeMs = Math.max(1, Math.round(this.elapsedMs()));
     const hashfull = this.tt.hashfull(0);
+    const nodes = this.totalNodes();
     for (let i = 0; i < n; i++) {
       const rm = rootMoves[i];
       const usePrevious = rm.score === -VALUE_INFINITE;
@@ -713,8 +863,8 @@ export class Searcher {
         multipv: i + 1,
         score: v,
         bound,
-        nodes: this.nodes,
-        nps: Math.floor((this.nodes * 1000) / timeMs),
+        nodes,
+        nps: Math.floor((nodes * 1000) / timeMs),
         hashfull,
         timeMs,
         pv,

@@ -56,9 +56,10 @@ export class TranspositionTable {
   bound = BOUND_NONE;
   isPv = false;
 
+  /** `mb` = 0: no storage yet (a search thread that will attach() a shared table). */
   constructor(mb = 16) {
     this.table = new Int32Array(0);
-    this.resize(mb);
+    if (mb > 0) this.resize(mb);
   }
 
   /** Sets the size in MiB (at least 1) and clears the table. */
@@ -73,6 +74,12 @@ export class TranspositionTable {
     this.table = new Int32Array(0); // drop the old storage first
     this.table = allocate(this.clusterCount * CLUSTER_BYTES);
     this.generation8 = 0;
+  }
+
+  /** Table storage of `mb` MiB (at least 1) to share between threads with attach(). Throws when it cannot be allocated. */
+  static allocateShared(mb: number): ArrayBufferLike {
+    mb = Math.max(1, Math.floor(mb));
+    return allocate(Math.floor((mb * 1024 * 1024) / CLUSTER_BYTES) * CLUSTER_BYTES).buffer;
   }
 
   /** Uses an existing shared buffer (another thread's table). */
@@ -133,7 +140,10 @@ export class TranspositionTable {
           w2 = t[e + 2];
         const depth8 = (w1 >>> 14) & 0xff;
         this.hit = depth8 !== 0;
-        this.move = w1 & 0x3fff;
+        // A racing writer may tear an entry: never hand out a move off the board
+        // (callers still check pseudo-legality and legality before playing it).
+        const m = w1 & 0x3fff;
+        this.move = m >>> 7 < 90 && (m & 127) < 90 ? m : MOVE_NONE;
         this.depth = depth8 + DEPTH_NONE;
         this.bound = (w1 >>> (22 + BOUND_SHIFT)) & 3;
         this.isPv = ((w1 >>> (22 + PV_SHIFT)) & 1) !== 0;

@@ -2,6 +2,12 @@
 // messages here and keeps reading commands, so `isready` and `stop` are answered
 // within milliseconds. Stop/ponderhit travel through a SharedArrayBuffer that
 // each `go` brings with it (signals[0] = stop, signals[1] = ponderhit).
+//
+// With Threads > 1 the engine runs several of these workers (Lazy SMP): thread 0
+// is the main thread (time, `info`, the answer); the others are helpers that
+// search the same root on the same shared transposition table (a 'tt' message
+// brings its SharedArrayBuffer) and report to the main thread through the
+// `shared` buffer of each `go` (src/search/threads.ts), never to the engine.
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { Position } from '../core/position.js';
@@ -12,6 +18,7 @@ import { NnueNetwork, type NetworkHandle } from '../eval/nnue/network.js';
 import { Searcher } from './search.js';
 import type { SearchLimits, SearchOptions } from './types.js';
 import { WARMUP_OPTIONS, warmupJobs } from './warmup.js';
+import { SharedSearch } from './threads.js';
 
 export type ToWorker =
   | {
@@ -22,8 +29,11 @@ export type ToWorker =
       limits: SearchLimits;
       options: SearchOptions;
       signals: SharedArrayBuffer;
+      /** Lazy SMP state of this search (src/search/threads.ts); absent with one thread. */
+      shared?: SharedArrayBuffer;
     }
-  | { type: 'hash'; mb: number }
+  /** The shared transposition table (every thread attaches the same buffer). */
+  | { type: 'tt'; buffer: ArrayBufferLike }
   | { type: 'clear' }
   | { type: 'hashfull'; id: number }
   | { type: 'net'; net: NetworkHandle | null };
@@ -43,7 +53,11 @@ const weights = applyWeightsFromEnvironment();
 if (!weights.ok)
   port.postMessage({ type: 'text', id: 0, line: `ERROR: ${weights.error.message}` } satisfies FromWorker);
 
-let searcher = new Searcher(16);
+const data = (workerData ?? {}) as { warmup?: boolean; abort?: SharedArrayBuffer; index?: number };
+/** This thread's index in the pool: 0 = main thread; its NNUE work slot is index + 1 (slot 0 is the engine's). */
+const threadIndex = data.index ?? 0;
+/** The table storage arrives with a 'tt' message before the first search. */
+const searcher = new Searcher(0);
 /**
  * A `clear` (ucinewgame, Clear Hash) is done when the next search (or hashfull)
  * needs it: a burst of them costs one clear, and a `quit` does not wait for clears
@@ -53,7 +67,8 @@ let clearPending = false;
 function settleClear(): void {
   if (clearPending) {
     clearPending = false;
-    searcher.clear();
+    // The table is shared: the main thread clears it, every thread its own histories.
+    searcher.clear(threadIndex === 0);
   }
 }
 
@@ -67,6 +82,7 @@ function runSearch(
   signals: Int32Array,
   id: number,
   send: (m: FromWorker) => void,
+  shared?: SharedSearch,
 ): import('./types.js').SearchResult {
   const pos = new Position(fen);
   for (const m of moves) pos.doMove(m);
@@ -74,13 +90,14 @@ function runSearch(
     signals,
     info: (info) => send({ type: 'info', id, info }),
     text: (line) => send({ type: 'text', id, line }),
+    shared,
+    threadIndex,
   });
 }
 
 // Warm-up before the first message is read: messages sent meanwhile (a `go`)
 // wait in the port's queue. The warm-up searches its own scratch tables, so the
 // real Searcher's tables and histories (and `bench`) are untouched.
-const data = (workerData ?? {}) as { warmup?: boolean; abort?: SharedArrayBuffer };
 if (data.warmup && data.abort) {
   try {
     const abort = new Int32Array(data.abort);
@@ -126,35 +143,59 @@ port.on('message', (msg: ToWorker) => {
   const post = (m: FromWorker) => port.postMessage(m);
   switch (msg.type) {
     case 'go': {
+      const signals = new Int32Array(msg.signals);
+      const shared = msg.shared ? new SharedSearch(msg.shared) : undefined;
+      if (threadIndex > 0) {
+        // A helper: its result goes to the main thread through `shared`; the
+        // engine hears only from thread 0. It always marks itself done.
+        try {
+          if (!shared || !shared.begin(threadIndex)) break; // the main thread finished without this one
+          if (Atomics.load(signals, 0) !== 0) {
+            shared.finish(threadIndex, null, 0);
+            break;
+          }
+          settleClear();
+          runSearch(searcher, msg.fen, msg.moves, msg.limits, msg.options, signals, msg.id, () => {}, shared);
+        } catch (e) {
+          post({ type: 'text', id: 0, line: `ERROR: search thread ${threadIndex} failed: ${(e as Error).message}` });
+        } finally {
+          if (shared && !shared.isDone(threadIndex)) shared.abandon(threadIndex);
+        }
+        break;
+      }
       try {
-        const signals = new Int32Array(msg.signals);
         if (Atomics.load(signals, 0) !== 0) {
+          shared?.publishNoSearch();
           const pos = new Position(msg.fen);
           for (const m of msg.moves) pos.doMove(m);
           post({ type: 'done', id: msg.id, result: stoppedAnswer(pos, msg.limits) });
           break;
         }
         settleClear();
-        const result = runSearch(searcher, msg.fen, msg.moves, msg.limits, msg.options, signals, msg.id, post);
+        const result = runSearch(searcher, msg.fen, msg.moves, msg.limits, msg.options, signals, msg.id, post, shared);
         post({ type: 'done', id: msg.id, result });
       } catch (e) {
+        // Helpers must not search on for a main thread that failed.
+        Atomics.store(signals, 0, 1);
+        shared?.publishNoSearch();
         post({ type: 'error', id: msg.id, message: (e as Error).stack ?? String(e) });
       }
       break;
     }
-    case 'hash':
-      try {
-        searcher.resizeHash(msg.mb);
-      } catch {
-        searcher = new Searcher(16);
-        searcher.setNetwork(network);
-        post({ type: 'text', id: 0, line: `ERROR: could not allocate ${msg.mb} MB for the hash table; using 16 MB` });
-      }
+    case 'tt':
+      searcher.tt.attach(msg.buffer);
       break;
     case 'net':
-      // The weights arrive in shared memory: every thread reads the same copy.
+      // The weights arrive in shared memory: every thread reads the same copy,
+      // each in its own work slot.
       network = msg.net ? NnueNetwork.fromHandle(msg.net) : null;
-      searcher.setNetwork(network);
+      try {
+        searcher.setNetwork(network, threadIndex + 1);
+      } catch (e) {
+        // No work slot for this thread (the memory could not grow): it evaluates classically.
+        searcher.setNetwork(null);
+        post({ type: 'text', id: 0, line: `ERROR: search thread ${threadIndex}: ${(e as Error).message}` });
+      }
       break;
     case 'clear':
       clearPending = true;

@@ -16,8 +16,13 @@
 // With --random N, N further sequences of 4-12 lines drawn at random (several
 // gos and stops, refused gos such as `go depth banana`) are checked the same way.
 //
+// The setoption lines include `Threads` (1-3) and `Hash` changes, so searches run
+// with several Lazy SMP threads and the pool and table are resized between and
+// during searches; --threads N starts every session with `setoption name
+// Threads value N`.
+//
 //   node dist/tools/protocol/uci-stress.js [--rounds 1] [--random 0] [--sessions 4] [--seed 1]
-//       [--max-gap 20] [--engine "node bin/kirin.js"] [--hang-ms 15000] [--json]
+//       [--max-gap 20] [--threads 1] [--engine "node bin/kirin.js"] [--hang-ms 15000] [--json]
 //
 // Exit status 0 when every check passed; the summary (JSON with --json) gives
 // the counts and the stop-to-bestmove latencies (a measurement, not a check).
@@ -41,6 +46,7 @@ const hangMs = Number(opt('hang-ms', '15000'));
 const rnd = mulberry32(Number(opt('seed', '1')));
 const engineCmd = opt('engine', `"${process.execPath}" "${join(root, 'bin', 'kirin.js')}"`);
 const json = argv.includes('--json');
+const startThreads = Math.max(1, Number(opt('threads', '1')));
 
 const pick = <T>(a: readonly T[]): T => a[Math.floor(rnd() * a.length)];
 
@@ -68,7 +74,12 @@ const VARIANTS: Record<Kind, string[]> = {
     'setoption name MultiPV value 1',
     'setoption name Clear Hash',
     'setoption name Hash value 8',
+    'setoption name Hash value 4',
     'setoption name Skill Level value banana',
+    'setoption name Threads value 1',
+    'setoption name Threads value 2',
+    'setoption name Threads value 3',
+    'setoption name Threads value 0', // out of range: an error, the count stays
   ],
   ucinewgame: ['ucinewgame'],
   unknown: ['thisisnotacommand', 'frobnicate 1 2 3', 'go depth banana', 'go movetime -5', 'go nodes 1e99'],
@@ -297,7 +308,7 @@ for (let i = 0; i < sessions; i++) pool.push(new Session(i + 1));
 // Each session: uci + isready once, then its share of the sequences in order.
 await Promise.all(
   pool.map(async (s, i) => {
-    s.send('uci\nisready\n');
+    s.send(`uci\n${startThreads > 1 ? `setoption name Threads value ${startThreads}\n` : ''}isready\n`);
     if ((await s.waitFor(/^readyok$/, 0, 60000)) < 0) {
       failures.push({ session: s.id, problem: 'no readyok at start', output: s.lines.map((l) => l.text).slice(-20) });
       return;

@@ -145,7 +145,11 @@ export function unpackContainer(
  */
 export interface NnueMemory {
   readonly buffer: ArrayBuffer | SharedArrayBuffer;
+  /** WebAssembly.Memory.grow: adds pages, returns the old page count (throws past the maximum). */
+  grow?(pages: number): number;
 }
+/** The most pages a shared network memory may grow to (4 GiB, the wasm32 limit; the kernels' module allows it). */
+export const MAX_SHARED_PAGES = 65536;
 type MemoryConstructor = new (d: { initial: number; maximum?: number; shared?: boolean }) => NnueMemory;
 const WasmMemory = (globalThis as unknown as { WebAssembly: { Memory: MemoryConstructor } }).WebAssembly.Memory;
 
@@ -153,7 +157,8 @@ const WasmMemory = (globalThis as unknown as { WebAssembly: { Memory: MemoryCons
 export function allocateNetworkMemory(workBytes: number, shared = typeof SharedArrayBuffer === 'function'): NnueMemory {
   const pages = Math.ceil((WEIGHTS_END + workBytes) / 65536);
   return shared
-    ? new WasmMemory({ initial: pages, maximum: pages, shared: true })
+    ? // A shared memory may grow later (more search threads need more work slots).
+      new WasmMemory({ initial: pages, maximum: Math.max(pages, MAX_SHARED_PAGES), shared: true })
     : new WasmMemory({ initial: pages, maximum: pages });
 }
 

@@ -56,7 +56,13 @@ const SLOT_ADDED = SLOT_VERIFY + 2 * ACC_BYTES;
 const SLOT_REMOVED = SLOT_ADDED + 4 * LIST_CAP;
 const SLOT_SCRATCH = SLOT_REMOVED + 4 * LIST_CAP;
 export const SLOT_BYTES = Math.ceil((SLOT_SCRATCH + SCRATCH_BYTES) / 65536) * 65536;
-/** Work slots: 0 for the protocol thread (`eval`), the rest for search threads. */
+/**
+ * Work slots allocated with a network: 0 for the protocol thread (`eval`), slot
+ * i + 1 for search thread i. More threads grow the (shared) memory with
+ * NnueNetwork.ensureSlots(); the wasm32 limit of 4 GiB bounds the total at
+ * about (4 GiB - weights) / SLOT_BYTES slots (some 2,900 with the official
+ * network), above the `Threads` maximum of 1024.
+ */
 export const SLOT_COUNT = 4;
 
 /**
@@ -102,6 +108,29 @@ export class NnueNetwork {
 
   static fromHandle(h: NetworkHandle): NnueNetwork {
     return new NnueNetwork(h.memory, h.data);
+  }
+
+  /** Work slots the memory holds now. */
+  slotCount(): number {
+    return Math.floor((this.memory.buffer.byteLength - WEIGHTS_END) / SLOT_BYTES);
+  }
+
+  /**
+   * Makes room for `count` work slots (slot 0 .. count - 1), growing the shared
+   * memory when needed. Threads that already use the memory keep working (a
+   * shared memory grows in place). False when it cannot grow that far.
+   */
+  ensureSlots(count: number): boolean {
+    const have = this.memory.buffer.byteLength;
+    const need = WEIGHTS_END + count * SLOT_BYTES;
+    if (have >= need) return true;
+    if (!this.memory.grow) return false;
+    try {
+      this.memory.grow(Math.ceil((need - have) / 65536));
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   handle(): NetworkHandle {
@@ -151,9 +180,10 @@ export class NnueEvaluator {
     readonly slot: number,
     kernels?: NnueKernels,
   ) {
-    if (slot < 0 || slot >= SLOT_COUNT) throw new Error(`NNUE work slot ${slot} out of range`);
-    this.kernels = kernels ?? createKernels(net.memory);
     const buf = net.memory.buffer;
+    if (slot < 0 || WEIGHTS_END + (slot + 1) * SLOT_BYTES > buf.byteLength)
+      throw new Error(`NNUE work slot ${slot} out of range (the memory holds ${net.slotCount()})`);
+    this.kernels = kernels ?? createKernels(net.memory);
     this.base = WEIGHTS_END + slot * SLOT_BYTES;
     this.i32 = new Int32Array(buf);
     this.added = new Int32Array(buf, this.base + SLOT_ADDED, LIST_CAP);
