@@ -54,8 +54,8 @@ case "$OPPONENT" in
   kirin) SECOND="$FIRST" ;;
   kirin-uci) SECOND="$(kirin_cmd uci)" ;;
   kirin-ucci) SECOND="$(kirin_cmd ucci)" ;;
-  # Without -var, uci2wb reads the variants from the engine's UCI_Variant option and sets it to xiangqi.
-  fairy-stockfish) SECOND="$UCI2WB $(command -v fairy-stockfish)" ;;
+  # Fairy-Stockfish speaks XBoard's protocol itself (its UCI numbers xiangqi ranks 1-10, uci2wb 0-9).
+  fairy-stockfish) SECOND="$(command -v fairy-stockfish)" ;;
   *) SECOND="$OPPONENT" ;;
 esac
 
