@@ -312,8 +312,9 @@ export class Engine {
 
   /** Starts search thread `index` with the current table and network. */
   private spawnWorker(index: number): Worker {
-    // Every thread warms up (compiles the search) when the engine was asked to.
-    const w = this.createSearchWorker(index, this.warmupWanted);
+    // Only thread 0 warms up: helpers' warm-ups would compete for the cores with
+    // it (and with the first searches); a helper compiles during its first search.
+    const w = this.createSearchWorker(index, index === 0 && this.warmupWanted);
     w.on('message', (msg: FromWorker) => (index === 0 ? this.onWorkerMessage(msg) : this.onHelperMessage(msg)));
     const failed = (e: Error) => {
       if (this.workers[index] !== w) return; // retired or replaced

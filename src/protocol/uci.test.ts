@@ -336,8 +336,8 @@ test('every ordering of go/stop/isready/position/setoption/ucinewgame/unknown ke
   const out = await new Promise<string>((resolve, reject) => {
     const p = execFile(
       process.execPath,
-      // Sessions start with 2 threads; setoption lines change Threads (1-3) and Hash meanwhile.
-      [script, '--rounds', '1', '--random', '300', '--sessions', '6', '--threads', '2', '--json'],
+      // The setoption lines change Threads (1-3) and Hash meanwhile, so many searches run with several threads.
+      [script, '--rounds', '1', '--random', '300', '--sessions', '6', '--json'],
       { maxBuffer: 1 << 24 },
       (error, stdout, stderr) =>
         error ? reject(new Error(`${error.message}\n${stdout}\n${stderr}`)) : resolve(stdout),
