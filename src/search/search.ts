@@ -419,7 +419,8 @@ export class Searcher {
           : best.previousScore !== -VALUE_INFINITE
             ? best.previousScore
             : VALUE_ZERO,
-      nodes: totalNodes,
+      // (Counted again: a helper that ended late may have published more since.)
+      nodes: this.totalNodes(),
       depth: this.completedDepth,
     };
   }
