@@ -2,7 +2,6 @@
 // search thread. The UCI text protocol (src/protocol/uci.ts) and the library API
 // (src/index.ts) are thin layers over this class.
 
-import { Worker } from 'node:worker_threads';
 import { START_FEN, type FenErrorCode } from '../core/fen.js';
 import { Position } from '../core/position.js';
 import { ok, type Result } from '../core/result.js';
@@ -10,11 +9,13 @@ import { DRAW_RULES, REPETITION_RULES, ruleConfigFrom, type RuleConfig } from '.
 import { moveToUci, type Move } from '../core/types.js';
 import { playUciMoves, type MoveErrorCode } from '../core/ucimove.js';
 import { Options } from './options.js';
+import { spawnSearchWorker, type SearchThread } from './platform.js';
 import { SCORE_TYPES, type ScoreType } from '../eval/score.js';
 import type { FromWorker, ToWorker } from '../search/worker.js';
 import type { SearchInfo, SearchLimits, SearchOptions, SearchResult } from '../search/types.js';
 import { NnueEvaluator, NnueNetwork } from '../eval/nnue/network.js';
 import { traceNnue } from '../eval/nnue/trace.js';
+import type { NnueLoadCode } from '../eval/nnue/loader.js';
 import { traceClassical } from '../eval/evaluate.js';
 
 export const MAX_HASH_MB = 65536;
@@ -57,7 +58,7 @@ export class Engine {
   private readonly pos = new Position();
   private startFen = START_FEN;
   private moves: Move[] = [];
-  private worker: Worker | null = null;
+  private worker: SearchThread | null = null;
   private nextId = 1;
   private readonly active = new Map<number, ActiveSearch>();
   private readonly hashfullWaiters = new Map<number, (v: number) => void>();
@@ -151,6 +152,18 @@ export class Engine {
     return this.evalStatus;
   }
 
+  /**
+   * Uses a network given as bytes (a page's fetch or file picker; the EvalFile
+   * option reads files). A network that cannot be used is refused with its error
+   * and the evaluation in use stays.
+   */
+  loadNetworkBytes(bytes: Uint8Array, name: string): Result<string, NnueLoadCode> {
+    const r = NnueNetwork.fromBytes(bytes, name);
+    if (!r.ok) return r;
+    this.useNetwork(r.value);
+    return ok(this.evalStatus);
+  }
+
   /** Which evaluation plays, with the network file and its description. */
   evaluationName(): string {
     return this.network ? `NNUE ${this.network.label()}, ${this.evaluator?.kernels.name} kernels` : 'classical';
@@ -235,7 +248,7 @@ export class Engine {
 
   // ---- Searching -----------------------------------------------------------------
 
-  private ensureWorker(): Worker {
+  private ensureWorker(): SearchThread {
     if (this.worker) return this.worker;
     this.warmupAbort = newSignals();
     this.readySettled = false;
@@ -245,9 +258,7 @@ export class Engine {
         resolve();
       };
     });
-    const w = new Worker(new URL('../search/worker.js', import.meta.url), {
-      workerData: { warmup: this.warmupWanted, abort: this.warmupAbort.buffer },
-    });
+    const w = spawnSearchWorker({ warmup: this.warmupWanted, abort: this.warmupAbort.buffer as SharedArrayBuffer });
     w.on('message', (msg: FromWorker) => this.onWorkerMessage(msg));
     const failed = (e: Error) => {
       if (this.worker !== w) return;

@@ -3,7 +3,7 @@
 // within milliseconds. Stop/ponderhit travel through a SharedArrayBuffer that
 // each `go` brings with it (signals[0] = stop, signals[1] = ponderhit).
 
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, workerData } from './thread-host.js';
 import { Position } from '../core/position.js';
 import { generate } from '../core/movegen.js';
 import { GEN_LEGAL, MAX_MOVES, MOVE_NONE, type Move } from '../core/types.js';
@@ -36,6 +36,14 @@ export type FromWorker =
   /** The thread is up and its warm-up (if asked for) is done. */
   | { type: 'ready' }
   | { type: 'error'; id: number; message: string };
+
+/** The data a search thread starts with (workerData). */
+export interface WorkerStart {
+  /** Run the warm-up search before reading messages. */
+  warmup?: boolean;
+  /** [0] set to end the warm-up early. */
+  abort?: SharedArrayBuffer;
+}
 
 const port = parentPort;
 if (!port) throw new Error('worker.ts must run in a worker thread');
@@ -80,7 +88,7 @@ function runSearch(
 // Warm-up before the first message is read: messages sent meanwhile (a `go`)
 // wait in the port's queue. The warm-up searches its own scratch tables, so the
 // real Searcher's tables and histories (and `bench`) are untouched.
-const data = (workerData ?? {}) as { warmup?: boolean; abort?: SharedArrayBuffer };
+const data = (workerData ?? {}) as WorkerStart;
 if (data.warmup && data.abort) {
   try {
     const abort = new Int32Array(data.abort);
