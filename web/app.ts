@@ -77,7 +77,9 @@ function boardLines(): string {
   }
   s += line(x(3), y(0), x(5), y(2)) + line(x(5), y(0), x(3), y(2));
   s += line(x(3), y(7), x(5), y(9)) + line(x(5), y(7), x(3), y(9));
-  s += `<text x="50%" y="50%" dominant-baseline="middle" text-anchor="middle" fill="#6b4423" stroke="none" font-size="22">楚 河　　　　漢 界</text>`;
+  const river = (xp: number, words: string): string =>
+    `<text x="${xp}%" y="50%" dominant-baseline="middle" text-anchor="middle" fill="#6b4423" stroke="none" font-size="22">${words}</text>`;
+  s += river(30, '楚 河') + river(70, '漢 界');
   return s + '</svg>';
 }
 
