@@ -51,14 +51,15 @@ test(
     const out = join(tmp, 'dist');
     await buildWeb(out);
     const { server, url } = await serveWeb({ port: 0, distDir: out });
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      // Playwright gives every launch a fresh temporary profile (user-data-dir).
-      args: ARGS,
-      timeout: 30_000,
-    });
+    let browser: Awaited<ReturnType<typeof chromium.launch>> | undefined;
     const errors: string[] = [];
     try {
+      browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        // Playwright gives every launch a fresh temporary profile (user-data-dir).
+        args: ARGS,
+        timeout: 30_000,
+      });
       const page = await browser.newPage({ viewport: { width: 1100, height: 760 } });
       page.on('pageerror', (e) => errors.push(e.message));
       page.on('console', (m) => {
@@ -119,7 +120,7 @@ test(
       assert.equal(await shownFen(), fenAfter(played.slice(0, 4)));
       assert.deepEqual(errors, [], 'no errors in the page');
     } finally {
-      await browser.close();
+      await browser?.close();
       server.close();
       if (!process.env.KIRIN_KEEP_SCREENSHOT) rmSync(tmp, { recursive: true, force: true });
     }
