@@ -5,7 +5,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'assembly/'] },
+  { ignores: ['dist/', 'web/dist/', 'node_modules/', 'assembly/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -24,6 +24,7 @@ const LAYERS: Record<string, number> = {
   'src/engine': 3,
   'src/protocol': 4,
   src: 5,
+  'src/browser': 5,
 };
 
 test('no import cycles between files', () => {

@@ -2,7 +2,6 @@
 // search thread. The UCI text protocol (src/protocol/uci.ts) and the library API
 // (src/index.ts) are thin layers over this class.
 
-import { Worker } from 'node:worker_threads';
 import { START_FEN, type FenErrorCode } from '../core/fen.js';
 import { Position } from '../core/position.js';
 import { ok, type Result } from '../core/result.js';
@@ -10,11 +9,13 @@ import { DRAW_RULES, REPETITION_RULES, ruleConfigFrom, type RuleConfig } from '.
 import { moveToUci, type Move } from '../core/types.js';
 import { playUciMoves, type MoveErrorCode } from '../core/ucimove.js';
 import { Options } from './options.js';
+import { spawnSearchWorker, type SearchThread } from './platform.js';
 import { SCORE_TYPES, type ScoreType } from '../eval/score.js';
 import type { FromWorker, ToWorker } from '../search/worker.js';
 import type { SearchInfo, SearchLimits, SearchOptions, SearchResult } from '../search/types.js';
 import { NnueEvaluator, NnueNetwork } from '../eval/nnue/network.js';
 import { traceNnue } from '../eval/nnue/trace.js';
+import type { NnueLoadCode } from '../eval/nnue/loader.js';
 import { traceClassical } from '../eval/evaluate.js';
 import { TranspositionTable } from '../search/tt.js';
 import { MAX_THREADS, SharedSearch } from '../search/threads.js';
@@ -62,12 +63,12 @@ export class Engine {
   private startFen = START_FEN;
   private moves: Move[] = [];
   /** The search threads: [0] the main search thread, the rest Lazy SMP helpers (`Threads`). */
-  private workers: Worker[] = [];
+  private workers: SearchThread[] = [];
   /** The shared transposition table storage (every search thread attaches it). */
   private ttBuffer: ArrayBufferLike | null = null;
   /** Helper threads that failed and were replaced (a few are; then the pool shrinks instead). */
   private helperFailures = 0;
-  private get worker(): Worker | null {
+  private get worker(): SearchThread | null {
     return this.workers[0] ?? null;
   }
   private nextId = 1;
@@ -177,6 +178,18 @@ export class Engine {
     return this.evalStatus;
   }
 
+  /**
+   * Uses a network given as bytes (a page's fetch or file picker; the EvalFile
+   * option reads files). A network that cannot be used is refused with its error
+   * and the evaluation in use stays.
+   */
+  loadNetworkBytes(bytes: Uint8Array, name: string): Result<string, NnueLoadCode> {
+    const r = NnueNetwork.fromBytes(bytes, name);
+    if (!r.ok) return r;
+    this.useNetwork(r.value);
+    return ok(this.evalStatus);
+  }
+
   /** Which evaluation plays, with the network file and its description. */
   evaluationName(): string {
     return this.network ? `NNUE ${this.network.label()}, ${this.evaluator?.kernels.name} kernels` : 'classical';
@@ -263,12 +276,11 @@ export class Engine {
 
   /**
    * Creates search thread `index` (0 = main). The one place a search thread is
-   * created: a platform without node:worker_threads replaces this.
+   * created, through the platform seam (src/engine/platform.ts: node:worker_threads
+   * in Node, a Web Worker in the browser build).
    */
-  private createSearchWorker(index: number, warmup: boolean): Worker {
-    return new Worker(new URL('../search/worker.js', import.meta.url), {
-      workerData: { warmup, abort: this.warmupAbort.buffer, index },
-    });
+  private createSearchWorker(index: number, warmup: boolean): SearchThread {
+    return spawnSearchWorker({ warmup, abort: this.warmupAbort.buffer as SharedArrayBuffer, index });
   }
 
   /** The shared table of the current Hash size (allocated at the first need; 16 MB when the size cannot be had). */
@@ -311,7 +323,7 @@ export class Engine {
   }
 
   /** Starts search thread `index` with the current table and network. */
-  private spawnWorker(index: number): Worker {
+  private spawnWorker(index: number): SearchThread {
     // Only thread 0 warms up: helpers' warm-ups would compete for the cores with
     // it (and with the first searches); a helper compiles during its first search.
     const w = this.createSearchWorker(index, index === 0 && this.warmupWanted);
@@ -361,7 +373,7 @@ export class Engine {
     if (msg.type === 'text') this.onMessage(msg.line);
   }
 
-  private ensureWorker(): Worker {
+  private ensureWorker(): SearchThread {
     const main = this.worker;
     if (main) return main;
     this.warmupAbort = newSignals();

@@ -145,7 +145,8 @@ export function setTermWeights(spec: string): Result<null, 'eval-weights'> {
  * the library never reads the environment by itself.
  */
 export function applyWeightsFromEnvironment(): Result<null, 'eval-weights'> {
-  const spec = process.env.KIRIN_EVAL_WEIGHTS;
+  // No environment where there is no process (the browser build).
+  const spec = typeof process === 'undefined' ? undefined : process.env.KIRIN_EVAL_WEIGHTS;
   if (!spec) return ok(null);
   const r = setTermWeights(spec);
   return r.ok ? r : err(r.error.code, `KIRIN_EVAL_WEIGHTS: ${r.error.message}`);

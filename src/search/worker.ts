@@ -9,7 +9,7 @@
 // brings its SharedArrayBuffer) and report to the main thread through the
 // `shared` buffer of each `go` (src/search/threads.ts), never to the engine.
 
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, workerData } from './thread-host.js';
 import { Position } from '../core/position.js';
 import { generate } from '../core/movegen.js';
 import { GEN_LEGAL, MAX_MOVES, MOVE_NONE, type Move } from '../core/types.js';
@@ -47,13 +47,23 @@ export type FromWorker =
   | { type: 'ready' }
   | { type: 'error'; id: number; message: string };
 
+/** The data a search thread starts with (workerData). */
+export interface WorkerStart {
+  /** Run the warm-up search before reading messages. */
+  warmup?: boolean;
+  /** [0] set to end the warm-up early. */
+  abort?: SharedArrayBuffer;
+  /** The thread's index in the pool: 0 the main search thread, then the Lazy SMP helpers. */
+  index?: number;
+}
+
 const port = parentPort;
 if (!port) throw new Error('worker.ts must run in a worker thread');
 const weights = applyWeightsFromEnvironment();
 if (!weights.ok)
   port.postMessage({ type: 'text', id: 0, line: `ERROR: ${weights.error.message}` } satisfies FromWorker);
 
-const data = (workerData ?? {}) as { warmup?: boolean; abort?: SharedArrayBuffer; index?: number };
+const data = (workerData ?? {}) as WorkerStart;
 /** This thread's index in the pool: 0 = main thread; its NNUE work slot is index + 1 (slot 0 is the engine's). */
 const threadIndex = data.index ?? 0;
 /** The table storage arrives with a 'tt' message before the first search. */

@@ -3,9 +3,8 @@
 // next to this module. They work on the caller's WebAssembly.Memory in the layout of
 // layout.ts and give exactly the numbers of the portable kernels.
 
-import { readFileSync } from 'node:fs';
-
 import { err, ok, type Result } from '../../core/result.js';
+import { readKernelModule } from './files.js';
 import type { NnueKernels } from './kernels.js';
 import * as layout from './layout.js';
 
@@ -41,19 +40,6 @@ export function wasmSimdSupported(): boolean {
     return wasmApi()?.validate(SIMD_PROBE) === true;
   } catch {
     return false;
-  }
-}
-
-/**
- * The compiled kernel module's bytes, read next to this file (Node only). The one
- * platform-specific piece: a browser build passes the bytes to instantiateWasmKernels.
- */
-function readKernelModule(shared: boolean): Result<Uint8Array, 'module-missing'> {
-  const url = new URL(shared ? './kernels-shared.wasm' : './kernels.wasm', import.meta.url);
-  try {
-    return ok(readFileSync(url));
-  } catch (e) {
-    return err('module-missing', `cannot read ${url.pathname} (${(e as Error).message}); run npm run build`);
   }
 }
 

@@ -6,11 +6,9 @@
 // offsets of layout.ts. Every failure is a Result with a code and a message
 // that names the file, the problem and the expected format; nothing throws.
 
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Decompress } from 'fzstd';
 import { err, ok, type Result } from '../../core/result.js';
+import { readNetworkFile } from './files.js';
 import {
   FC0_BIAS,
   FC0_WEIGHTS,
@@ -224,7 +222,7 @@ export function parsePayload(payload: Uint8Array, memory: ArrayBufferLike, name:
       `claims a description of ${descLen} bytes, but only ${r.left} bytes follow`,
     );
   }
-  const description = Buffer.from(payload.subarray(r.pos, r.pos + descLen)).toString('utf8');
+  const description = new TextDecoder().decode(payload.subarray(r.pos, r.pos + descLen));
   r.pos += descLen;
   if ((e = need(4, 'the feature-transformer hash'))) return e;
   const ftHash = r.u32();
@@ -325,24 +323,7 @@ export function parsePayload(payload: Uint8Array, memory: ArrayBufferLike, name:
   return ok(description);
 }
 
-/**
- * Where Pikafish would look for `given`: the path as given (relative to the
- * working directory), then beside the program, then in the working directory
- * under its base name. Returns the candidates in order.
- */
-export function candidatePaths(given: string, programDirs: readonly string[] = defaultProgramDirs()): string[] {
-  const out: string[] = [resolve(given)];
-  for (const d of programDirs) out.push(isAbsolute(given) ? join(d, basename(given)) : join(d, given));
-  out.push(resolve(basename(given)));
-  return [...new Set(out)];
-}
-
-/** The directories "beside the program": bin/ (where kirin.js lives) and the package root. */
-export function defaultProgramDirs(): string[] {
-  const here = dirname(fileURLToPath(import.meta.url)); // dist/src/eval/nnue
-  const root = resolve(here, '..', '..', '..', '..');
-  return [join(root, 'bin'), root];
-}
+export { candidatePaths, defaultProgramDirs } from './files.js';
 
 /** Reads, unpacks and parses a network file into a fresh memory with `workBytes` of work areas. */
 export function loadNetworkFile(
@@ -350,19 +331,16 @@ export function loadNetworkFile(
   workBytes: number,
   programDirs?: readonly string[],
 ): Result<{ data: NetworkData; memory: NnueMemory }, NnueLoadCode> {
-  const tried = candidatePaths(given, programDirs);
-  const path = tried.find((p) => existsSync(p) && statSync(p).isFile());
-  if (!path) return fail('not-found', given, `was not found (looked for ${tried.join(', ')})`);
-  let bytes: Uint8Array;
-  try {
-    const size = statSync(path).size;
-    if (size > MAX_PAYLOAD_BYTES)
-      return fail('too-large', path, `is ${size} bytes, more than any network (${MAX_PAYLOAD_BYTES})`);
-    bytes = readFileSync(path);
-  } catch (e) {
-    return fail('unreadable', path, `could not be read (${(e as Error).message})`);
+  const read = readNetworkFile(given, MAX_PAYLOAD_BYTES, programDirs);
+  switch (read.kind) {
+    case 'not-found':
+      return fail('not-found', given, `was not found (looked for ${read.tried.join(', ')})`);
+    case 'too-large':
+      return fail('too-large', read.path, `is ${read.size} bytes, more than any network (${MAX_PAYLOAD_BYTES})`);
+    case 'unreadable':
+      return fail('unreadable', read.path, `could not be read (${read.message})`);
   }
-  return loadNetworkBytes(bytes, path, workBytes);
+  return loadNetworkBytes(read.bytes, read.path, workBytes);
 }
 
 /** Unpacks and parses the bytes of a network file (named `path` in messages). */

@@ -1,0 +1,36 @@
+// The browser implementation of src/eval/nnue/files.ts (the browser build
+// substitutes this module for that one). A page has no file system: the kernel
+// module is fetched by the search worker (thread-host.ts) and handed over with
+// provideKernelModule(); networks come as bytes (Engine.loadNetworkBytes, e.g.
+// from a URL or a file picker), so a network *file* is never found.
+
+import { err, ok, type Result } from '../core/result.js';
+import type { NetworkFileRead } from '../eval/nnue/files.js';
+
+const modules = new Map<boolean, Uint8Array>();
+
+/** Gives the kernel module's bytes (kernels.wasm, or kernels-shared.wasm when `shared`). */
+export function provideKernelModule(shared: boolean, bytes: Uint8Array): void {
+  modules.set(shared, bytes);
+}
+
+export function readKernelModule(shared: boolean): Result<Uint8Array, 'module-missing'> {
+  const bytes = modules.get(shared);
+  if (bytes) return ok(bytes);
+  return err(
+    'module-missing',
+    `the ${shared ? 'shared-memory ' : ''}NNUE kernel module was not fetched here (the portable kernels run)`,
+  );
+}
+
+export function candidatePaths(given: string): string[] {
+  return [given];
+}
+
+export function defaultProgramDirs(): string[] {
+  return [];
+}
+
+export function readNetworkFile(given: string): NetworkFileRead {
+  return { kind: 'not-found', tried: [`${given} (a browser has no files: load a network from a URL or a file)`] };
+}

@@ -1,0 +1,56 @@
+// The browser implementation of src/search/thread-host.ts (the browser build
+// substitutes this module for that one, so web/dist/worker.js is
+// src/search/worker.ts itself). It adapts the Web Worker's `self` to the
+// `parentPort` the search thread talks to, takes the start data from the first
+// message (Node's workerData), and fetches the WebAssembly kernel module before
+// the search thread's code runs. Messages that arrive meanwhile are kept and
+// handed over in order.
+
+import type { WorkerStart } from '../search/worker.js';
+import { provideKernelModule } from './nnue-files.js';
+import type { StartMessage } from './platform.js';
+import { fetchBytes, web } from './web.js';
+
+const scope = web.self;
+let handler: ((message: unknown) => void) | null = null;
+const waiting: unknown[] = [];
+let resolveStart!: (data: WorkerStart) => void;
+const started = new Promise<WorkerStart>((resolve) => (resolveStart = resolve));
+let gotStart = false;
+
+scope.addEventListener('message', (e) => {
+  if (!gotStart) {
+    gotStart = true;
+    resolveStart((e.data as StartMessage).kirinStart ?? {});
+    return;
+  }
+  if (handler) handler(e.data);
+  else waiting.push(e.data);
+});
+
+/** The engine's end of the channel, shaped like node:worker_threads' parentPort. */
+export const parentPort = {
+  postMessage(message: unknown): void {
+    scope.postMessage(message);
+  },
+  on(event: 'message', listener: (message: never) => void): void {
+    if (event !== 'message') return;
+    handler = listener as (message: unknown) => void;
+    for (const m of waiting.splice(0)) handler(m);
+  },
+};
+
+// The kernels for the network memory: a shared WebAssembly.Memory where
+// SharedArrayBuffer exists (a cross-origin isolated page), else an ordinary one.
+const shared = typeof SharedArrayBuffer === 'function';
+try {
+  provideKernelModule(
+    shared,
+    await fetchBytes(new URL(shared ? './kernels-shared.wasm' : './kernels.wasm', import.meta.url)),
+  );
+} catch (e) {
+  // The portable kernels play instead (same numbers, slower).
+  scope.postMessage({ type: 'text', id: 0, line: `NNUE kernels not loaded: ${(e as Error).message}` });
+}
+
+export const workerData: WorkerStart = await started;

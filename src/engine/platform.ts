@@ -1,0 +1,24 @@
+// The platform seam (docs/ARCHITECTURE.md): how the engine starts its search
+// thread. This is the Node implementation (node:worker_threads running
+// src/search/worker.ts); the browser build (tools/web/build.ts) replaces this
+// module by src/browser/platform.ts, a Web Worker with the same interface.
+
+import { Worker } from 'node:worker_threads';
+import type { FromWorker, ToWorker, WorkerStart } from '../search/worker.js';
+
+/** The engine's end of a search thread (a subset of Node's Worker). */
+export interface SearchThread {
+  postMessage(message: ToWorker): void;
+  on(event: 'message', listener: (message: FromWorker) => void): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  on(event: 'exit', listener: (code: number) => void): unknown;
+  /** Keep the process alive while the thread works (a no-op where there is no process). */
+  ref(): void;
+  unref(): void;
+  terminate(): Promise<unknown>;
+}
+
+/** Starts a search thread (src/search/worker.ts) with its start data. */
+export function spawnSearchWorker(start: WorkerStart): SearchThread {
+  return new Worker(new URL('../search/worker.js', import.meta.url), { workerData: start });
+}

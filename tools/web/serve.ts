@@ -1,0 +1,104 @@
+// The page's local server (`npm run web`): static files of web/ on 127.0.0.1,
+// with the headers that make the page cross-origin isolated (the search thread
+// needs SharedArrayBuffer): Cross-Origin-Opener-Policy: same-origin and
+// Cross-Origin-Embedder-Policy: require-corp.
+//
+//   node dist/tools/web/serve.js [--port 8080]
+
+import { createReadStream, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize, sep } from 'node:path';
+import { repoRoot } from '../../test/support/fixtures.js';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.nnue': 'application/octet-stream',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+  '.ico': 'image/x-icon',
+};
+
+/** The headers every answer carries. */
+export const ISOLATION_HEADERS: Readonly<Record<string, string>> = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+};
+
+export interface ServeOptions {
+  /** 0 = any free port. */
+  port?: number;
+  /** The folder served (default web/). */
+  webDir?: string;
+  /** The folder served as /dist/ (default <webDir>/dist). */
+  distDir?: string;
+}
+
+/** Starts the server on 127.0.0.1; resolves with it and its base URL. */
+export function serveWeb(opts: ServeOptions = {}): Promise<{ server: Server; url: string }> {
+  const webDir = opts.webDir ?? join(repoRoot(), 'web');
+  const distDir = opts.distDir ?? join(webDir, 'dist');
+  const server = createServer((req, res) => {
+    const send = (status: number, text: string): void => {
+      res.writeHead(status, { ...ISOLATION_HEADERS, 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end(text);
+    };
+    if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, 'method not allowed\n');
+    let path: string;
+    try {
+      path = decodeURIComponent(new URL(req.url ?? '/', 'http://localhost').pathname);
+    } catch {
+      return send(400, 'bad path\n');
+    }
+    if (path.endsWith('/')) path += 'index.html';
+    const [base, rest] = path.startsWith('/dist/') ? [distDir, path.slice(6)] : [webDir, path.slice(1)];
+    const file = normalize(join(base, rest));
+    if (file !== base && !file.startsWith(base.endsWith(sep) ? base : base + sep)) return send(403, 'forbidden\n');
+    let size: number;
+    try {
+      const st = statSync(file);
+      if (!st.isFile()) return send(404, 'not found\n');
+      size = st.size;
+    } catch {
+      return send(404, 'not found\n');
+    }
+    res.writeHead(200, {
+      ...ISOLATION_HEADERS,
+      'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
+      'Content-Length': size,
+      'Cache-Control': 'no-cache',
+    });
+    if (req.method === 'HEAD') return res.end();
+    createReadStream(file).pipe(res);
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 8080, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      resolve({ server, url: `http://127.0.0.1:${port}/` });
+    });
+  });
+}
+
+if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
+  const i = process.argv.indexOf('--port');
+  const port = i > 0 ? Number(process.argv[i + 1]) : 8080;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    process.stderr.write(`serve: bad --port ${process.argv[i + 1]} (0..65535)\n`);
+    process.exitCode = 1;
+  } else {
+    try {
+      const { url } = await serveWeb({ port });
+      process.stdout.write(`Kirin in the browser: ${url}  (Ctrl-C to stop)\n`);
+    } catch (e) {
+      process.stderr.write(`serve: ${(e as Error).message}\n`);
+      process.exitCode = 1;
+    }
+  }
+}

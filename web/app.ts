@@ -1,0 +1,335 @@
+// The page: play Kirin or let it analyse, on the library's browser build
+// (web/dist/kirin.js; the search runs in web/dist/worker.js). Everything about
+// the game - legal moves, FEN, the judgement of the selected Repetition Rule -
+// comes from the library; this file only draws and listens.
+
+import {
+  BLACK,
+  Engine,
+  REPETITION_RULES,
+  RED,
+  START_FEN,
+  canSearch,
+  formatScore,
+  judge,
+  legalMoves,
+  materialCount,
+  moveFrom,
+  moveTo,
+  moveToUci,
+  squareName,
+  type Move,
+  Position,
+  type SearchInfo,
+} from '../src/browser/index.js';
+
+const $ = <T extends HTMLElement = HTMLElement>(id: string): T => {
+  const el = document.getElementById(id);
+  if (!el) throw new Error(`the page has no #${id}`);
+  return el as T;
+};
+
+/** Piece glyphs by type (ROOK=1 ADVISOR=2 CANNON=3 PAWN=4 KNIGHT=5 BISHOP=6 KING=7), red then black. */
+const GLYPHS = [
+  ['', '俥', '仕', '炮', '兵', '傌', '相', '帥'],
+  ['', '車', '士', '砲', '卒', '馬', '象', '將'],
+];
+
+const engine = new Engine();
+let startFen = START_FEN;
+let moves: string[] = [];
+let human: 0 | 1 = RED;
+let selected = -1;
+/** Bumped whenever the game changes: a search started for an older game is ignored. */
+let generation = 0;
+let thinking = false;
+
+const cells: HTMLButtonElement[] = [];
+
+function analysing(): boolean {
+  return $<HTMLInputElement>('analysis').checked;
+}
+
+function current(): Position {
+  return engine.position();
+}
+
+function gameOver(pos: Position): string | null {
+  const j = judge(pos, engine.ruleConfig());
+  if (j.result === 'none') return null;
+  const who = j.result === 'draw' ? 'Draw' : `${j.result === 'red' ? 'Red' : 'Black'} wins`;
+  return `${who}: ${j.reason}`;
+}
+
+// ---- Drawing -------------------------------------------------------------------
+
+function boardLines(): string {
+  const c = 100 / 9; // one cell in % of the width; the board is 9 x 10 cells
+  const x = (f: number): number => (f + 0.5) * c;
+  const y = (r: number): number => (r + 0.5) * 10; // % of the height
+  const line = (x1: number, y1: number, x2: number, y2: number): string =>
+    `<line x1="${x1}%" y1="${y1}%" x2="${x2}%" y2="${y2}%"/>`;
+  let s = '<svg xmlns="http://www.w3.org/2000/svg" width="100%" height="100%" stroke="#6b4423" stroke-width="1.5">';
+  for (let r = 0; r < 10; r++) s += line(x(0), y(r), x(8), y(r));
+  for (let f = 0; f < 9; f++) {
+    if (f === 0 || f === 8) s += line(x(f), y(0), x(f), y(9));
+    else s += line(x(f), y(0), x(f), y(4)) + line(x(f), y(5), x(f), y(9));
+  }
+  s += line(x(3), y(0), x(5), y(2)) + line(x(5), y(0), x(3), y(2));
+  s += line(x(3), y(7), x(5), y(9)) + line(x(5), y(7), x(3), y(9));
+  const river = (xp: number, words: string): string =>
+    `<text x="${xp}%" y="50%" dominant-baseline="middle" text-anchor="middle" fill="#6b4423" stroke="none" font-size="22">${words}</text>`;
+  s += river(30, '楚 河') + river(70, '漢 界');
+  return s + '</svg>';
+}
+
+function buildBoard(): void {
+  const board = $('board');
+  board.innerHTML = boardLines();
+  for (let sq = 0; sq < 90; sq++) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'cell';
+    b.dataset.square = squareName(sq);
+    b.addEventListener('click', () => clickSquare(sq));
+    board.appendChild(b);
+    cells.push(b);
+  }
+}
+
+function render(): void {
+  const pos = current();
+  const flip = human === BLACK && !analysing();
+  const targets = new Set<number>();
+  if (selected >= 0) for (const m of legalMoves(pos)) if (moveFrom(m) === selected) targets.add(moveTo(m));
+  const last = moves.length > 0 ? pos.lastMove() : 0;
+  for (let sq = 0; sq < 90; sq++) {
+    const file = sq % 9;
+    const rank = (sq / 9) | 0;
+    const col = flip ? 8 - file : file;
+    const row = flip ? rank : 9 - rank;
+    const b = cells[sq];
+    b.style.left = `${(col * 100) / 9}%`;
+    b.style.top = `${row * 10}%`;
+    const pc = pos.board[sq];
+    b.innerHTML = pc ? `<span class="piece ${pc >> 3 ? 'black' : 'red'}">${GLYPHS[pc >> 3][pc & 7]}</span>` : '';
+    b.classList.toggle('selected', sq === selected);
+    b.classList.toggle('target', targets.has(sq));
+    b.classList.toggle('last', last !== 0 && (moveFrom(last) === sq || moveTo(last) === sq));
+  }
+  $('fen').textContent = pos.fen();
+  const list = $('moves');
+  list.innerHTML = '';
+  moves.forEach((m) => {
+    const li = document.createElement('li');
+    li.textContent = m;
+    li.dataset.uci = m;
+    list.appendChild(li);
+  });
+  list.scrollTop = list.scrollHeight;
+  const over = gameOver(pos);
+  const side = pos.side === RED ? 'Red' : 'Black';
+  const status = $('status');
+  status.dataset.over = over ? 'yes' : 'no';
+  if (over) status.textContent = `Game over. ${over}`;
+  else if (analysing()) status.textContent = `Analysis: ${side} to move`;
+  else if (thinking) status.textContent = `Kirin is thinking (${side})...`;
+  else status.textContent = pos.side === human ? `Your move (${side})` : `Kirin to move (${side})`;
+  $('eval-status').textContent = `Evaluation: ${engine.evaluationName()}`;
+}
+
+function showInfo(info: SearchInfo, pos: Position): void {
+  if (info.multipv !== 1) return;
+  $('score').textContent = formatScore(info.score, materialCount(pos), engine.scoreType());
+  $('score-side').textContent = `${pos.side === RED ? 'Red' : 'Black'} to move`;
+  $('depth').textContent = String(info.depth);
+  $('nodes').textContent = String(info.nodes);
+  $('nps').textContent = String(info.nps);
+  $('pv').textContent = info.pv.map((m: Move) => moveToUci(m)).join(' ');
+}
+
+// ---- The game ------------------------------------------------------------------
+
+/** Sets the game (the engine checks it); returns the error message or null. */
+function setGame(fen: string, list: string[]): string | null {
+  const r = engine.setPosition(fen, list);
+  if (!r.ok) return r.error.message;
+  startFen = fen;
+  moves = list;
+  selected = -1;
+  generation++;
+  return null;
+}
+
+function clickSquare(sq: number): void {
+  const pos = current();
+  if (gameOver(pos) || (!analysing() && (thinking || pos.side !== human))) return;
+  if (selected >= 0) {
+    const m = legalMoves(pos).find((mv) => moveFrom(mv) === selected && moveTo(mv) === sq);
+    if (m !== undefined) {
+      void play(moveToUci(m));
+      return;
+    }
+  }
+  const pc = pos.board[sq];
+  selected = pc && pc >> 3 === pos.side && sq !== selected ? sq : -1;
+  render();
+}
+
+async function play(uci: string): Promise<void> {
+  const err = setGame(startFen, [...moves, uci]);
+  if (err) $('status').textContent = err;
+  await next();
+}
+
+/** After every change of the game: the engine's move, or a new analysis. */
+async function next(): Promise<void> {
+  engine.stop();
+  await engine.waitIdle();
+  thinking = false;
+  render();
+  const pos = current();
+  if (gameOver(pos)) return;
+  if (analysing()) return analyse(pos);
+  if (pos.side !== human) return engineMove(pos);
+}
+
+function applyLevel(): void {
+  const mode = $<HTMLSelectElement>('level-mode').value;
+  const value = $<HTMLInputElement>('level').value;
+  const o = engine.options;
+  const r =
+    mode === 'elo'
+      ? (o.set('UCI_LimitStrength', 'true'), o.set('UCI_Elo', value))
+      : (o.set('UCI_LimitStrength', 'false'), o.set('Skill Level', value));
+  $('option-error').textContent = r.ok ? '' : r.error.message;
+}
+
+async function engineMove(pos: Position): Promise<void> {
+  applyLevel();
+  const seconds = Number($<HTMLInputElement>('movetime').value);
+  const movetime = Number.isFinite(seconds) && seconds > 0 ? Math.round(seconds * 1000) : 1000;
+  const gen = generation;
+  thinking = true;
+  render();
+  let best: Move;
+  try {
+    const r = await engine.go({ movetime, startTime: Date.now() }, { info: (i) => showInfo(i, pos) });
+    best = r.bestMove;
+  } catch (e) {
+    thinking = false;
+    $('status').textContent = `Search failed: ${(e as Error).message}`;
+    return;
+  }
+  if (gen !== generation) return; // the game changed meanwhile (take back, new game)
+  thinking = false;
+  if (best === 0) return render();
+  await play(moveToUci(best));
+}
+
+async function analyse(pos: Position): Promise<void> {
+  const gen = generation;
+  try {
+    await engine.go({ infinite: true, startTime: Date.now() }, { info: (i) => gen === generation && showInfo(i, pos) });
+  } catch (e) {
+    $('status').textContent = `Search failed: ${(e as Error).message}`;
+  }
+}
+
+async function takeBack(): Promise<void> {
+  if (moves.length === 0) return;
+  engine.stop();
+  await engine.waitIdle();
+  const list = moves.slice(0, -1);
+  if (!analysing()) {
+    // Back to a position where it is your move.
+    const startSide = new Position(startFen).side;
+    while (list.length > 0 && (startSide ^ (list.length & 1)) !== human) list.pop();
+  }
+  setGame(startFen, list);
+  await next();
+}
+
+// ---- Controls ------------------------------------------------------------------
+
+async function loadNetwork(bytes: Uint8Array, name: string): Promise<void> {
+  const r = engine.loadNetworkBytes(bytes, name);
+  $('eval-error').textContent = r.ok ? '' : r.error.message;
+  render();
+  await Promise.resolve();
+}
+
+function wire(): void {
+  const rule = $<HTMLSelectElement>('rule');
+  for (const r of REPETITION_RULES) rule.add(new Option(r, r, false, r === engine.ruleConfig().repetitionRule));
+  rule.addEventListener('change', () => {
+    const r = engine.options.set('Repetition Rule', rule.value);
+    $('option-error').textContent = r.ok ? '' : r.error.message;
+    void next();
+  });
+  $('side').addEventListener('change', () => {
+    human = $<HTMLSelectElement>('side').value === 'black' ? BLACK : RED;
+    setGame(START_FEN, []);
+    engine.newGame();
+    void next();
+  });
+  $('newgame').addEventListener('click', () => {
+    setGame(START_FEN, []);
+    engine.newGame();
+    void next();
+  });
+  $('takeback').addEventListener('click', () => void takeBack());
+  $('analysis').addEventListener('change', () => {
+    selected = -1;
+    generation++;
+    void next();
+  });
+  $('level-mode').addEventListener('change', () => {
+    $<HTMLInputElement>('level').value = $<HTMLSelectElement>('level-mode').value === 'elo' ? '1500' : '20';
+    applyLevel();
+  });
+  $('level').addEventListener('change', applyLevel);
+  $('fen-set').addEventListener('click', () => {
+    const fen = $<HTMLInputElement>('fen-input').value.trim();
+    const err = fen === '' ? 'enter a FEN' : setGame(fen, []);
+    $('fen-error').textContent = err ?? '';
+    if (!err) void next();
+  });
+  $('eval-load').addEventListener('click', () => {
+    const url = $<HTMLInputElement>('eval-url').value.trim();
+    if (!url) return;
+    $('eval-error').textContent = `loading ${url}...`;
+    fetch(url)
+      .then(async (r) => {
+        if (!r.ok) throw new Error(`HTTP ${r.status} ${r.statusText}`);
+        await loadNetwork(new Uint8Array(await r.arrayBuffer()), url);
+      })
+      .catch((e: Error) => ($('eval-error').textContent = `${url}: ${e.message}`));
+  });
+  $<HTMLInputElement>('eval-file').addEventListener('change', (ev) => {
+    const file = (ev.target as HTMLInputElement).files?.[0];
+    if (file) void file.arrayBuffer().then((b) => loadNetwork(new Uint8Array(b), file.name));
+  });
+  $('eval-classical').addEventListener('click', () => {
+    const r = engine.options.set('EvalFile', '');
+    $('eval-error').textContent = r.ok ? '' : r.error.message;
+    render();
+  });
+}
+
+function main(): void {
+  buildBoard();
+  wire();
+  engine.onMessage = (line) => ($('option-error').textContent = line);
+  if (!canSearch()) {
+    const fatal = $('fatal');
+    fatal.hidden = false;
+    fatal.textContent =
+      'This page is not cross-origin isolated, so there is no SharedArrayBuffer and Kirin cannot search. ' +
+      'Serve it with Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp (npm run web).';
+  }
+  render();
+  document.body.dataset.ready = 'yes';
+}
+
+main();
