@@ -13,7 +13,7 @@
 export { Engine, type SearchListener } from './engine/engine.js';
 export { ENGINE_AUTHOR, ENGINE_NAME, engineVersion } from './engine/version.js';
 export type { OptionErrorCode, OptionInfo, OptionType, OptionValue, SetResult } from './engine/options.js';
-export type { Bound, SearchInfo, SearchLimits, SearchResult } from './search/types.js';
+export type { Bound, SearchInfo, SearchLimits, SearchResult, StaticEvaluation } from './search/types.js';
 
 // The rules: positions, FEN, moves, game judgement.
 export { Position } from './core/position.js';

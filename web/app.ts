@@ -18,6 +18,7 @@ import {
   moveTo,
   moveToUci,
   squareName,
+  toCp,
   type Move,
   Position,
   type SearchInfo,
@@ -43,6 +44,8 @@ let selected = -1;
 /** Bumped whenever the game changes: a search started for an older game is ignored. */
 let generation = 0;
 let thinking = false;
+/** Bumped with every static-evaluation request: only the latest answer is shown. */
+let evalRequest = 0;
 
 const cells: HTMLButtonElement[] = [];
 
@@ -138,6 +141,35 @@ function render(): void {
   $('eval-status').textContent = `Evaluation: ${engine.evaluationName()}`;
 }
 
+/**
+ * Shows the static evaluation of the current position as the search thread
+ * computes it (the evaluation Kirin plays with): #eval-static, its exact value
+ * in data-value (internal units, side to move) and the position in data-fen.
+ * Asked before a search starts, so it is answered at once.
+ */
+async function showStaticEval(): Promise<void> {
+  const token = ++evalRequest;
+  const pos = current();
+  const el = $('eval-static');
+  let r;
+  try {
+    r = await engine.searchThreadEvaluation();
+  } catch (e) {
+    if (token === evalRequest) el.textContent = `Static evaluation failed: ${(e as Error).message}`;
+    return;
+  }
+  if (token !== evalRequest) return;
+  el.dataset.fen = pos.fen();
+  el.dataset.value = r.value === null ? '' : String(r.value);
+  el.dataset.evaluation = r.evaluation;
+  const side = pos.side === RED ? 'Red' : 'Black';
+  el.textContent =
+    r.value === null
+      ? `Static evaluation: none (${side} is in check); search thread: ${r.evaluation}`
+      : `Static evaluation: ${(toCp(r.value, materialCount(pos), 'PawnValueNormalized') / 100).toFixed(2)} ` +
+        `for ${side} (${r.value} internal units); search thread: ${r.evaluation}`;
+}
+
 function showInfo(info: SearchInfo, pos: Position): void {
   if (info.multipv !== 1) return;
   $('score').textContent = formatScore(info.score, materialCount(pos), engine.scoreType());
@@ -188,6 +220,7 @@ async function next(): Promise<void> {
   await engine.waitIdle();
   thinking = false;
   render();
+  void showStaticEval();
   const pos = current();
   if (gameOver(pos)) return;
   if (analysing()) return analyse(pos);
@@ -252,11 +285,18 @@ async function takeBack(): Promise<void> {
 
 // ---- Controls ------------------------------------------------------------------
 
-async function loadNetwork(bytes: Uint8Array, name: string): Promise<void> {
+/** Uses a network (bytes from a URL or a file); a bad one is refused with its error and the evaluation stays. */
+function loadNetwork(bytes: Uint8Array, name: string): void {
   const r = engine.loadNetworkBytes(bytes, name);
-  $('eval-error').textContent = r.ok ? '' : r.error.message;
+  $('eval-error').textContent = r.ok ? '' : `${r.error.message}. The evaluation stays: ${engine.evaluationName()}`;
+  if (r.ok) evaluationChanged();
+}
+
+/** After a change of evaluation: the analysis restarts; otherwise the static evaluation is shown again. */
+function evaluationChanged(): void {
   render();
-  await Promise.resolve();
+  if (analysing()) void next();
+  else void showStaticEval();
 }
 
 function wire(): void {
@@ -302,18 +342,28 @@ function wire(): void {
     fetch(url)
       .then(async (r) => {
         if (!r.ok) throw new Error(`HTTP ${r.status} ${r.statusText}`);
-        await loadNetwork(new Uint8Array(await r.arrayBuffer()), url);
+        return new Uint8Array(await r.arrayBuffer());
       })
-      .catch((e: Error) => ($('eval-error').textContent = `${url}: ${e.message}`));
+      .then(
+        (bytes) => loadNetwork(bytes, url),
+        (e: Error) =>
+          ($('eval-error').textContent = `${url}: ${e.message}. The evaluation stays: ${engine.evaluationName()}`),
+      );
   });
   $<HTMLInputElement>('eval-file').addEventListener('change', (ev) => {
     const file = (ev.target as HTMLInputElement).files?.[0];
-    if (file) void file.arrayBuffer().then((b) => loadNetwork(new Uint8Array(b), file.name));
+    if (!file) return;
+    $('eval-error').textContent = `loading ${file.name}...`;
+    file.arrayBuffer().then(
+      (b) => loadNetwork(new Uint8Array(b), file.name),
+      (e: Error) =>
+        ($('eval-error').textContent = `${file.name}: ${e.message}. The evaluation stays: ${engine.evaluationName()}`),
+    );
   });
   $('eval-classical').addEventListener('click', () => {
     const r = engine.options.set('EvalFile', '');
     $('eval-error').textContent = r.ok ? '' : r.error.message;
-    render();
+    evaluationChanged();
   });
 }
 
@@ -329,6 +379,8 @@ function main(): void {
       'Serve it with Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp (npm run web).';
   }
   render();
+  // Starts the search thread and shows the evaluation it plays with.
+  if (canSearch()) void showStaticEval();
   document.body.dataset.ready = 'yes';
 }
 

@@ -11,11 +11,12 @@
 //   const { bestMove } = await engine.go({ movetime: 1000, startTime: Date.now() });
 //   console.log(moveToUci(bestMove));
 
+import { fetchKernelModule } from './nnue-files.js';
 import { web } from './web.js';
 
 export { Engine, type SearchListener } from '../engine/engine.js';
 export type { OptionErrorCode, OptionInfo, OptionType, OptionValue, SetResult } from '../engine/options.js';
-export type { Bound, SearchInfo, SearchLimits, SearchResult } from '../search/types.js';
+export type { Bound, SearchInfo, SearchLimits, SearchResult, StaticEvaluation } from '../search/types.js';
 export { Position } from '../core/position.js';
 export { START_FEN, parseFen, type FenErrorCode, type FenResult, type ParsedFen } from '../core/fen.js';
 export { hasLegalMove, legalMoves } from '../core/movegen.js';
@@ -59,3 +60,11 @@ export { err, ok, type KirinError, type Result } from '../core/result.js';
 export function canSearch(): boolean {
   return typeof SharedArrayBuffer === 'function' && web.crossOriginIsolated !== false;
 }
+
+/**
+ * Why the WebAssembly SIMD kernels could not be fetched for this page's own
+ * network evaluator (`eval`, Engine.evaluationName), or null when they were:
+ * kirin.js fetches kernels*.wasm from its own folder when it is imported, as
+ * the search thread does. Without them the portable kernels give the same numbers, slower.
+ */
+export const kernelModuleProblem: string | null = await fetchKernelModule(new URL('./', import.meta.url));

@@ -6,12 +6,29 @@
 
 import { err, ok, type Result } from '../core/result.js';
 import type { NetworkFileRead } from '../eval/nnue/files.js';
+import { fetchBytes } from './web.js';
 
 const modules = new Map<boolean, Uint8Array>();
 
 /** Gives the kernel module's bytes (kernels.wasm, or kernels-shared.wasm when `shared`). */
 export function provideKernelModule(shared: boolean, bytes: Uint8Array): void {
   modules.set(shared, bytes);
+}
+
+/**
+ * Fetches the kernel module that fits this context's network memory (a shared
+ * WebAssembly.Memory where SharedArrayBuffer exists: kernels-shared.wasm, else
+ * kernels.wasm) from `dir` (a folder URL, ending in /). Resolves with null, or
+ * with why it failed: the portable kernels then play (same numbers, slower).
+ */
+export async function fetchKernelModule(dir: URL): Promise<string | null> {
+  const shared = typeof SharedArrayBuffer === 'function';
+  try {
+    provideKernelModule(shared, await fetchBytes(new URL(shared ? 'kernels-shared.wasm' : 'kernels.wasm', dir)));
+    return null;
+  } catch (e) {
+    return `NNUE kernels not loaded: ${(e as Error).message}`;
+  }
 }
 
 export function readKernelModule(shared: boolean): Result<Uint8Array, 'module-missing'> {

@@ -7,9 +7,9 @@
 // handed over in order.
 
 import type { WorkerStart } from '../search/worker.js';
-import { provideKernelModule } from './nnue-files.js';
+import { fetchKernelModule } from './nnue-files.js';
 import type { StartMessage } from './platform.js';
-import { fetchBytes, web } from './web.js';
+import { web } from './web.js';
 
 const scope = web.self;
 let handler: ((message: unknown) => void) | null = null;
@@ -40,17 +40,8 @@ export const parentPort = {
   },
 };
 
-// The kernels for the network memory: a shared WebAssembly.Memory where
-// SharedArrayBuffer exists (a cross-origin isolated page), else an ordinary one.
-const shared = typeof SharedArrayBuffer === 'function';
-try {
-  provideKernelModule(
-    shared,
-    await fetchBytes(new URL(shared ? './kernels-shared.wasm' : './kernels.wasm', import.meta.url)),
-  );
-} catch (e) {
-  // The portable kernels play instead (same numbers, slower).
-  scope.postMessage({ type: 'text', id: 0, line: `NNUE kernels not loaded: ${(e as Error).message}` });
-}
+// The kernels for the network memory (the portable kernels play if they fail).
+const kernels = await fetchKernelModule(new URL('./', import.meta.url));
+if (kernels !== null) scope.postMessage({ type: 'text', id: 0, line: kernels });
 
 export const workerData: WorkerStart = await started;

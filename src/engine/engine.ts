@@ -12,7 +12,7 @@ import { Options } from './options.js';
 import { spawnSearchWorker, type SearchThread } from './platform.js';
 import { SCORE_TYPES, type ScoreType } from '../eval/score.js';
 import type { FromWorker, ToWorker } from '../search/worker.js';
-import type { SearchInfo, SearchLimits, SearchOptions, SearchResult } from '../search/types.js';
+import type { SearchInfo, SearchLimits, SearchOptions, SearchResult, StaticEvaluation } from '../search/types.js';
 import { NnueEvaluator, NnueNetwork } from '../eval/nnue/network.js';
 import { traceNnue } from '../eval/nnue/trace.js';
 import type { NnueLoadCode } from '../eval/nnue/loader.js';
@@ -74,6 +74,7 @@ export class Engine {
   private nextId = 1;
   private readonly active = new Map<number, ActiveSearch>();
   private readonly hashfullWaiters = new Map<number, (v: number) => void>();
+  private readonly evalWaiters = new Map<number, { resolve(r: StaticEvaluation): void; reject(e: Error): void }>();
   private readonly warmupWanted: boolean;
   /** Set to stop the warm-up search early (a `stop` or `quit` arrived meanwhile). */
   private warmupAbort = newSignals();
@@ -354,6 +355,8 @@ export class Engine {
         s.reject(e);
       }
       this.active.clear();
+      for (const x of this.evalWaiters.values()) x.reject(e);
+      this.evalWaiters.clear();
       const rest = this.workers.slice(1);
       this.workers = [];
       for (const x of rest) void x.terminate();
@@ -405,6 +408,11 @@ export class Engine {
     if (msg.type === 'hashfull') {
       this.hashfullWaiters.get(msg.id)?.(msg.value);
       this.hashfullWaiters.delete(msg.id);
+      return;
+    }
+    if (msg.type === 'eval') {
+      this.evalWaiters.get(msg.id)?.resolve(msg.result);
+      this.evalWaiters.delete(msg.id);
       return;
     }
     const s = this.active.get(msg.id);
@@ -492,7 +500,7 @@ export class Engine {
     };
     for (const w of workers) w.postMessage(msg);
     void ended.then(() => {
-      if (this.active.size === 0) for (const w of workers) w.unref();
+      if (this.active.size === 0 && this.evalWaiters.size === 0) for (const w of workers) w.unref();
     });
     return promise;
   }
@@ -540,6 +548,24 @@ export class Engine {
     return new Promise((resolve) => {
       this.hashfullWaiters.set(id, resolve);
       this.worker?.postMessage({ type: 'hashfull', id } satisfies ToWorker);
+    });
+  }
+
+  /**
+   * The static evaluation of the current position on the main search thread:
+   * the evaluation its searches use (the network and kernels there), from the
+   * side to move with optimism 0. Starts the thread if needed; answered after
+   * the search running there, if any.
+   */
+  searchThreadEvaluation(): Promise<StaticEvaluation> {
+    const w = this.ensureWorker();
+    const id = this.nextId++;
+    w.ref();
+    return new Promise<StaticEvaluation>((resolve, reject) => {
+      this.evalWaiters.set(id, { resolve, reject });
+      w.postMessage({ type: 'eval', id, fen: this.startFen, moves: this.moves.slice() } satisfies ToWorker);
+    }).finally(() => {
+      if (this.active.size === 0 && this.evalWaiters.size === 0) w.unref();
     });
   }
 

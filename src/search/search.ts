@@ -63,7 +63,7 @@ import {
   valueFromTT,
   valueToTT,
 } from './tt.js';
-import type { Bound, SearchInfo, SearchLimits, SearchOptions, SearchResult } from './types.js';
+import type { Bound, SearchInfo, SearchLimits, SearchOptions, SearchResult, StaticEvaluation } from './types.js';
 import { chooseBestThread, type SharedSearch, type ThreadResult } from './threads.js';
 
 export interface SearchIO {
@@ -269,6 +269,16 @@ export class Searcher {
   /** Which evaluation the search uses, for messages. */
   evaluationName(): string {
     return this.nnue ? `NNUE ${this.nnue.net.label()} (${this.nnue.kernels.name} kernels)` : 'classical';
+  }
+
+  /**
+   * The static evaluation of `pos` as this thread's searches evaluate it, with
+   * optimism 0 (null when the side to move is in check). The network's
+   * accumulators it computes are keyed by position, so searches are unaffected.
+   */
+  staticEvaluation(pos: Position): StaticEvaluation {
+    const value = pos.inCheck() ? null : this.nnue ? this.nnue.evaluate(pos, 0) : evaluate(pos, 0);
+    return { evaluation: this.evaluationName(), value };
   }
 
   resizeHash(mb: number): void {

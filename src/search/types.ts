@@ -68,3 +68,11 @@ export interface SearchResult {
   nodes: number;
   depth: number;
 }
+
+/** The static evaluation of a position on a search thread: the evaluation its searches use. */
+export interface StaticEvaluation {
+  /** Which evaluation: `classical`, or `NNUE <file> (<description>) (<kernels> kernels)`. */
+  evaluation: string;
+  /** From the side to move, internal units, optimism 0 (`eval`'s final evaluation); null when in check. */
+  value: number | null;
+}

@@ -16,7 +16,7 @@ import { GEN_LEGAL, MAX_MOVES, MOVE_NONE, type Move } from '../core/types.js';
 import { applyWeightsFromEnvironment } from '../eval/classical.js';
 import { NnueNetwork, type NetworkHandle } from '../eval/nnue/network.js';
 import { Searcher } from './search.js';
-import type { SearchLimits, SearchOptions } from './types.js';
+import type { SearchLimits, SearchOptions, StaticEvaluation } from './types.js';
 import { WARMUP_OPTIONS, warmupJobs } from './warmup.js';
 import { SharedSearch } from './threads.js';
 
@@ -36,13 +36,16 @@ export type ToWorker =
   | { type: 'tt'; buffer: ArrayBufferLike }
   | { type: 'clear' }
   | { type: 'hashfull'; id: number }
-  | { type: 'net'; net: NetworkHandle | null };
+  | { type: 'net'; net: NetworkHandle | null }
+  /** The static evaluation of a game's position, as this thread's searches evaluate it. */
+  | { type: 'eval'; id: number; fen: string; moves: Move[] };
 
 export type FromWorker =
   | { type: 'info'; id: number; info: import('./types.js').SearchInfo }
   | { type: 'text'; id: number; line: string }
   | { type: 'done'; id: number; result: import('./types.js').SearchResult }
   | { type: 'hashfull'; id: number; value: number }
+  | { type: 'eval'; id: number; result: StaticEvaluation }
   /** The thread is up and its warm-up (if asked for) is done. */
   | { type: 'ready' }
   | { type: 'error'; id: number; message: string };
@@ -214,5 +217,11 @@ port.on('message', (msg: ToWorker) => {
       settleClear();
       post({ type: 'hashfull', id: msg.id, value: searcher.hashfull() });
       break;
+    case 'eval': {
+      const pos = new Position(msg.fen);
+      for (const m of msg.moves) pos.doMove(m);
+      post({ type: 'eval', id: msg.id, result: searcher.staticEvaluation(pos) });
+      break;
+    }
   }
 });

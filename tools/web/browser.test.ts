@@ -2,18 +2,26 @@
 // driven by playwright-core; nothing is downloaded) opens the page from the
 // local server, plays moves by clicking, waits for Kirin's replies, checks the
 // position shown against the library, takes a move back, shows a FEN error,
-// and saves a screenshot. Without /usr/bin/chromium the test is skipped (CI).
-// The bundles are built into a temporary folder (tools/web/build.ts).
+// and saves a screenshot. A second test loads the synthetic seed-1 network by
+// URL and by the file picker and checks the search thread's static evaluation
+// against native Pikafish's numbers (test/data/nnue/seed1-evals.tsv); a damaged
+// file is refused and the network in use keeps playing. Without
+// /usr/bin/chromium the tests are skipped (CI). The bundles are built into a
+// temporary folder (tools/web/build.ts).
 
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { Position } from '../../src/core/position.js';
+import { START_FEN as START_FEN_TEXT } from '../../src/core/fen.js';
 import { legalMoves } from '../../src/core/movegen.js';
 import { moveToUci } from '../../src/core/types.js';
 import { playUciMoves } from '../../src/core/ucimove.js';
+import { evaluate } from '../../src/eval/evaluate.js';
+import { repoRoot } from '../../test/support/fixtures.js';
+import { syntheticNetFile } from '../../test/support/nnue-synthetic.js';
 import { buildWeb } from './build.js';
 import { serveWeb } from './serve.js';
 
@@ -123,6 +131,139 @@ test(
       await browser?.close();
       server.close();
       if (!process.env.KIRIN_KEEP_SCREENSHOT) rmSync(tmp, { recursive: true, force: true });
+    }
+  },
+);
+
+/** Native Pikafish's evaluations of the seed-1 network (test/data/nnue/seed1-evals.tsv). */
+function referenceRows(): { fen: string; final: number }[] {
+  return readFileSync(join(repoRoot(), 'test', 'data', 'nnue', 'seed1-evals.tsv'), 'utf8')
+    .split('\n')
+    .filter((l) => l && !l.startsWith('fen\t'))
+    .map((l) => {
+      const [fen, , , final] = l.split('\t');
+      return { fen, final: Number(final) };
+    });
+}
+
+/** A page expression: #eval-static shows the search thread's evaluation of `fen` by an evaluation naming `name`. */
+const staticEvalOf = (fen: string, name: string): string =>
+  `(() => { const d = document.getElementById('eval-static').dataset;` +
+  ` return d.fen === ${JSON.stringify(fen)} && (d.evaluation || '').includes(${JSON.stringify(name)}); })()`;
+
+test(
+  "the page: a network by URL and by file picker plays, its evaluation is native Pikafish's, a damaged file is refused",
+  {
+    skip: existsSync(CHROMIUM) ? false : `${CHROMIUM} is absent (Debian package chromium): browser test skipped`,
+    timeout: 120_000,
+  },
+  async () => {
+    const { chromium } = await import('playwright-core');
+    const tmp = mkdtempSync(join(tmpdir(), 'kirin-web-net-'));
+    const out = join(tmp, 'dist');
+    await buildWeb(out);
+    // Served: the seed-1 network beside the bundles (/dist/seed1.nnue). Picked: a copy and a damaged one.
+    const net = syntheticNetFile(1);
+    copyFileSync(net, join(out, 'seed1.nnue'));
+    const picked = join(tmp, 'seed1-picked.nnue');
+    copyFileSync(net, picked);
+    const bytes = readFileSync(net);
+    const damaged = join(tmp, 'seed1-damaged.nnue');
+    writeFileSync(damaged, bytes.subarray(0, bytes.length >> 1));
+    const rows = referenceRows();
+    const { server, url } = await serveWeb({ port: 0, distDir: out });
+    let browser: Awaited<ReturnType<typeof chromium.launch>> | undefined;
+    const errors: string[] = [];
+    try {
+      browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, timeout: 30_000 });
+      const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+      page.on('pageerror', (e) => errors.push(e.message));
+      page.on('console', (m) => {
+        // The one failed request is the test's own missing URL.
+        if (m.type() === 'error' && !m.location().url.endsWith('/dist/missing.nnue')) errors.push(m.text());
+      });
+      await page.goto(url);
+      await page.waitForSelector('body[data-ready="yes"]', { timeout: 20_000 });
+      const text = async (sel: string): Promise<string> => ((await page.textContent(sel)) ?? '').trim();
+      const shownValue = async (): Promise<number> => Number(await page.getAttribute('#eval-static', 'data-value'));
+      const fenOf = (fen: string): string => new Position(fen).fen();
+
+      // No network: the classical evaluation, and the search thread's number is the library's.
+      assert.equal(await text('#eval-status'), 'Evaluation: classical');
+      await page.waitForFunction(staticEvalOf(fenOf(START_FEN_TEXT), 'classical'), null, { timeout: 20_000 });
+      assert.equal(await shownValue(), evaluate(new Position(), 0));
+
+      // Analysis mode (Kirin moves for neither side), the first reference position.
+      await page.check('#analysis');
+      const setFen = async (fen: string): Promise<void> => {
+        await page.fill('#fen-input', fen);
+        await page.click('#fen-set');
+        assert.equal(await text('#fen-error'), '');
+      };
+      await setFen(rows[0].fen);
+
+      // By URL: the page says the network plays, with the WebAssembly SIMD kernels, and the
+      // search thread evaluates exactly as native Pikafish does.
+      await page.fill('#eval-url', 'dist/seed1.nnue');
+      await page.click('#eval-load');
+      await page.waitForFunction(staticEvalOf(fenOf(rows[0].fen), 'seed1.nnue'), null, { timeout: 60_000 });
+      assert.equal(await text('#eval-error'), '');
+      assert.match(
+        await text('#eval-status'),
+        /^Evaluation: NNUE seed1\.nnue \(random net, make_random_net\.py seed=1\), wasm-simd kernels$/,
+      );
+      assert.match(
+        (await page.getAttribute('#eval-static', 'data-evaluation')) ?? '',
+        /^NNUE seed1\.nnue \(random net, make_random_net\.py seed=1\) \(wasm-simd kernels\)$/,
+      );
+      assert.equal(await shownValue(), rows[0].final, rows[0].fen);
+      await setFen(rows[1].fen);
+      await page.waitForFunction(staticEvalOf(fenOf(rows[1].fen), 'seed1.nnue'), null, { timeout: 20_000 });
+      assert.equal(await shownValue(), rows[1].final, rows[1].fen);
+
+      // By the file picker.
+      await page.setInputFiles('#eval-file', picked);
+      await page.waitForFunction(staticEvalOf(fenOf(rows[1].fen), 'seed1-picked.nnue'), null, { timeout: 60_000 });
+      assert.match(await text('#eval-status'), /^Evaluation: NNUE seed1-picked\.nnue \(random net/);
+      assert.equal(await shownValue(), rows[1].final, rows[1].fen);
+
+      // A damaged file (half of it) and a missing URL: a clear error each, and the network keeps playing.
+      await page.setInputFiles('#eval-file', damaged);
+      await page.waitForFunction(
+        `document.getElementById('eval-error').textContent.includes('seed1-damaged.nnue\\' is not valid zstd data')`,
+        null,
+        { timeout: 60_000 },
+      );
+      assert.match(await text('#eval-error'), /expected a Pikafish NNUE network/);
+      assert.match(await text('#eval-error'), /The evaluation stays: NNUE seed1-picked\.nnue/);
+      assert.match(await text('#eval-status'), /^Evaluation: NNUE seed1-picked\.nnue/);
+      await page.fill('#eval-url', 'dist/missing.nnue');
+      await page.click('#eval-load');
+      await page.waitForFunction(`document.getElementById('eval-error').textContent.includes('HTTP 404')`, null, {
+        timeout: 20_000,
+      });
+      assert.match(
+        await text('#eval-error'),
+        /^dist\/missing\.nnue: HTTP 404 .*The evaluation stays: NNUE seed1-picked/,
+      );
+      await setFen(rows[2].fen);
+      await page.waitForFunction(staticEvalOf(fenOf(rows[2].fen), 'seed1-picked.nnue'), null, { timeout: 20_000 });
+      assert.equal(await shownValue(), rows[2].final, rows[2].fen);
+
+      // The network plays a game: a move of ours, Kirin's reply searched with it.
+      await page.uncheck('#analysis');
+      await page.fill('#movetime', '0.2');
+      await page.click('#newgame');
+      await page.click('.cell[data-square="h2"]');
+      await page.click('.cell[data-square="e2"]');
+      await page.waitForFunction(moveCount(2), null, { timeout: 20_000 });
+      assert.notEqual(await text('#pv'), '-');
+      assert.match(await text('#eval-status'), /^Evaluation: NNUE seed1-picked\.nnue/);
+      assert.deepEqual(errors, [], 'no errors in the page');
+    } finally {
+      await browser?.close();
+      server.close();
+      rmSync(tmp, { recursive: true, force: true });
     }
   },
 );

@@ -10,6 +10,7 @@ import { test } from 'node:test';
 import { Engine } from '../../engine/engine.js';
 import { Uci } from '../../protocol/uci.js';
 import { runBench } from '../../protocol/bench.js';
+import { evaluate } from '../evaluate.js';
 import { syntheticNetFile } from '../../../test/support/nnue-synthetic.js';
 
 const FEN1 = '1n2kab2/rc2C4/b4a2r/p3p4/P1p4Pp/2P1P3P/9/2R1B1c2/C4N3/1N1AKn2R w - - 0 42';
@@ -72,6 +73,14 @@ test('EvalFile: classical without a network, the network once loaded, a bad file
     await uci.command('isready');
     assert.match(lines[0], /^info string NNUE evaluation using /);
 
+    // The search thread evaluates with the same network: the same final evaluation.
+    const inThread = await engine.searchThreadEvaluation();
+    assert.equal(inThread.value, -224);
+    assert.match(
+      inThread.evaluation,
+      /^NNUE \S+ \(random net, make_random_net\.py seed=1\) \((portable|wasm-simd) kernels\)$/,
+    );
+
     // The search runs on the network, and bench says which evaluation ran.
     const out: string[] = [],
       err: string[] = [];
@@ -98,6 +107,10 @@ test('EvalFile: classical without a network, the network once loaded, a bad file
       (l) => err.push(l),
     );
     assert.ok(err.some((l) => /^Evaluation +: classical$/.test(l)));
+    assert.deepEqual(await engine.searchThreadEvaluation(), {
+      evaluation: 'classical',
+      value: evaluate(engine.position(), 0),
+    });
     assert.ok(nnue && classical && nnue.nodes !== classical.nodes, 'the two evaluations search different trees');
     // Same network, same search: the node count repeats.
     await uci.command(`setoption name EvalFile value ${syntheticNetFile(1)}`);
