@@ -2,69 +2,15 @@
 // (ElephantEye's protocol, see docs/UCCI.md), and the go translation unit-tested.
 
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { Position } from '../core/position.js';
 import { legalMoves } from '../core/movegen.js';
 import { moveToUci } from '../core/types.js';
 import { playUciMoves } from '../core/ucimove.js';
-import { repoRoot } from '../../test/support/fixtures.js';
+import { EngineProcess, killEngineProcesses } from '../../test/support/engine-process.js';
 import { ucciGoToUci, ucciName } from './ucci.js';
 
-const BIN = join(repoRoot(), 'bin', 'kirin.js');
-const started: ChildProcessWithoutNullStreams[] = [];
-after(() => {
-  for (const p of started) if (p.exitCode === null && p.signalCode === null) p.kill('SIGKILL');
-});
-
-class Gui {
-  readonly proc: ChildProcessWithoutNullStreams;
-  readonly lines: string[] = [];
-  private waiters: Array<() => void> = [];
-  readonly exited: Promise<number | null>;
-  constructor() {
-    this.proc = spawn(process.execPath, [BIN], { stdio: ['pipe', 'pipe', 'pipe'] });
-    started.push(this.proc);
-    let buf = '';
-    this.proc.stdout.on('data', (d: Buffer) => {
-      buf += d.toString();
-      let i: number;
-      while ((i = buf.indexOf('\n')) >= 0) {
-        this.lines.push(buf.slice(0, i));
-        buf = buf.slice(i + 1);
-      }
-      for (const w of this.waiters.splice(0)) w();
-    });
-    this.proc.stderr.resume();
-    this.exited = new Promise((r) => this.proc.on('exit', (code) => r(code)));
-  }
-  send(...cmds: string[]): void {
-    this.proc.stdin.write(cmds.map((c) => c + '\n').join(''));
-  }
-  /** Waits for a line matching `re` at or after `from`; returns its index. */
-  async waitFor(re: RegExp, from = 0, timeoutMs = 30000): Promise<number> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      for (let i = from; i < this.lines.length; i++) if (re.test(this.lines[i])) return i;
-      const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`timed out waiting for ${re}; got:\n${this.lines.join('\n')}`);
-      await new Promise<void>((r) => {
-        const t = setTimeout(r, left);
-        this.waiters.push(() => {
-          clearTimeout(t);
-          r();
-        });
-      });
-    }
-  }
-  /** Sends the lines and returns the first answer matching `re` after them. */
-  async ask(re: RegExp, ...cmds: string[]): Promise<string> {
-    const from = this.lines.length;
-    this.send(...cmds);
-    return this.lines[await this.waitFor(re, from)];
-  }
-}
+after(killEngineProcesses);
 
 const FINAL = /^(bestmove|nobestmove)/;
 
@@ -78,7 +24,7 @@ function legalIn(fen: string, moves: string[], move: string): boolean {
 const START = 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1';
 
 test('a UCCI session as a GUI runs it: handshake, options, position, go time, banmoves, stop, quit -> bye', async () => {
-  const g = new Gui();
+  const g = new EngineProcess();
   const ok = await g.ask(/^ucciok$/, 'ucci');
   assert.ok(ok);
   assert.match(g.lines[0], /^id name Kirin /);
@@ -133,7 +79,7 @@ test('a UCCI session as a GUI runs it: handshake, options, position, go time, ba
   // stop ends an infinite search with a move; stop while idle answers nobestmove.
   from = g.lines.length;
   g.send('go infinite');
-  await g.waitFor(/^info depth 3 /, from);
+  await g.waitFor(/^info depth 3 /, 30000, from);
   assert.match(await g.ask(FINAL, 'stop'), /^bestmove [a-i]\d[a-i]\d/);
   assert.equal(await g.ask(FINAL, 'stop'), 'nobestmove');
   // go depth 0: a static answer, no move.
@@ -151,7 +97,7 @@ test('a UCCI session as a GUI runs it: handshake, options, position, go time, ba
 });
 
 test('go draw: accepted when the engine is not better, declined when winning; resign when lost; nobestmove when mated', async () => {
-  const g = new Gui();
+  const g = new EngineProcess();
   await g.ask(/^ucciok$/, 'ucci');
   // King and two advisors against a bare king: a dead draw.
   assert.match(await g.ask(FINAL, 'position fen 4k4/9/9/9/9/9/9/9/4A4/3AK4 b - - 0 1', 'go draw depth 8'), / draw$/);
@@ -171,7 +117,7 @@ test('go draw: accepted when the engine is not better, declined when winning; re
 });
 
 test('a session that does not start with ucci is UCI', async () => {
-  const g = new Gui();
+  const g = new EngineProcess();
   assert.equal(await g.ask(/^uciok$/, '', 'uci'), 'uciok');
   assert.ok(g.lines.some((l) => l.startsWith('option name Hash type spin')));
   g.send('quit');

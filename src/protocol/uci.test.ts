@@ -1,80 +1,12 @@
 // End-to-end protocol tests: the real `kirin` binary in a child process.
 
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { after, test } from 'node:test';
 import { join } from 'node:path';
 import { repoRoot } from '../../test/support/fixtures.js';
+import { EngineProcess, killEngineProcesses, trackProcess } from '../../test/support/engine-process.js';
 
-const BIN = join(repoRoot(), 'bin', 'kirin.js');
-/** Every engine process a test started: killed when the file's tests end, so a failed test cannot hang the run. */
-const started: ChildProcessWithoutNullStreams[] = [];
-after(() => {
-  for (const p of started) if (p.exitCode === null && p.signalCode === null) p.kill('SIGKILL');
-});
-
-class EngineProcess {
-  readonly proc: ChildProcessWithoutNullStreams;
-  readonly lines: string[] = [];
-  stderr = '';
-  private waiters: Array<() => void> = [];
-  readonly exited: Promise<number | null>;
-
-  constructor(args: string[] = []) {
-    this.proc = spawn(process.execPath, [BIN, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-    started.push(this.proc);
-    let buf = '';
-    this.proc.stdout.on('data', (d: Buffer) => {
-      buf += d.toString();
-      let i: number;
-      while ((i = buf.indexOf('\n')) >= 0) {
-        this.lines.push(buf.slice(0, i));
-        buf = buf.slice(i + 1);
-      }
-      for (const w of this.waiters.splice(0)) w();
-    });
-    this.proc.stderr.on('data', (d: Buffer) => {
-      this.stderr += d.toString();
-      for (const w of this.waiters.splice(0)) w();
-    });
-    this.exited = new Promise((r) => this.proc.on('exit', (code) => r(code)));
-  }
-
-  send(cmd: string): void {
-    this.proc.stdin.write(cmd + '\n');
-  }
-
-  /** Sends several lines in one write, as a GUI that sends them at once. */
-  sendAll(cmds: string[]): void {
-    this.proc.stdin.write(cmds.map((c) => c + '\n').join(''));
-  }
-
-  count(re: RegExp, from = 0): number {
-    return this.lines.slice(from).filter((l) => re.test(l)).length;
-  }
-
-  /** Waits for a line matching `re` after index `from`; returns its index. */
-  async waitFor(re: RegExp, timeoutMs = 20000, from = 0): Promise<number> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      for (let i = from; i < this.lines.length; i++) if (re.test(this.lines[i])) return i;
-      const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`timed out waiting for ${re}; got:\n${this.lines.join('\n')}\n${this.stderr}`);
-      await new Promise<void>((r) => {
-        const t = setTimeout(r, left);
-        this.waiters.push(() => {
-          clearTimeout(t);
-          r();
-        });
-      });
-    }
-  }
-
-  async quit(): Promise<number | null> {
-    this.send('quit');
-    return this.exited;
-  }
-}
+after(killEngineProcesses);
 
 test('uci handshake lists the options and uciok; isready answers', async () => {
   const e = new EngineProcess();
@@ -342,7 +274,7 @@ test('every ordering of go/stop/isready/position/setoption/ucinewgame/unknown ke
       (error, stdout, stderr) =>
         error ? reject(new Error(`${error.message}\n${stdout}\n${stderr}`)) : resolve(stdout),
     );
-    started.push(p as unknown as ChildProcessWithoutNullStreams);
+    trackProcess(p);
   });
   const summary = JSON.parse(out) as { sequences: number; sequencesPassed: number; gos: number; failures: unknown[] };
   assert.deepEqual(summary.failures, []);
