@@ -14,6 +14,7 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import type { Browser } from 'playwright-core';
 import { Position } from '../../src/core/position.js';
 import { START_FEN as START_FEN_TEXT } from '../../src/core/fen.js';
 import { legalMoves } from '../../src/core/movegen.js';
@@ -24,18 +25,7 @@ import { repoRoot } from '../../test/support/fixtures.js';
 import { syntheticNetFile } from '../../test/support/nnue-synthetic.js';
 import { buildWeb } from './build.js';
 import { serveWeb } from './serve.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import { CHROMIUM, launchChromium } from './chromium.js';
 
 /** A page expression: the move list has `n` moves (the test compiles without the DOM library). */
 const moveCount = (n: number): string => `document.querySelectorAll('#moves li').length === ${n}`;
@@ -54,20 +44,14 @@ test(
     timeout: 90_000,
   },
   async () => {
-    const { chromium } = await import('playwright-core');
     const tmp = mkdtempSync(join(tmpdir(), 'kirin-web-'));
     const out = join(tmp, 'dist');
     await buildWeb(out);
     const { server, url } = await serveWeb({ port: 0, distDir: out });
-    let browser: Awaited<ReturnType<typeof chromium.launch>> | undefined;
+    let browser: Browser | undefined;
     const errors: string[] = [];
     try {
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        // Playwright gives every launch a fresh temporary profile (user-data-dir).
-        args: ARGS,
-        timeout: 30_000,
-      });
+      browser = await launchChromium();
       const page = await browser.newPage({ viewport: { width: 1100, height: 760 } });
       page.on('pageerror', (e) => errors.push(e.message));
       page.on('console', (m) => {
@@ -158,7 +142,6 @@ test(
     timeout: 120_000,
   },
   async () => {
-    const { chromium } = await import('playwright-core');
     const tmp = mkdtempSync(join(tmpdir(), 'kirin-web-net-'));
     const out = join(tmp, 'dist');
     await buildWeb(out);
@@ -172,10 +155,10 @@ test(
     writeFileSync(damaged, bytes.subarray(0, bytes.length >> 1));
     const rows = referenceRows();
     const { server, url } = await serveWeb({ port: 0, distDir: out });
-    let browser: Awaited<ReturnType<typeof chromium.launch>> | undefined;
+    let browser: Browser | undefined;
     const errors: string[] = [];
     try {
-      browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, timeout: 30_000 });
+      browser = await launchChromium();
       const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
       page.on('pageerror', (e) => errors.push(e.message));
       page.on('console', (m) => {
