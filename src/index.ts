@@ -1,6 +1,8 @@
-// Kirin's library API: what a program that plays, analyses or referees xiangqi
-// needs, and nothing mutable. Importing it has no side effects (the search
-// thread starts with the first search, files are read when asked for).
+// Kirin's library API on Node (package.json "exports" points here only): the
+// platform-neutral library (src/library.ts), plus the engine's name and
+// version (read from package.json) and the UCI text protocol. Importing it has
+// no side effects (the search thread starts with the first search, files are
+// read when asked for).
 //
 //   import { Engine, moveToUci } from 'kirin-xiangqi';
 //   const engine = new Engine();
@@ -9,58 +11,8 @@
 //   console.log(moveToUci(bestMove));
 //   await engine.close();
 
-// The engine: options, the game, searches on a worker thread.
-export { Engine, type SearchListener } from './engine/engine.js';
+export * from './library.js';
 export { ENGINE_AUTHOR, ENGINE_NAME, engineVersion } from './engine/version.js';
-export type { OptionErrorCode, OptionInfo, OptionType, OptionValue, SetResult } from './engine/options.js';
-export type { Bound, SearchInfo, SearchLimits, SearchResult, StaticEvaluation } from './search/types.js';
-
-// The rules: positions, FEN, moves, game judgement.
-export { Position } from './core/position.js';
-export { START_FEN, parseFen, type FenErrorCode, type FenResult, type ParsedFen } from './core/fen.js';
-export { hasLegalMove, legalMoves } from './core/movegen.js';
-export { parseLegalMove, parseUciMove, playUciMoves, type MoveErrorCode } from './core/ucimove.js';
-export {
-  BLACK,
-  MOVE_NONE,
-  RED,
-  makeMove,
-  moveFrom,
-  moveTo,
-  moveToUci,
-  parseSquare,
-  squareName,
-  type Color,
-  type Move,
-} from './core/types.js';
-export { perft, perftDivide, type DivideEntry } from './core/perft.js';
-export {
-  DEFAULT_RULES,
-  DRAW_RULES,
-  REPETITION_RULES,
-  formatJudgement,
-  isBoardReason,
-  judge,
-  judgeGame,
-  reasonText,
-  ruleConfigFrom,
-  type DrawRule,
-  type Judgement,
-  type ReasonCode,
-  type RepetitionRule,
-  type RuleConfig,
-} from './core/rules.js';
-
-// Evaluation and the score model.
-export { evaluate, traceClassical } from './eval/evaluate.js';
-export { formatScore, materialCount, toCp, wdl, type ScoreType } from './eval/score.js';
-
-// The network (NNUE): load a Pikafish network file and evaluate with it.
-export { NnueNetwork, NnueEvaluator, type NetworkHandle } from './eval/nnue/network.js';
-export type { NnueLoadCode } from './eval/nnue/loader.js';
-
-// The one way to fail.
-export { err, ok, type KirinError, type Result } from './core/result.js';
 
 // The UCI text protocol over an Engine (for embedding the engine behind a stream).
 export { Uci, runUci, type Writer } from './protocol/uci.js';

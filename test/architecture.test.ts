@@ -3,7 +3,8 @@
 // (docs/ARCHITECTURE.md): core <- eval <- search <- engine <- protocol <- the
 // entry points (index.ts, main.ts); the product (src/) never imports the
 // development tools (tools/) or the test support (test/). Tests (*.test.ts)
-// may import anything and are left out of the graph.
+// may import anything and are left out of the graph. The library
+// (src/library.ts) is platform-neutral and both entry points re-export it.
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { importGraph, findCycles, folderGraph } from './support/imports.js';
 import { repoRoot } from './support/fixtures.js';
+import { BROWSER_TWINS } from '../tools/web/build.js';
 
 const root = repoRoot();
 const files = importGraph(root, ['src', 'tools', 'test']);
@@ -64,4 +66,52 @@ test('the checker sees imports: a made-up cycle is found', () => {
   // And the real graph has edges: the engine imports the position.
   assert.ok(files.get('src/engine/engine.ts')?.has('src/core/position.ts'));
   assert.ok(readFileSync(join(root, 'src/engine/engine.ts'), 'utf8').length > 0);
+});
+
+/** The files `start` imports, directly or not (itself included). */
+function closure(start: string): string[] {
+  const seen = new Set<string>([start]);
+  const todo = [start];
+  while (todo.length > 0) {
+    for (const d of files.get(todo.pop()!) ?? []) {
+      if (seen.has(d)) continue;
+      seen.add(d);
+      todo.push(d);
+    }
+  }
+  return [...seen].sort();
+}
+
+test('the library is platform-neutral: it reaches Node built-ins only through the platform seam', () => {
+  // The seam's Node modules (the browser build substitutes a twin for each; tools/web/build.ts).
+  const seam = new Set(Object.keys(BROWSER_TWINS).map((f) => `src/${f.replace(/\.js$/, '.ts')}`));
+  const reached = closure('src/library.ts');
+  assert.ok(reached.includes('src/engine/engine.ts') && reached.includes('src/search/worker.ts'));
+  const nodeUsers = reached.filter((f) =>
+    /(?:^|\n)\s*(?:import|export)\s[^'";]*?from\s*['"]node:/.test(readFileSync(join(root, f), 'utf8')),
+  );
+  assert.deepEqual(
+    nodeUsers,
+    [...seam].filter((f) => reached.includes(f)),
+    'only the seam modules import node: built-ins',
+  );
+  assert.equal(seam.size, 3);
+  // What needs Node stays out: the version (package.json), the UCI protocol over stdin.
+  for (const f of ['src/engine/version.ts', 'src/protocol/uci.ts']) assert.ok(!reached.includes(f), f);
+});
+
+test('both entry points re-export the library, each adding only its own few names', async () => {
+  const names = async (m: string): Promise<string[]> => Object.keys((await import(m)) as object).sort();
+  const lib = await names('../src/library.js');
+  const node = await names('../src/index.js');
+  const browser = await names('../src/browser/index.js');
+  assert.ok(lib.includes('Engine') && lib.includes('Position') && lib.includes('judge'));
+  const extra = (entry: string[]): string[] => entry.filter((n) => !lib.includes(n));
+  assert.deepEqual(extra(node), ['ENGINE_AUTHOR', 'ENGINE_NAME', 'Uci', 'engineVersion', 'runUci']);
+  assert.deepEqual(extra(browser), ['canSearch', 'kernelModuleProblem']);
+  assert.deepEqual(
+    lib.filter((n) => !node.includes(n) || !browser.includes(n)),
+    [],
+    'every library name is in both entries',
+  );
 });

@@ -51,11 +51,14 @@ test('the exports map leads to src/index.ts only', () => {
   assert.equal(r.stdout.trim(), 'ERR_PACKAGE_PATH_NOT_EXPORTED');
 });
 
-test('nothing the API exports is mutable', async () => {
-  const api = (await import('kirin-xiangqi')) as Record<string, unknown>;
-  assert.ok(typeof api.Engine === 'function' && typeof api.Position === 'function');
-  for (const [name, value] of Object.entries(api)) {
-    if (value !== null && typeof value === 'object') assert.ok(Object.isFrozen(value), `${name} is not frozen`);
+test('nothing the API exports is mutable (the package, and the browser entry web/dist/kirin.js is built from)', async () => {
+  for (const entry of ['kirin-xiangqi', '../src/browser/index.js']) {
+    const api = (await import(entry)) as Record<string, unknown>;
+    assert.ok(typeof api.Engine === 'function' && typeof api.Position === 'function', entry);
+    for (const [name, value] of Object.entries(api)) {
+      if (value !== null && typeof value === 'object')
+        assert.ok(Object.isFrozen(value), `${entry}: ${name} is not frozen`);
+    }
   }
 });
 

@@ -131,7 +131,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(
       `# ${fens.length} bench positions, go depth ${depth}, 1 thread, new game before each; ` +
         `${warmup ? 'after the warm-up search' : 'cold (no warm-up)'}\n` +
-        `# browser: ${await page.evaluate('navigator.userAgent')}\n# Node ${process.version}\n`,
+        `# browser: ${String(await page.evaluate('navigator.userAgent'))}\n# Node ${process.version}\n`,
     );
     for (const ev of evaluations) {
       const netUrl = ev === 'nnue' ? '/dist/seed1.nnue' : null;

@@ -1,0 +1,60 @@
+// The library, platform-neutral: what a program that plays, analyses or
+// referees xiangqi needs, and nothing mutable. Both entry points re-export it:
+// src/index.ts (Node, the package's "exports") adds the version and the UCI
+// text protocol; src/browser/index.ts (web/dist/kirin.js) adds what a page
+// needs. Nothing here reaches a Node built-in except through the platform seam
+// (docs/ARCHITECTURE.md), which the browser build replaces; test/architecture.test.ts
+// checks that. Importing it has no side effects (the search thread starts with
+// the first search, files are read when asked for).
+
+// The engine: options, the game, searches on a search thread.
+export { Engine, type SearchListener } from './engine/engine.js';
+export type { OptionErrorCode, OptionInfo, OptionType, OptionValue, SetResult } from './engine/options.js';
+export type { Bound, SearchInfo, SearchLimits, SearchResult, StaticEvaluation } from './search/types.js';
+
+// The rules: positions, FEN, moves, game judgement.
+export { Position } from './core/position.js';
+export { START_FEN, parseFen, type FenErrorCode, type FenResult, type ParsedFen } from './core/fen.js';
+export { hasLegalMove, legalMoves } from './core/movegen.js';
+export { parseLegalMove, parseUciMove, playUciMoves, type MoveErrorCode } from './core/ucimove.js';
+export {
+  BLACK,
+  MOVE_NONE,
+  RED,
+  makeMove,
+  moveFrom,
+  moveTo,
+  moveToUci,
+  parseSquare,
+  squareName,
+  type Color,
+  type Move,
+} from './core/types.js';
+export { perft, perftDivide, type DivideEntry } from './core/perft.js';
+export {
+  DEFAULT_RULES,
+  DRAW_RULES,
+  REPETITION_RULES,
+  formatJudgement,
+  isBoardReason,
+  judge,
+  judgeGame,
+  reasonText,
+  ruleConfigFrom,
+  type DrawRule,
+  type Judgement,
+  type ReasonCode,
+  type RepetitionRule,
+  type RuleConfig,
+} from './core/rules.js';
+
+// Evaluation and the score model.
+export { evaluate, traceClassical } from './eval/evaluate.js';
+export { formatScore, materialCount, toCp, wdl, type ScoreType } from './eval/score.js';
+
+// The network (NNUE): load a Pikafish network (a file on Node, bytes anywhere) and evaluate with it.
+export { NnueNetwork, NnueEvaluator, type NetworkHandle } from './eval/nnue/network.js';
+export type { NnueLoadCode } from './eval/nnue/loader.js';
+
+// The one way to fail.
+export { err, ok, type KirinError, type Result } from './core/result.js';
