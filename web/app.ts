@@ -36,7 +36,10 @@ const GLYPHS = [
   ['', '車', '士', '砲', '卒', '馬', '象', '將'],
 ];
 
-const engine = new Engine();
+// The search thread starts with the page and first runs the warm-up search (as
+// the command line's does): JavaScript runs slowly until compiled, and a cold
+// thread's first searches would reach a fraction of the depth.
+const engine = new Engine({ warmup: true });
 let startFen = START_FEN;
 let moves: string[] = [];
 let human: 0 | 1 = RED;
@@ -214,9 +217,14 @@ async function play(uci: string): Promise<void> {
   await next();
 }
 
+/** Stops the search in progress (only a search: Engine.stop would also cut the warm-up short). */
+function stopSearch(): void {
+  if (engine.searching()) engine.stop();
+}
+
 /** After every change of the game: the engine's move, or a new analysis. */
 async function next(): Promise<void> {
-  engine.stop();
+  stopSearch();
   await engine.waitIdle();
   thinking = false;
   render();
@@ -247,6 +255,8 @@ async function engineMove(pos: Position): Promise<void> {
   render();
   let best: Move;
   try {
+    await engine.ready(); // the clock starts after the warm-up
+    if (gen !== generation) return;
     const r = await engine.go({ movetime, startTime: Date.now() }, { info: (i) => showInfo(i, pos) });
     best = r.bestMove;
   } catch (e) {
@@ -263,6 +273,8 @@ async function engineMove(pos: Position): Promise<void> {
 async function analyse(pos: Position): Promise<void> {
   const gen = generation;
   try {
+    await engine.ready();
+    if (gen !== generation) return;
     await engine.go({ infinite: true, startTime: Date.now() }, { info: (i) => gen === generation && showInfo(i, pos) });
   } catch (e) {
     $('status').textContent = `Search failed: ${(e as Error).message}`;
@@ -271,7 +283,7 @@ async function analyse(pos: Position): Promise<void> {
 
 async function takeBack(): Promise<void> {
   if (moves.length === 0) return;
-  engine.stop();
+  stopSearch();
   await engine.waitIdle();
   const list = moves.slice(0, -1);
   if (!analysing()) {
@@ -295,8 +307,10 @@ function loadNetwork(bytes: Uint8Array, name: string): void {
 /** After a change of evaluation: the analysis restarts; otherwise the static evaluation is shown again. */
 function evaluationChanged(): void {
   render();
-  if (analysing()) void next();
-  else void showStaticEval();
+  if (analysing()) {
+    generation++; // the analysis restarts with the new evaluation
+    void next();
+  } else void showStaticEval();
 }
 
 function wire(): void {
