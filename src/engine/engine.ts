@@ -410,9 +410,11 @@ export class Engine {
       this.hashfullWaiters.delete(msg.id);
       return;
     }
-    if (msg.type === 'eval') {
-      this.evalWaiters.get(msg.id)?.resolve(msg.result);
+    if (msg.type === 'eval' || msg.type === 'eval-error') {
+      const waiter = this.evalWaiters.get(msg.id);
       this.evalWaiters.delete(msg.id);
+      if (msg.type === 'eval') waiter?.resolve(msg.result);
+      else waiter?.reject(new Error(msg.message));
       return;
     }
     const s = this.active.get(msg.id);

@@ -46,6 +46,7 @@ export type FromWorker =
   | { type: 'done'; id: number; result: import('./types.js').SearchResult }
   | { type: 'hashfull'; id: number; value: number }
   | { type: 'eval'; id: number; result: StaticEvaluation }
+  | { type: 'eval-error'; id: number; message: string }
   /** The thread is up and its warm-up (if asked for) is done. */
   | { type: 'ready' }
   | { type: 'error'; id: number; message: string };
@@ -217,11 +218,14 @@ port.on('message', (msg: ToWorker) => {
       settleClear();
       post({ type: 'hashfull', id: msg.id, value: searcher.hashfull() });
       break;
-    case 'eval': {
-      const pos = new Position(msg.fen);
-      for (const m of msg.moves) pos.doMove(m);
-      post({ type: 'eval', id: msg.id, result: searcher.staticEvaluation(pos) });
+    case 'eval':
+      try {
+        const pos = new Position(msg.fen);
+        for (const m of msg.moves) pos.doMove(m);
+        post({ type: 'eval', id: msg.id, result: searcher.staticEvaluation(pos) });
+      } catch (e) {
+        post({ type: 'eval-error', id: msg.id, message: (e as Error).message });
+      }
       break;
-    }
   }
 });
