@@ -6,6 +6,7 @@ import type { Position } from '../../src/core/position.js';
 import { CANNON, FILE_OF, KNIGHT, RANK_OF, RED, ROOK } from '../../src/core/types.js';
 import * as CW from '../../src/eval/classical-weights.js';
 import { TEMPO, T_MATERIAL, T_MOBILITY, T_NB, T_PST, classicalRawTerms } from '../../src/eval/classical.js';
+import { postProcessFactor } from '../../src/eval/evaluate.js';
 import type { Dataset } from './model.js';
 import type { ClassicalWeights } from './weights-file.js';
 
@@ -88,6 +89,17 @@ export function fromTheta(theta: Float64Array): ClassicalWeights {
   };
 }
 
+/**
+ * Scale of each parameter in the L2 term (see model.ts adam): 1/100 for values
+ * in internal units (a change of 100 costs 1 * reg), 1/64 for scales in 64ths
+ * (doubling a term costs 1 * reg).
+ */
+export function regScales(unit: Float64Array): Float64Array {
+  const r = new Float64Array(2 * unit.length);
+  for (let p = 0; p < unit.length; p++) r[2 * p] = r[2 * p + 1] = unit[p] === 1 ? 1 / 100 : 1 / 64;
+  return r;
+}
+
 /** Which parameters the tuner may move: everything with a meaning (not king material, not the table terms' scales). */
 export function freeMask(): Uint8Array {
   const f = new Uint8Array(2 * PAIRS).fill(1);
@@ -100,10 +112,11 @@ const raw = new Int32Array(43);
 const acc = new Int32Array(PAIRS); // coefficient per pair for tables (same for mg and eg)
 
 /**
- * Adds `pos` to the data set; `result` (0, 0.5, 1) and `score` from Red's side.
- * Returns the evaluation from Red's side (no tempo) as the engine computed it.
+ * Adds `pos` to the data set; `result` (0, 0.5, 1) and `score` from Red's side;
+ * `game` numbers the game it comes from. Returns the classical evaluation from
+ * Red's side (no tempo) as the engine computed it.
  */
-export function addPosition(d: Dataset, pos: Position, result: number, score: number): number {
+export function addPosition(d: Dataset, pos: Position, result: number, score: number, game = 0): number {
   classicalRawTerms(pos, raw);
   acc.fill(0);
   const board = pos.board;
@@ -140,6 +153,6 @@ export function addPosition(d: Dataset, pos: Position, result: number, score: nu
     if (!scaleTuned(t)) continue;
     d.addEntry(P_SCALE + t, raw[t * 2] - raw[t * 2 + 1], raw[T_NB * 2 + t * 2] - raw[T_NB * 2 + t * 2 + 1]);
   }
-  d.endPosition(raw[40], raw[41], pos.side === RED ? TEMPO : -TEMPO, result, score);
+  d.endPosition(raw[40], raw[41], pos.side === RED ? TEMPO : -TEMPO, result, score, postProcessFactor(pos), game);
   return raw[42];
 }
