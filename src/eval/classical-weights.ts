@@ -222,6 +222,77 @@ export const KNIGHT_MOB_EG: readonly number[] = [-60, -32, -12, 2, 12, 20, 26, 3
 // prettier-ignore
 export const TERM_SCALE_MG: readonly number[] = [64, 64, 64, 64, 64, 64, 64, 64, 64, 64];
 
-// Scale of each whole term in 64ths, endgame.
+// Scale of each term in 64ths, endgame. The scale of a term applies to what is not a pattern
+// (defence formula, king-danger curve, hollow and bottom cannons).
 // prettier-ignore
 export const TERM_SCALE_EG: readonly number[] = [64, 64, 64, 64, 64, 64, 64, 64, 64, 64];
+
+// Pattern weights (classical.ts F_*), middlegame.
+// prettier-ignore
+export const PATTERN_MG: readonly number[] = [
+  22, // rook: way forward free
+  8, // knights: guarding each other
+  -30, // knight: trapped
+  -15, // knight: one square, own side
+  15, // structure: crossed pawns side by side
+  18, // structure: bishops connected
+  -25, // structure: king on palace centre, two advisors
+  12, // structure: king at home, advisors in shape
+  -35, // defence: missing advisor vs two rooks
+  -12, // defence: missing bishop per enemy cannon
+  15, // defence: knight and cannon
+  30, // king safety: open king file, per rook
+  25, // cannons: central cannon, two screens
+  80, // cannons: pinned palace-centre knight
+  65, // cannons: iron bolt, one door
+  110, // cannons: iron bolt, two doors
+  25, // pins: rook discovery
+  20, // pins: cannon discovery
+  30, // pins: rook pins a rook
+  10, // pins: rook pins an advisor
+  30, // pins: rook pins a cannon
+  10, // pins: rook pins a pawn
+  45, // pins: rook pins a knight
+  12, // pins: rook pins a bishop
+  15, // pins: cannon screen is a rook
+  5, // pins: cannon screen is an advisor
+  15, // pins: cannon screen is a cannon
+  5, // pins: cannon screen is a pawn
+  22, // pins: cannon screen is a knight
+  6, // pins: cannon screen is a bishop
+];
+
+// Pattern weights, endgame.
+// prettier-ignore
+export const PATTERN_EG: readonly number[] = [
+  10, // rook: way forward free
+  0, // knights: guarding each other
+  -25, // knight: trapped
+  -12, // knight: one square, own side
+  30, // structure: crossed pawns side by side
+  10, // structure: bishops connected
+  0, // structure: king on palace centre, two advisors
+  0, // structure: king at home, advisors in shape
+  -25, // defence: missing advisor vs two rooks
+  -8, // defence: missing bishop per enemy cannon
+  0, // defence: knight and cannon
+  15, // king safety: open king file, per rook
+  0, // cannons: central cannon, two screens
+  40, // cannons: pinned palace-centre knight
+  30, // cannons: iron bolt, one door
+  50, // cannons: iron bolt, two doors
+  20, // pins: rook discovery
+  15, // pins: cannon discovery
+  30, // pins: rook pins a rook
+  8, // pins: rook pins an advisor
+  25, // pins: rook pins a cannon
+  10, // pins: rook pins a pawn
+  40, // pins: rook pins a knight
+  10, // pins: rook pins a bishop
+  15, // pins: cannon screen is a rook
+  4, // pins: cannon screen is an advisor
+  12, // pins: cannon screen is a cannon
+  5, // pins: cannon screen is a pawn
+  20, // pins: cannon screen is a knight
+  5, // pins: cannon screen is a bishop
+];

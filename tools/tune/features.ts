@@ -5,7 +5,16 @@ import { FILE_MOVES, KNIGHT_LEG, KNIGHT_TO, RANK_MOVES, popcount } from '../../s
 import type { Position } from '../../src/core/position.js';
 import { CANNON, FILE_OF, KNIGHT, RANK_OF, RED, ROOK } from '../../src/core/types.js';
 import * as CW from '../../src/eval/classical-weights.js';
-import { TEMPO, T_MATERIAL, T_MOBILITY, T_NB, T_PST, classicalRawTerms } from '../../src/eval/classical.js';
+import {
+  F_NB,
+  RAW_TERMS,
+  TEMPO,
+  T_CANNONS,
+  T_DEFENCE,
+  T_KING,
+  T_NB,
+  classicalRawTerms,
+} from '../../src/eval/classical.js';
 import { postProcessFactor } from '../../src/eval/evaluate.js';
 import type { Dataset } from './model.js';
 import type { ClassicalWeights } from './weights-file.js';
@@ -16,11 +25,15 @@ export const P_ROOK_MOB = P_PST + 7 * 90; // 18
 export const P_CANNON_MOB = P_ROOK_MOB + 18; // 18
 export const P_KNIGHT_MOB = P_CANNON_MOB + 18; // 9
 export const P_SCALE = P_KNIGHT_MOB + 9; // T_NB
-export const PAIRS = P_SCALE + T_NB;
+export const P_PATTERN = P_SCALE + T_NB; // F_NB
+export const PAIRS = P_PATTERN + F_NB;
 
-/** Terms tuned through their scale (the others are tables of their own). */
+/**
+ * Terms tuned through their scale: those with a part that is not linear in its
+ * constants (the rest are tables of their own, or patterns only).
+ */
 export function scaleTuned(t: number): boolean {
-  return t !== T_MATERIAL && t !== T_PST && t !== T_MOBILITY;
+  return t === T_DEFENCE || t === T_KING || t === T_CANNONS;
 }
 
 /** Index into a PST as written in the weights file (first row rank 9) of square `sq` seen from Red. */
@@ -43,6 +56,8 @@ export function currentWeights(): ClassicalWeights {
     KNIGHT_MOB_EG: c(CW.KNIGHT_MOB_EG),
     TERM_SCALE_MG: c(CW.TERM_SCALE_MG),
     TERM_SCALE_EG: c(CW.TERM_SCALE_EG),
+    PATTERN_MG: c(CW.PATTERN_MG),
+    PATTERN_EG: c(CW.PATTERN_EG),
   };
 }
 
@@ -65,6 +80,7 @@ export function toTheta(w: ClassicalWeights): { theta: Float64Array; unit: Float
     set(P_SCALE + t, w.TERM_SCALE_MG[t], w.TERM_SCALE_EG[t]);
     unit[P_SCALE + t] = 1 / 64;
   }
+  for (let f = 0; f < F_NB; f++) set(P_PATTERN + f, w.PATTERN_MG[f], w.PATTERN_EG[f]);
   return { theta, unit };
 }
 
@@ -86,6 +102,8 @@ export function fromTheta(theta: Float64Array): ClassicalWeights {
     KNIGHT_MOB_EG: range(9, (n) => eg(P_KNIGHT_MOB + n)),
     TERM_SCALE_MG: range(T_NB, (t) => mg(P_SCALE + t)),
     TERM_SCALE_EG: range(T_NB, (t) => eg(P_SCALE + t)),
+    PATTERN_MG: range(F_NB, (f) => mg(P_PATTERN + f)),
+    PATTERN_EG: range(F_NB, (f) => eg(P_PATTERN + f)),
   };
 }
 
@@ -108,7 +126,7 @@ export function freeMask(): Uint8Array {
   return f;
 }
 
-const raw = new Int32Array(43);
+const raw = new Int32Array(RAW_TERMS);
 const acc = new Int32Array(PAIRS); // coefficient per pair for tables (same for mg and eg)
 
 /**
@@ -153,6 +171,7 @@ export function addPosition(d: Dataset, pos: Position, result: number, score: nu
     if (!scaleTuned(t)) continue;
     d.addEntry(P_SCALE + t, raw[t * 2] - raw[t * 2 + 1], raw[T_NB * 2 + t * 2] - raw[T_NB * 2 + t * 2 + 1]);
   }
+  for (let f = 0; f < F_NB; f++) if (raw[43 + f]) d.addEntry(P_PATTERN + f, raw[43 + f], raw[43 + f]);
   d.endPosition(raw[40], raw[41], pos.side === RED ? TEMPO : -TEMPO, result, score, postProcessFactor(pos), game);
   return raw[42];
 }
