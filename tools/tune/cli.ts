@@ -193,6 +193,11 @@ export async function runTuneCli(argv: string[]): Promise<number> {
   const sOut = spread(all, plain(r1));
   const gOut = slope(all, plain(anchor), plain(r1));
   const kOut = fitK(d, train, r1, unit);
+  // Against the game results alone (comparable between runs with different lambdas).
+  const resOnly = targets(d, 1, k);
+  const rv0 = nVal ? meanError(d, val, anchor, unit, k, resOnly) : NaN;
+  const rv1 = nVal ? meanError(d, val, r1, unit, k, resOnly) : NaN;
+  process.stderr.write(`kirin tune: validation error against results only: ${rv0.toFixed(6)} -> ${rv1.toFixed(6)}\n`);
   process.stderr.write(
     `kirin tune: written weights${keepScale ? ' (rescaled)' : ''}: scale ${gOut.toFixed(3)} x current, mean |eval| ${sOut.meanAbs.toFixed(0)}, ` +
       `sd ${sOut.sd.toFixed(0)}; K fitted at them ${kOut.toFixed(1)} (current ${k.toFixed(1)})\n` +
