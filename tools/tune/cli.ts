@@ -1,7 +1,7 @@
 // `kirin tune`: Texel tuning of the classical evaluation (docs/DATAGEN.md).
 //
 //   kirin tune --data FILE[,FILE...] [--epochs N] [--lr X] [--batch N] [--lambda L] [--k K]
-//              [--reg R] [--patience N] [--keep-scale 0|1] [--max-score S] [--validation F]
+//              [--reg R] [--smooth S] [--patience N] [--keep-scale 0|1] [--max-score S] [--validation F]
 //              [--limit N] [--out FILE] [--dry-run 1]
 //
 // Reads `kirin datagen` files, fits K (the sigmoid scale) to the game results at
@@ -14,12 +14,12 @@ import { writeFileSync } from 'node:fs';
 import { Position } from '../../src/core/position.js';
 import { PAWN_VALUE, RED } from '../../src/core/types.js';
 import { decodeRecord, forEachRecord, recordPosition } from '../datagen/format.js';
-import { addPosition, currentWeights, freeMask, fromTheta, regScales, toTheta } from './features.js';
+import { SMOOTH_RUNS, addPosition, currentWeights, freeMask, fromTheta, regScales, toTheta } from './features.js';
 import { Dataset, adam, fitK, meanError, predict, slope, spread, targets } from './model.js';
 import { weightsFileText } from './weights-file.js';
 
 const USAGE = `usage: kirin tune --data FILE[,FILE...] [--epochs N] [--lr X] [--batch N] [--lambda L] [--k K]
-                  [--reg R] [--patience N] [--keep-scale 0|1] [--max-score S] [--validation F]
+                  [--reg R] [--smooth S] [--patience N] [--keep-scale 0|1] [--max-score S] [--validation F]
                   [--limit N] [--out FILE] [--dry-run 1]
 `;
 
@@ -48,19 +48,20 @@ export async function runTuneCli(argv: string[]): Promise<number> {
     if (!Number.isFinite(n) || n < lo || n > hi) throw new Error(`--${name} must be a number in [${lo}, ${hi}]`);
     return n;
   };
-  let epochs, lr, batch, lambda, kOpt, valFrac, limit, reg, patience, keepScale, maxScore;
+  let epochs, lr, batch, lambda, kOpt, valFrac, limit, reg, patience, keepScale, maxScore, smooth;
   try {
-    epochs = Math.floor(num('epochs', 200, 0, 1e6));
-    lr = num('lr', 0.5, 1e-6, 1000);
+    epochs = Math.floor(num('epochs', 300, 0, 1e6));
+    lr = num('lr', 0.1, 1e-6, 1000);
     batch = Math.floor(num('batch', 16384, 1, 1e9));
     lambda = num('lambda', 0.5, 0, 1);
     kOpt = num('k', 0, 0, 1e6);
     valFrac = num('validation', 0.1, 0, 0.9);
     limit = Math.floor(num('limit', 0, 0, 1e12));
-    reg = num('reg', 1e-4, 0, 1e6);
-    patience = Math.floor(num('patience', 10, 1, 1e6));
+    reg = num('reg', 3e-5, 0, 1e6);
+    patience = Math.floor(num('patience', 15, 1, 1e6));
     keepScale = num('keep-scale', 1, 0, 1) === 1;
     maxScore = num('max-score', 0, 0, 32000);
+    smooth = num('smooth', 1e-2, 0, 1e6);
   } catch (e) {
     return fail((e as Error).message);
   }
@@ -139,7 +140,7 @@ export async function runTuneCli(argv: string[]): Promise<number> {
   const e0 = meanError(d, train, theta, unit, k, target);
   const v0 = nVal ? meanError(d, val, theta, unit, k, target) : NaN;
   process.stderr.write(
-    `kirin tune: ${train.length} training, ${nVal} validation positions; K = ${k.toFixed(1)} (fixed), lambda = ${lambda}, reg = ${reg}\n` +
+    `kirin tune: ${train.length} training, ${nVal} validation positions; K = ${k.toFixed(1)} (fixed), lambda = ${lambda}, reg = ${reg}, smooth = ${smooth}\n` +
       `kirin tune: error before: train ${e0.toFixed(6)}, validation ${v0.toFixed(6)}\n`,
   );
   const t1 = performance.now();
@@ -153,6 +154,8 @@ export async function runTuneCli(argv: string[]): Promise<number> {
     reg,
     anchor,
     regScale: regScales(unit),
+    smooth,
+    smoothRuns: SMOOTH_RUNS,
     val: nVal ? val : undefined,
     patience,
     onEpoch: (ep, te, ve) => {
@@ -217,7 +220,7 @@ export async function runTuneCli(argv: string[]): Promise<number> {
       .split(',')
       .map((f) => f.split('/').pop())
       .join(', ')}): ` +
-    `K ${k.toFixed(1)}, lambda ${lambda}, reg ${reg}, epoch ${res.bestEpoch} of ${res.epochs}, lr ${lr}, batch ${batch}, ` +
+    `K ${k.toFixed(1)}, lambda ${lambda}, reg ${reg}, smooth ${smooth}, epoch ${res.bestEpoch} of ${res.epochs}, lr ${lr}, batch ${batch}, ` +
     `scale ${grow.toFixed(3)}${keepScale ? ' (rescaled to 1)' : ''};\n` +
     `error ${e0.toFixed(6)} -> ${e1.toFixed(6)} (validation ${v0.toFixed(6)} -> ${v1.toFixed(6)}).`;
   if (a.get('dry-run') === '1') return 0;

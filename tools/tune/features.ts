@@ -118,6 +118,9 @@ export function regScales(unit: Float64Array): Float64Array {
   return r;
 }
 
+/** The count-indexed tables (mobility) as [first pair, length, ...], for the smoothness term. */
+export const SMOOTH_RUNS: readonly number[] = [P_ROOK_MOB, 18, P_CANNON_MOB, 18, P_KNIGHT_MOB, 9];
+
 /** Which parameters the tuner may move: everything with a meaning (not king material, not the table terms' scales). */
 export function freeMask(): Uint8Array {
   const f = new Uint8Array(2 * PAIRS).fill(1);

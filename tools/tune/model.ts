@@ -194,6 +194,13 @@ export interface AdamOptions {
   reg?: number;
   anchor?: Float64Array;
   regScale?: Float64Array;
+  /**
+   * Smoothness of tables indexed by a count (mobility): the loss gains
+   * smooth * sum(((w[n-1] - 2 w[n] + w[n+1]) / 100)^2) over each run of pairs
+   * [first, first + length) in `smoothRuns` (pairs as [first, length, ...]), mg and eg apart.
+   */
+  smooth?: number;
+  smoothRuns?: readonly number[];
   /** Early stopping: the validation positions, their targets, and the epochs without improvement allowed. */
   val?: Uint32Array;
   patience?: number;
@@ -283,9 +290,28 @@ export function adam(
       const n = be - bs;
       const c1 = 1 - Math.pow(b1, t),
         c2 = 1 - Math.pow(b2, t);
+      for (let q = 0; q < np; q++) g[q] /= n;
+      const sm = o.smooth ?? 0;
+      if (sm && o.smoothRuns) {
+        for (let r = 0; r < o.smoothRuns.length; r += 2) {
+          const first: number = o.smoothRuns[r],
+            len: number = o.smoothRuns[r + 1];
+          for (let h = 0; h < 2; h++) {
+            for (let p: number = first + 1; p < first + len - 1; p++) {
+              const a = 2 * (p - 1) + h,
+                b = 2 * p + h,
+                c = 2 * (p + 1) + h;
+              const dd = ((2 * sm) / 1e4) * (theta[a] - 2 * theta[b] + theta[c]);
+              g[a] += dd;
+              g[b] -= 2 * dd;
+              g[c] += dd;
+            }
+          }
+        }
+      }
       for (let q = 0; q < np; q++) {
         if (!o.free[q]) continue;
-        let gq = g[q] / n;
+        let gq = g[q];
         if (reg) {
           const rs = regScale[q];
           gq += 2 * reg * (theta[q] - anchor[q]) * rs * rs;
