@@ -36,9 +36,15 @@ export function scaleTuned(t: number): boolean {
   return t === T_DEFENCE || t === T_KING || t === T_CANNONS;
 }
 
-/** Index into a PST as written in the weights file (first row rank 9) of square `sq` seen from Red. */
+/**
+ * Index into a PST as written in the weights file (first row rank 9) of square
+ * `sq` seen from Red, folded onto files a-e: the tables stay left-right
+ * symmetric (a square and its mirror share one parameter), as the evaluation
+ * must (classical.test.ts).
+ */
 function written(sq: number): number {
-  return (9 - RANK_OF[sq]) * 9 + FILE_OF[sq];
+  const f = FILE_OF[sq];
+  return (9 - RANK_OF[sq]) * 9 + (f > 4 ? 8 - f : f);
 }
 
 export function currentWeights(): ClassicalWeights {
@@ -84,6 +90,12 @@ export function toTheta(w: ClassicalWeights): { theta: Float64Array; unit: Float
   return { theta, unit };
 }
 
+/** A written PST index folded onto files a-e (files f-i use the parameter of their mirror). */
+function fold(s: number): number {
+  const f = s % 9;
+  return f > 4 ? s - f + 8 - f : s;
+}
+
 export function fromTheta(theta: Float64Array): ClassicalWeights {
   const r = (x: number) => Math.round(x);
   const mg = (p: number) => r(theta[2 * p]);
@@ -92,8 +104,8 @@ export function fromTheta(theta: Float64Array): ClassicalWeights {
   return {
     MATERIAL_MG: range(8, (t) => mg(P_MATERIAL + t)),
     MATERIAL_EG: range(8, (t) => eg(P_MATERIAL + t)),
-    PST_MG: [[] as number[], ...range(7, (t) => range(90, (s) => mg(P_PST + t * 90 + s)))],
-    PST_EG: [[] as number[], ...range(7, (t) => range(90, (s) => eg(P_PST + t * 90 + s)))],
+    PST_MG: [[] as number[], ...range(7, (t) => range(90, (s) => mg(P_PST + t * 90 + fold(s))))],
+    PST_EG: [[] as number[], ...range(7, (t) => range(90, (s) => eg(P_PST + t * 90 + fold(s))))],
     ROOK_MOB_MG: range(18, (n) => mg(P_ROOK_MOB + n)),
     ROOK_MOB_EG: range(18, (n) => eg(P_ROOK_MOB + n)),
     CANNON_MOB_MG: range(18, (n) => mg(P_CANNON_MOB + n)),

@@ -68,10 +68,11 @@ test('the linear model reproduces the classical evaluation at the current weight
     const v = addPosition(d, pos, 0.5, 0);
     const stm = evaluateClassical(pos);
     assert.equal(pos.side === RED ? stm : -stm, v + d.base[d.n - 1], fen);
-    assert.ok(Math.abs(predict(d, d.n - 1, theta, unit) - d.base[d.n - 1] - v) <= 2, fen);
+    // Up to rounding: each scaled term and the blend truncate.
+    assert.ok(Math.abs(predict(d, d.n - 1, theta, unit) - d.base[d.n - 1] - v) <= 4, fen);
     // What the search sees (evaluate(): material blend, 60-move damping) is the model times `mult`.
     const seen = evaluate(pos, 0);
-    assert.ok(Math.abs(modelEval(d, d.n - 1, theta, unit) - (pos.side === RED ? seen : -seen)) <= 3, fen);
+    assert.ok(Math.abs(modelEval(d, d.n - 1, theta, unit) - (pos.side === RED ? seen : -seen)) <= 5, fen);
     n++;
   }
   assert.ok(n > 10);
