@@ -193,3 +193,17 @@ test('the smoothness term straightens a jagged count-indexed table', () => {
   });
   assert.ok(rough(theta) < before / 20, `roughness ${before} -> ${rough(theta)}`);
 });
+
+test('tuned piece-square tables stay left-right symmetric', () => {
+  const { theta } = toTheta(currentWeights());
+  const rnd = mulberry32(11);
+  for (let q = 0; q < theta.length; q++) theta[q] += Math.floor(rnd() * 41) - 20;
+  const w = fromTheta(theta);
+  for (let t = 1; t <= 7; t++) {
+    for (let s = 0; s < 90; s++) {
+      const m = s - (s % 9) + 8 - (s % 9);
+      assert.equal(w.PST_MG[t][s], w.PST_MG[t][m]);
+      assert.equal(w.PST_EG[t][s], w.PST_EG[t][m]);
+    }
+  }
+});
