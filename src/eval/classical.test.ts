@@ -76,7 +76,10 @@ test('more material scores higher', () => {
   assert.ok(gains[1] > 500 && gains[1] < gains[0], `knight ${gains[1]}`);
   assert.ok(gains[2] > 500 && gains[2] < gains[0], `cannon ${gains[2]}`);
   assert.ok(gains[3] > 100 && gains[3] < gains[1], `advisor ${gains[3]}`);
-  assert.ok(gains[4] > 50 && gains[4] < gains[1], `pawn ${gains[4]}`);
+  // The edge pawn at home is worth little: taking it opens the file for the enemy
+  // rook (the tuned weights, 2026-12-01: +0.67 material, -0.58 rook freedom,
+  // mobility and PST).
+  assert.ok(gains[4] > 0 && gains[4] < gains[1], `pawn ${gains[4]}`);
   // On random positions, removing an enemy rook (when that leaves a legal position) helps.
   let checked = 0;
   for (const fen of FENS) {

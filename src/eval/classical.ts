@@ -313,9 +313,97 @@ const SCALE_EG = Int32Array.from(W.TERM_SCALE_EG);
 
 /** King-safety weight of an attacker that reaches the enemy palace, by piece type. */
 const ATTACK_WEIGHT = new Int32Array([0, 36, 0, 26, 14, 30, 0, 0]);
-/** Value of a piece pinned against its king (by type of the pinned piece). */
-const PIN_MG = new Int32Array([0, 30, 10, 30, 10, 45, 12, 0]);
-const PIN_EG = new Int32Array([0, 30, 8, 25, 10, 40, 10, 0]);
+
+// Patterns: constants of the pattern terms that enter the evaluation linearly
+// (a count times a middlegame and an endgame value), each a weight of its own in
+// the weights file (PATTERN_MG, PATTERN_EG) so that the tuner fits them one by
+// one. The evaluation counts each pattern per color (`feat`) and adds the
+// values at the end. What is not linear in its constants (the defence formula,
+// the king-danger curve, hollow and bottom cannons) stays in the term and is
+// tuned through the term's scale.
+export const F_ROOK_FREE = 0; // Rooks: the way forward is not blocked by an own piece
+export const F_KNIGHT_LINK = 1; // Knights: knights guarding each other (连环马)
+export const F_KNIGHT_TRAPPED = 2; // Knights: no decent square
+export const F_KNIGHT_CORNERED = 3; // Knights: one decent square, on its own side of the river
+export const F_PAWNS_CONNECTED = 4; // Structure: crossed pawns side by side
+export const F_BISHOPS_CONNECTED = 5; // Structure: bishops defending each other
+export const F_KING_CENTRE = 6; // Structure: king on the palace centre with both advisors
+export const F_KING_HOME = 7; // Structure: king at home with both advisors in shape
+export const F_NO_ADVISOR_VS_ROOKS = 8; // Defence: per missing advisor against two rooks (缺士怕双车)
+export const F_NO_BISHOP_VS_CANNON = 9; // Defence: per missing bishop and enemy cannon (缺象怕炮)
+export const F_KNIGHT_CANNON = 10; // Defence: knight and cannon together
+export const F_OPEN_KING_FILE = 11; // King safety: per rook, nothing in front of the enemy king
+export const F_CENTRAL_SCREENS = 12; // Cannons: central cannon with two screens
+export const F_PINNED_CENTRE_KNIGHT = 13; // Cannons: palace-centre knight pinned by a central cannon
+export const F_IRON_BOLT_1 = 14; // Cannons: iron bolt (铁门栓), one palace door
+export const F_IRON_BOLT_2 = 15; // Cannons: iron bolt, both palace doors
+export const F_ROOK_DISCOVERY = 16; // Pins: own piece between a rook and the enemy king
+export const F_CANNON_DISCOVERY = 17; // Pins: own far screen of a cannon with an enemy near screen
+export const F_ROOK_PIN = 17; // + type (1..6): enemy piece pinned by a rook, by its type
+export const F_SCREEN_PIN = 23; // + type (1..6): enemy screen of a cannon on the king's file, by its type
+export const F_NB = 30;
+/** Name of each pattern (the weights file's comments). */
+export const PATTERN_NAMES: readonly string[] = [
+  'rook: way forward free',
+  'knights: guarding each other',
+  'knight: trapped',
+  'knight: one square, own side',
+  'structure: crossed pawns side by side',
+  'structure: bishops connected',
+  'structure: king on palace centre, two advisors',
+  'structure: king at home, advisors in shape',
+  'defence: missing advisor vs two rooks',
+  'defence: missing bishop per enemy cannon',
+  'defence: knight and cannon',
+  'king safety: open king file, per rook',
+  'cannons: central cannon, two screens',
+  'cannons: pinned palace-centre knight',
+  'cannons: iron bolt, one door',
+  'cannons: iron bolt, two doors',
+  'pins: rook discovery',
+  'pins: cannon discovery',
+  'pins: rook pins a rook',
+  'pins: rook pins an advisor',
+  'pins: rook pins a cannon',
+  'pins: rook pins a pawn',
+  'pins: rook pins a knight',
+  'pins: rook pins a bishop',
+  'pins: cannon screen is a rook',
+  'pins: cannon screen is an advisor',
+  'pins: cannon screen is a cannon',
+  'pins: cannon screen is a pawn',
+  'pins: cannon screen is a knight',
+  'pins: cannon screen is a bishop',
+];
+/** Term of each pattern. */
+export const PATTERN_TERM: readonly number[] = [
+  7,
+  8,
+  8,
+  8,
+  9,
+  9,
+  9,
+  9,
+  1,
+  1,
+  1,
+  4,
+  5,
+  5,
+  5,
+  5,
+  6,
+  6,
+  ...new Array<number>(12).fill(6),
+];
+const PAT_MG = Int32Array.from(W.PATTERN_MG);
+const PAT_EG = Int32Array.from(W.PATTERN_EG);
+/** Pattern counts of the last evaluation: [pattern * 2 + color]. */
+const feat = new Int32Array(F_NB * 2);
+/** The patterns' share of MG/EG per term and color (the rest is what the term's scale applies to). */
+const PMG = new Int32Array(T_NB * 2);
+const PEG = new Int32Array(T_NB * 2);
 
 // ---- Scratch state for one evaluation (no allocation) -------------------------
 
@@ -342,6 +430,7 @@ function compute(pos: Position): number {
     MG[i] = 0;
     EG[i] = 0;
   }
+  feat.fill(0);
   palAtt[0] = palAtt[1] = palAtt2[0] = palAtt2[1] = 0;
   attCount[0] = attCount[1] = attWeight[0] = attWeight[1] = 0;
   rookPal[0] = rookPal[1] = crossed[0] = crossed[1] = 0;
@@ -396,8 +485,7 @@ function compute(pos: Position): number {
           const caps = FILE_ROOK_CAP[fi];
           const ahead = c === RED ? caps & ~((2 << r) - 1) : caps & ((1 << r) - 1);
           if (ahead === 0 || board[(31 - Math.clz32(ahead)) * 9 + f] >> 3 !== c) {
-            MG[T_ROOKS * 2 + c] += 22;
-            EG[T_ROOKS * 2 + c] += 10;
+            feat[F_ROOK_FREE * 2 + c]++;
           }
           // Pins against the enemy king.
           if (f === kf) {
@@ -448,14 +536,12 @@ function compute(pos: Position): number {
             if (!EDGE[to]) good++;
           }
           mob += KNIGHT_MOB[squares];
-          if (links) MG[T_KNIGHTS * 2 + c] += 8;
+          if (links) feat[F_KNIGHT_LINK * 2 + c]++;
           // Trapped: no decent square to go to (one is not enough deep in the enemy camp).
           if (good === 0) {
-            MG[T_KNIGHTS * 2 + c] -= 30;
-            EG[T_KNIGHTS * 2 + c] -= 25;
+            feat[F_KNIGHT_TRAPPED * 2 + c]++;
           } else if (good === 1 && (r >= 5 ? 1 : 0) !== c) {
-            MG[T_KNIGHTS * 2 + c] -= 15;
-            EG[T_KNIGHTS * 2 + c] -= 12;
+            feat[F_KNIGHT_CORNERED * 2 + c]++;
           }
           if (m) {
             palAtt2[c] |= palAtt[c] & m;
@@ -484,8 +570,7 @@ function compute(pos: Position): number {
             }
             // Connected with a pawn on the right (each pair counted once).
             if (f < 8 && board[sq + 1] === (ownBit | PAWN)) {
-              MG[T_STRUCTURE * 2 + c] += 15;
-              EG[T_STRUCTURE * 2 + c] += 30;
+              feat[F_PAWNS_CONNECTED * 2 + c]++;
             }
           }
           break;
@@ -512,8 +597,7 @@ function compute(pos: Position): number {
       for (let k = b1 * 4, end = k + 4; k < end; k++) {
         if (BISHOP_TO[k] === b2) {
           if (board[BISHOP_EYE[k]] === 0) {
-            MG[T_STRUCTURE * 2 + c] += 18;
-            EG[T_STRUCTURE * 2 + c] += 10;
+            feat[F_BISHOPS_CONNECTED * 2 + c]++;
           }
           break;
         }
@@ -526,14 +610,14 @@ function compute(pos: Position): number {
       const a1 = advisorSq[c * 2],
         a2 = advisorSq[c * 2 + 1];
       if (own === centre) {
-        MG[T_STRUCTURE * 2 + c] -= 25;
+        feat[F_KING_CENTRE * 2 + c]++;
       } else if (
         own === home &&
         (a1 === centre ||
           a2 === centre ||
           (FILE_OF[a1] + FILE_OF[a2] === 8 && RANK_OF[a1] === RANK_OF[own] && RANK_OF[a2] === RANK_OF[own]))
       ) {
-        MG[T_STRUCTURE * 2 + c] += 12;
+        feat[F_KING_HOME * 2 + c]++;
       }
     }
   }
@@ -563,21 +647,13 @@ function compute(pos: Position): number {
     if (attB > 8) attB = 8;
     const adv = cnt[o | ADVISOR],
       bis = cnt[o | BISHOP];
-    let dmg = (adv * 70 * attA + bis * 55 * attB) >> 3;
-    let deg = (adv * 50 * attA + bis * 40 * attB) >> 3;
+    MG[T_DEFENCE * 2 + c] = (adv * 70 * attA + bis * 55 * attB) >> 3;
+    EG[T_DEFENCE * 2 + c] = (adv * 50 * attA + bis * 40 * attB) >> 3;
     // Missing advisors fear two rooks (缺士怕双车); missing bishops fear cannons (缺象怕炮).
-    if (adv < 2 && eR === 2) {
-      dmg -= (2 - adv) * 35;
-      deg -= (2 - adv) * 25;
-    }
-    if (bis < 2 && eC > 0) {
-      dmg -= (2 - bis) * 12 * eC;
-      deg -= (2 - bis) * 8 * eC;
-    }
+    if (adv < 2 && eR === 2) feat[F_NO_ADVISOR_VS_ROOKS * 2 + c] += 2 - adv;
+    if (bis < 2 && eC > 0) feat[F_NO_BISHOP_VS_CANNON * 2 + c] += (2 - bis) * eC;
     // Rook with knight and cannon beats the one-sided pairs in the middlegame.
-    if (cnt[o | KNIGHT] > 0 && cnt[o | CANNON] > 0) dmg += 15;
-    MG[T_DEFENCE * 2 + c] = dmg;
-    EG[T_DEFENCE * 2 + c] = deg;
+    if (cnt[o | KNIGHT] > 0 && cnt[o | CANNON] > 0) feat[F_KNIGHT_CANNON * 2 + c]++;
   }
 
   // ---- King safety -------------------------------------------------------------------
@@ -608,8 +684,7 @@ function compute(pos: Position): number {
         kr = RANK_OF[eksq];
       const front = e === RED ? fileOcc[kf] & ~((2 << kr) - 1) : fileOcc[kf] & ((1 << kr) - 1);
       if (front === 0) {
-        MG[T_KING * 2 + c] += 30 * rooks;
-        EG[T_KING * 2 + c] += 15 * rooks;
+        feat[F_OPEN_KING_FILE * 2 + c] += rooks;
       }
     }
     // Iron bolt: a cannon on the king's central file and a rook on the palace door.
@@ -617,13 +692,32 @@ function compute(pos: Position): number {
       const row = (RANK_OF[eksq] - PALACE_BASE[e]) * 3;
       const doors = rookPal[c] & ((1 | 4) << row);
       if (doors) {
-        MG[T_CANNONS * 2 + c] += popcount(doors) === 2 ? 110 : 65;
-        EG[T_CANNONS * 2 + c] += popcount(doors) === 2 ? 50 : 30;
+        feat[(popcount(doors) === 2 ? F_IRON_BOLT_2 : F_IRON_BOLT_1) * 2 + c]++;
       }
     }
   }
 
+  // ---- Patterns --------------------------------------------------------------------------
+  for (let i = 0; i < T_NB * 2; i++) {
+    PMG[i] = 0;
+    PEG[i] = 0;
+  }
+  for (let f = 0; f < F_NB; f++) {
+    const t2 = PATTERN_TERM[f] * 2;
+    for (let c = 0; c < 2; c++) {
+      const n = feat[f * 2 + c];
+      if (n === 0) continue;
+      PMG[t2 + c] += n * PAT_MG[f];
+      PEG[t2 + c] += n * PAT_EG[f];
+    }
+  }
+  for (let i = 0; i < T_NB * 2; i++) {
+    MG[i] += PMG[i];
+    EG[i] += PEG[i];
+  }
+
   // ---- Blend ---------------------------------------------------------------------------
+  // The term's scale applies to what is not a pattern; the patterns' own weights are tuned.
   let mg = 0,
     eg = 0;
   for (let t = 0; t < T_NB; t++) {
@@ -636,8 +730,10 @@ function compute(pos: Position): number {
       mg += dm;
       eg += de;
     } else {
-      mg += ((dm * w * sm) / 4096) | 0;
-      eg += ((de * w * se) / 4096) | 0;
+      const pm = PMG[t * 2] - PMG[t * 2 + 1],
+        pe = PEG[t * 2] - PEG[t * 2 + 1];
+      mg += ((((dm - pm) * w * sm) / 4096) | 0) + (((pm * w) / 64) | 0);
+      eg += ((((de - pe) * w * se) / 4096) | 0) + (((pe * w) / 64) | 0);
     }
   }
   let v = ((mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX) | 0;
@@ -655,12 +751,10 @@ function compute(pos: Position): number {
 function pinOrBattery(board: Uint8Array, sq: number, c: number): void {
   const pc = board[sq];
   if (pc >> 3 !== c) {
-    MG[T_PINS * 2 + c] += PIN_MG[pc & 7];
-    EG[T_PINS * 2 + c] += PIN_EG[pc & 7];
+    feat[(F_ROOK_PIN + (pc & 7)) * 2 + c]++;
   } else if ((pc & 7) !== PAWN) {
     // Own piece in between: moving it gives a discovered check.
-    MG[T_PINS * 2 + c] += 25;
-    EG[T_PINS * 2 + c] += 20;
+    feat[F_ROOK_DISCOVERY * 2 + c]++;
   }
 }
 
@@ -694,26 +788,22 @@ function cannonOnKingFile(pos: Position, c: number, sq: number, ksq: number, pha
       fp = board[farSq];
     if (f === 4) {
       centralCannon[c] = 1;
-      MG[T_CANNONS * 2 + c] += 25;
+      feat[F_CENTRAL_SCREENS * 2 + c]++;
       // Knight on the palace centre pinned by a central cannon (炮镇窝心马).
       const centre = e === RED ? 13 : 76;
       if (nearSq === centre && np === ((e << 3) | KNIGHT)) {
-        MG[T_CANNONS * 2 + c] += 80;
-        EG[T_CANNONS * 2 + c] += 40;
+        feat[F_PINNED_CENTRE_KNIGHT * 2 + c]++;
       }
     }
     // Both screens are tied to the line; enemy ones are pinned, an own one gives discovered check.
     if (np >> 3 === e) {
-      MG[T_PINS * 2 + c] += PIN_MG[np & 7] >> 1;
-      EG[T_PINS * 2 + c] += PIN_EG[np & 7] >> 1;
+      feat[(F_SCREEN_PIN + (np & 7)) * 2 + c]++;
       if (fp >> 3 === c && (fp & 7) !== PAWN) {
-        MG[T_PINS * 2 + c] += 20;
-        EG[T_PINS * 2 + c] += 15;
+        feat[F_CANNON_DISCOVERY * 2 + c]++;
       }
     }
     if (fp >> 3 === e) {
-      MG[T_PINS * 2 + c] += PIN_MG[fp & 7] >> 1;
-      EG[T_PINS * 2 + c] += PIN_EG[fp & 7] >> 1;
+      feat[(F_SCREEN_PIN + (fp & 7)) * 2 + c]++;
     }
   }
 }
@@ -791,21 +881,26 @@ export function classicalTerms(pos: Position): Int32Array {
   return out;
 }
 
+/** Length of classicalRawTerms' output. */
+export const RAW_TERMS = 43 + F_NB;
+
 /**
  * The raw terms of the evaluation of `pos` for the tuner: out[0..19] middlegame
  * and out[20..39] endgame values per term and color (index term * 2 + color,
- * before term weights and scales), out[40] the phase (0..128), out[41] the
- * scale factor (0..64) and out[42] the evaluation from Red's side (no tempo).
+ * before term weights and scales, without the patterns), out[40] the phase
+ * (0..128), out[41] the scale factor (0..64), out[42] the evaluation from Red's
+ * side (no tempo) and out[43 + f] the count of pattern f, Red's minus Black's.
  */
 export function classicalRawTerms(pos: Position, out: Int32Array): void {
   const v = compute(pos);
   for (let i = 0; i < T_NB * 2; i++) {
-    out[i] = MG[i];
-    out[T_NB * 2 + i] = EG[i];
+    out[i] = MG[i] - PMG[i];
+    out[T_NB * 2 + i] = EG[i] - PEG[i];
   }
   out[40] = last[0];
   out[41] = last[4];
   out[42] = v;
+  for (let f = 0; f < F_NB; f++) out[43 + f] = feat[f * 2] - feat[f * 2 + 1];
 }
 
 // ---- Trace ----------------------------------------------------------------------------

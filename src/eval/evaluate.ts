@@ -7,6 +7,17 @@ import type { Position } from '../core/position.js';
 import { RED, VALUE_MATED_IN_MAX_PLY, VALUE_MATE_IN_MAX_PLY } from '../core/types.js';
 import { classicalTermTable, evaluateClassical, pawns } from './classical.js';
 
+/**
+ * The factor postProcess applies to the classical evaluation (with optimism 0,
+ * before truncation and clamp): the material blend times the rule-60 damping.
+ * For the tuner, which must compare the evaluation with search scores on the
+ * scale the search sees.
+ */
+export function postProcessFactor(pos: Position): number {
+  const material = pos.majorMaterial[0] + pos.majorMaterial[1];
+  return ((17380 + material) / 20582) * (1 - pos.rule60Count() / 253);
+}
+
 /** Applies the blend, rule-60 damping and clamp to a raw score `e` (side to move). */
 export function postProcess(pos: Position, e: number, optimism: number): number {
   const material = pos.majorMaterial[0] + pos.majorMaterial[1];

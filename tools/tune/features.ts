@@ -5,7 +5,17 @@ import { FILE_MOVES, KNIGHT_LEG, KNIGHT_TO, RANK_MOVES, popcount } from '../../s
 import type { Position } from '../../src/core/position.js';
 import { CANNON, FILE_OF, KNIGHT, RANK_OF, RED, ROOK } from '../../src/core/types.js';
 import * as CW from '../../src/eval/classical-weights.js';
-import { TEMPO, T_MATERIAL, T_MOBILITY, T_NB, T_PST, classicalRawTerms } from '../../src/eval/classical.js';
+import {
+  F_NB,
+  RAW_TERMS,
+  TEMPO,
+  T_CANNONS,
+  T_DEFENCE,
+  T_KING,
+  T_NB,
+  classicalRawTerms,
+} from '../../src/eval/classical.js';
+import { postProcessFactor } from '../../src/eval/evaluate.js';
 import type { Dataset } from './model.js';
 import type { ClassicalWeights } from './weights-file.js';
 
@@ -15,16 +25,26 @@ export const P_ROOK_MOB = P_PST + 7 * 90; // 18
 export const P_CANNON_MOB = P_ROOK_MOB + 18; // 18
 export const P_KNIGHT_MOB = P_CANNON_MOB + 18; // 9
 export const P_SCALE = P_KNIGHT_MOB + 9; // T_NB
-export const PAIRS = P_SCALE + T_NB;
+export const P_PATTERN = P_SCALE + T_NB; // F_NB
+export const PAIRS = P_PATTERN + F_NB;
 
-/** Terms tuned through their scale (the others are tables of their own). */
+/**
+ * Terms tuned through their scale: those with a part that is not linear in its
+ * constants (the rest are tables of their own, or patterns only).
+ */
 export function scaleTuned(t: number): boolean {
-  return t !== T_MATERIAL && t !== T_PST && t !== T_MOBILITY;
+  return t === T_DEFENCE || t === T_KING || t === T_CANNONS;
 }
 
-/** Index into a PST as written in the weights file (first row rank 9) of square `sq` seen from Red. */
+/**
+ * Index into a PST as written in the weights file (first row rank 9) of square
+ * `sq` seen from Red, folded onto files a-e: the tables stay left-right
+ * symmetric (a square and its mirror share one parameter), as the evaluation
+ * must (classical.test.ts).
+ */
 function written(sq: number): number {
-  return (9 - RANK_OF[sq]) * 9 + FILE_OF[sq];
+  const f = FILE_OF[sq];
+  return (9 - RANK_OF[sq]) * 9 + (f > 4 ? 8 - f : f);
 }
 
 export function currentWeights(): ClassicalWeights {
@@ -42,6 +62,8 @@ export function currentWeights(): ClassicalWeights {
     KNIGHT_MOB_EG: c(CW.KNIGHT_MOB_EG),
     TERM_SCALE_MG: c(CW.TERM_SCALE_MG),
     TERM_SCALE_EG: c(CW.TERM_SCALE_EG),
+    PATTERN_MG: c(CW.PATTERN_MG),
+    PATTERN_EG: c(CW.PATTERN_EG),
   };
 }
 
@@ -64,7 +86,14 @@ export function toTheta(w: ClassicalWeights): { theta: Float64Array; unit: Float
     set(P_SCALE + t, w.TERM_SCALE_MG[t], w.TERM_SCALE_EG[t]);
     unit[P_SCALE + t] = 1 / 64;
   }
+  for (let f = 0; f < F_NB; f++) set(P_PATTERN + f, w.PATTERN_MG[f], w.PATTERN_EG[f]);
   return { theta, unit };
+}
+
+/** A written PST index folded onto files a-e (files f-i use the parameter of their mirror). */
+function fold(s: number): number {
+  const f = s % 9;
+  return f > 4 ? s - f + 8 - f : s;
 }
 
 export function fromTheta(theta: Float64Array): ClassicalWeights {
@@ -75,8 +104,8 @@ export function fromTheta(theta: Float64Array): ClassicalWeights {
   return {
     MATERIAL_MG: range(8, (t) => mg(P_MATERIAL + t)),
     MATERIAL_EG: range(8, (t) => eg(P_MATERIAL + t)),
-    PST_MG: [[] as number[], ...range(7, (t) => range(90, (s) => mg(P_PST + t * 90 + s)))],
-    PST_EG: [[] as number[], ...range(7, (t) => range(90, (s) => eg(P_PST + t * 90 + s)))],
+    PST_MG: [[] as number[], ...range(7, (t) => range(90, (s) => mg(P_PST + t * 90 + fold(s))))],
+    PST_EG: [[] as number[], ...range(7, (t) => range(90, (s) => eg(P_PST + t * 90 + fold(s))))],
     ROOK_MOB_MG: range(18, (n) => mg(P_ROOK_MOB + n)),
     ROOK_MOB_EG: range(18, (n) => eg(P_ROOK_MOB + n)),
     CANNON_MOB_MG: range(18, (n) => mg(P_CANNON_MOB + n)),
@@ -85,8 +114,24 @@ export function fromTheta(theta: Float64Array): ClassicalWeights {
     KNIGHT_MOB_EG: range(9, (n) => eg(P_KNIGHT_MOB + n)),
     TERM_SCALE_MG: range(T_NB, (t) => mg(P_SCALE + t)),
     TERM_SCALE_EG: range(T_NB, (t) => eg(P_SCALE + t)),
+    PATTERN_MG: range(F_NB, (f) => mg(P_PATTERN + f)),
+    PATTERN_EG: range(F_NB, (f) => eg(P_PATTERN + f)),
   };
 }
+
+/**
+ * Scale of each parameter in the L2 term (see model.ts adam): 1/100 for values
+ * in internal units (a change of 100 costs 1 * reg), 1/64 for scales in 64ths
+ * (doubling a term costs 1 * reg).
+ */
+export function regScales(unit: Float64Array): Float64Array {
+  const r = new Float64Array(2 * unit.length);
+  for (let p = 0; p < unit.length; p++) r[2 * p] = r[2 * p + 1] = unit[p] === 1 ? 1 / 100 : 1 / 64;
+  return r;
+}
+
+/** The count-indexed tables (mobility) as [first pair, length, ...], for the smoothness term. */
+export const SMOOTH_RUNS: readonly number[] = [P_ROOK_MOB, 18, P_CANNON_MOB, 18, P_KNIGHT_MOB, 9];
 
 /** Which parameters the tuner may move: everything with a meaning (not king material, not the table terms' scales). */
 export function freeMask(): Uint8Array {
@@ -96,14 +141,15 @@ export function freeMask(): Uint8Array {
   return f;
 }
 
-const raw = new Int32Array(43);
+const raw = new Int32Array(RAW_TERMS);
 const acc = new Int32Array(PAIRS); // coefficient per pair for tables (same for mg and eg)
 
 /**
- * Adds `pos` to the data set; `result` (0, 0.5, 1) and `score` from Red's side.
- * Returns the evaluation from Red's side (no tempo) as the engine computed it.
+ * Adds `pos` to the data set; `result` (0, 0.5, 1) and `score` from Red's side;
+ * `game` numbers the game it comes from. Returns the classical evaluation from
+ * Red's side (no tempo) as the engine computed it.
  */
-export function addPosition(d: Dataset, pos: Position, result: number, score: number): number {
+export function addPosition(d: Dataset, pos: Position, result: number, score: number, game = 0): number {
   classicalRawTerms(pos, raw);
   acc.fill(0);
   const board = pos.board;
@@ -140,6 +186,7 @@ export function addPosition(d: Dataset, pos: Position, result: number, score: nu
     if (!scaleTuned(t)) continue;
     d.addEntry(P_SCALE + t, raw[t * 2] - raw[t * 2 + 1], raw[T_NB * 2 + t * 2] - raw[T_NB * 2 + t * 2 + 1]);
   }
-  d.endPosition(raw[40], raw[41], pos.side === RED ? TEMPO : -TEMPO, result, score);
+  for (let f = 0; f < F_NB; f++) if (raw[43 + f]) d.addEntry(P_PATTERN + f, raw[43 + f], raw[43 + f]);
+  d.endPosition(raw[40], raw[41], pos.side === RED ? TEMPO : -TEMPO, result, score, postProcessFactor(pos), game);
   return raw[42];
 }

@@ -4,11 +4,12 @@ import { readFileSync } from 'node:fs';
 import { Position } from '../../src/core/position.js';
 import { RED } from '../../src/core/types.js';
 import { evaluateClassical } from '../../src/eval/classical.js';
+import { evaluate } from '../../src/eval/evaluate.js';
 import * as CW from '../../src/eval/classical-weights.js';
 import { mulberry32 } from '../../src/core/prng.js';
 import { BENCH_FENS } from '../../src/protocol/benchpositions.js';
 import { PAIRS, addPosition, currentWeights, freeMask, fromTheta, toTheta } from './features.js';
-import { Dataset, adam, fitK, meanError, predict, sigmoid, targets } from './model.js';
+import { Dataset, adam, fitK, meanError, modelEval, predict, sigmoid, slope, targets } from './model.js';
 import { weightsFileText } from './weights-file.js';
 
 test('Adam on synthetic data recovers the weights that generated it', () => {
@@ -67,7 +68,11 @@ test('the linear model reproduces the classical evaluation at the current weight
     const v = addPosition(d, pos, 0.5, 0);
     const stm = evaluateClassical(pos);
     assert.equal(pos.side === RED ? stm : -stm, v + d.base[d.n - 1], fen);
-    assert.ok(Math.abs(predict(d, d.n - 1, theta, unit) - d.base[d.n - 1] - v) <= 2, fen);
+    // Up to rounding: each scaled term and the blend truncate.
+    assert.ok(Math.abs(predict(d, d.n - 1, theta, unit) - d.base[d.n - 1] - v) <= 4, fen);
+    // What the search sees (evaluate(): material blend, 60-move damping) is the model times `mult`.
+    const seen = evaluate(pos, 0);
+    assert.ok(Math.abs(modelEval(d, d.n - 1, theta, unit) - (pos.side === RED ? seen : -seen)) <= 5, fen);
     n++;
   }
   assert.ok(n > 10);
@@ -83,4 +88,122 @@ test('weights survive theta and back; the weights file is what the generator wri
   assert.equal(f[2 * 1], 1);
   const file = readFileSync(new URL('../../../src/eval/classical-weights.ts', import.meta.url), 'utf8');
   assert.equal(weightsFileText(w, CW.WEIGHTS_NOTE), file);
+});
+
+/** A data set of one pair whose coefficient is e, labelled by sigmoid(e * w / 200) (noise free). */
+function onePair(w: number, n: number, seed: number): Dataset {
+  const rnd = mulberry32(seed);
+  const d = new Dataset();
+  for (let i = 0; i < n; i++) {
+    const e = Math.floor(rnd() * 40) - 20;
+    d.addEntry(0, e, e);
+    d.endPosition(64, 64, 0, sigmoid(e * w, 200), 0, 1, i);
+  }
+  return d;
+}
+
+test('L2 regularisation holds the weights near the anchor; without it they reach the data', () => {
+  const d = onePair(30, 2000, 5);
+  const all = Uint32Array.from({ length: d.n }, (_, i) => i);
+  const unit = new Float64Array([1]);
+  const target = targets(d, 1, 200);
+  const fit = (reg: number) => {
+    const theta = new Float64Array([10, 10]);
+    adam(d, all, theta, unit, target, {
+      epochs: 400,
+      lr: 1,
+      batch: 256,
+      k: 200,
+      free: new Uint8Array([1, 1]),
+      reg,
+      anchor: new Float64Array([10, 10]),
+      regScale: new Float64Array([1 / 100, 1 / 100]),
+    });
+    return theta[0];
+  };
+  const free = fit(0),
+    held = fit(100);
+  assert.ok(Math.abs(free - 30) < 1, `no reg: ${free}`);
+  assert.ok(Math.abs(held - 10) < 2, `strong reg: ${held}`);
+});
+
+test('early stopping keeps the weights of the best validation epoch', () => {
+  // Training data says w = 30, validation data says w = 10: starting at 10, the
+  // best validation error is at the start, and the run stops after `patience` epochs.
+  const tr = onePair(30, 2000, 6);
+  const va = onePair(10, 500, 7);
+  const d = new Dataset();
+  for (const src of [tr, va]) {
+    for (let i = 0; i < src.n; i++) {
+      d.addEntry(0, src.cmg[src.start[i]], src.ceg[src.start[i]]);
+      d.endPosition(64, 64, 0, src.result[i], 0, 1, i);
+    }
+  }
+  const train = Uint32Array.from({ length: tr.n }, (_, i) => i);
+  const val = Uint32Array.from({ length: va.n }, (_, i) => tr.n + i);
+  const target = targets(d, 1, 200);
+  const theta = new Float64Array([10, 10]);
+  const r = adam(d, train, theta, new Float64Array([1]), target, {
+    epochs: 100,
+    lr: 1,
+    batch: 256,
+    k: 200,
+    free: new Uint8Array([1, 1]),
+    val,
+    patience: 5,
+  });
+  assert.equal(r.bestEpoch, 0);
+  assert.equal(r.epochs, 5);
+  assert.deepEqual([...theta], [10, 10]);
+});
+
+test('slope measures how much larger one evaluation is than another', () => {
+  const idx = Uint32Array.from([0, 1, 2, 3]);
+  const x = [100, -200, 300, 50];
+  assert.equal(
+    slope(
+      idx,
+      (i) => x[i],
+      (i) => 1.25 * x[i],
+    ),
+    1.25,
+  );
+});
+
+test('the smoothness term straightens a jagged count-indexed table', () => {
+  // No data gradient (targets equal the model's own predictions at a flat 0): only the smoothness term acts.
+  const d = new Dataset();
+  d.addEntry(0, 1, 1);
+  d.endPosition(64, 64, 0, 0.5, 0);
+  const theta = new Float64Array([0, 0, 10, 10, 50, 50, -20, -20, 30, 30, 40, 40]);
+  const rough = (t: Float64Array) => {
+    let s = 0;
+    for (let p = 2; p < 5; p++) s += Math.abs(t[2 * p - 2] - 2 * t[2 * p] + t[2 * p + 2]);
+    return s;
+  };
+  const before = rough(theta);
+  adam(d, Uint32Array.from([0]), theta, new Float64Array(6).fill(1), targets(d, 1, 200), {
+    epochs: 1000,
+    lr: 1,
+    batch: 1,
+    k: 200,
+    free: Uint8Array.from([0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]),
+    smooth: 1,
+    smoothRuns: [1, 5],
+  });
+  assert.ok(rough(theta) < before / 20, `roughness ${before} -> ${rough(theta)}`);
+});
+
+test('tuned piece-square tables stay left-right symmetric', () => {
+  const { theta } = toTheta(currentWeights());
+  const rnd = mulberry32(11);
+  for (let q = 0; q < theta.length; q++) theta[q] += Math.floor(rnd() * 41) - 20;
+  const w = fromTheta(theta);
+  for (let t = 1; t <= 7; t++) {
+    for (let s = 0; s < 90; s++) {
+      const m = s - (s % 9) + 8 - (s % 9);
+      assert.equal(w.PST_MG[t][s], w.PST_MG[t][m]);
+      assert.equal(w.PST_EG[t][s], w.PST_EG[t][m]);
+    }
+  }
 });

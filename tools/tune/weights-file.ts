@@ -1,6 +1,8 @@
 // The classical evaluation's tunable weights as data, and the generator of
 // src/eval/classical-weights.ts (the file `kirin tune` writes for review).
 
+import { PATTERN_NAMES } from '../../src/eval/classical.js';
+
 export interface ClassicalWeights {
   MATERIAL_MG: number[];
   MATERIAL_EG: number[];
@@ -16,6 +18,9 @@ export interface ClassicalWeights {
   /** Per evaluation term (classical.ts T_*), in 64ths. */
   TERM_SCALE_MG: number[];
   TERM_SCALE_EG: number[];
+  /** Per pattern (classical.ts F_*, PATTERN_NAMES). */
+  PATTERN_MG: number[];
+  PATTERN_EG: number[];
 }
 
 export const WEIGHT_KEYS: readonly (keyof ClassicalWeights)[] = [
@@ -31,6 +36,8 @@ export const WEIGHT_KEYS: readonly (keyof ClassicalWeights)[] = [
   'KNIGHT_MOB_EG',
   'TERM_SCALE_MG',
   'TERM_SCALE_EG',
+  'PATTERN_MG',
+  'PATTERN_EG',
 ];
 
 const COMMENTS: Record<keyof ClassicalWeights, string> = {
@@ -49,7 +56,11 @@ const COMMENTS: Record<keyof ClassicalWeights, string> = {
   TERM_SCALE_MG:
     'Scale of each whole term in 64ths (Material, Defence, PST, Mobility, King safety, Cannons, Pins,\n' +
     '// Rooks, Knights, Structure), middlegame.',
-  TERM_SCALE_EG: 'Scale of each whole term in 64ths, endgame.',
+  TERM_SCALE_EG:
+    'Scale of each term in 64ths, endgame. The scale of a term applies to what is not a pattern\n' +
+    '// (defence formula, king-danger curve, hollow and bottom cannons).',
+  PATTERN_MG: 'Pattern weights (classical.ts F_*), middlegame.',
+  PATTERN_EG: 'Pattern weights, endgame.',
 };
 
 function row(v: number[], per: number, indent: string): string {
@@ -86,6 +97,12 @@ export function weightsFileText(w: ClassicalWeights, note: string): string {
               '\n  ],',
           );
       }
+      out.push('];');
+    } else if (k === 'PATTERN_MG' || k === 'PATTERN_EG') {
+      // One line per pattern, named.
+      out.push('// prettier-ignore');
+      out.push(`export const ${k}: readonly number[] = [`);
+      (v as number[]).forEach((x, f) => out.push(`  ${Math.round(x)}, // ${PATTERN_NAMES[f]}`));
       out.push('];');
     } else {
       out.push('// prettier-ignore');
