@@ -773,7 +773,14 @@ export class Searcher {
         this.stopped = true;
 
       // Weakened play: choose the move once the iteration at depth 1 + level is complete.
-      if (skill.enabled() && skill.timeToPick(this.rootDepth)) skill.pickBest(this.skillLines(multiPV), multiPV, rng);
+      // Deeper iterations could not change the choice, so the search ends there (an
+      // infinite search goes on for its output; a ponder search waits for ponderhit
+      // with the move chosen). Stockfish goes on until its time is used: stopping
+      // makes a level's strength nearly independent of the clock and its moves prompt.
+      if (skill.enabled() && skill.timeToPick(this.rootDepth)) {
+        skill.pickBest(this.skillLines(multiPV), multiPV, rng);
+        if (!limits.infinite) this.stopped = true;
+      }
 
       totBestMoveChanges += this.bestMoveChanges;
       this.bestMoveChanges = 0;
