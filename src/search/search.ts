@@ -782,7 +782,10 @@ export class Searcher {
         if (!limits.infinite) this.stopped = true;
       }
 
-      totBestMoveChanges += this.bestMoveChanges;
+      // Best-move changes of every thread (Pikafish sums them over the pool and
+      // divides by the thread count below).
+      totBestMoveChanges +=
+        this.bestMoveChanges + (this.shared && !this.helper ? this.shared.takeBestMoveChanges() : 0);
       this.bestMoveChanges = 0;
 
       // Do we have time for the next iteration? Can we stop searching now?
@@ -797,7 +800,7 @@ export class Searcher {
           Math.max(0.67, interpolate(this.rootDepth - lastBestMoveDepth, 8, 17, 0.67, 1.44)),
         );
         const reduction = (2.1 + this.previousTimeReduction) / (2.48 * timeReduction);
-        const bestMoveInstability = 0.96 + 1.63 * totBestMoveChanges;
+        const bestMoveInstability = 0.96 + (1.63 * totBestMoveChanges) / (this.shared ? this.shared.threads : 1);
         const highBestMoveEffort = Math.min(0.96, Math.max(0.74, interpolate(nodesEffort, 78000, 94000, 0.96, 0.74)));
         const totalTime = this.tm.optimum() * fallingEval * reduction * bestMoveInstability * highBestMoveEffort;
 
@@ -1740,7 +1743,10 @@ export class Searcher {
       const pv: Move[] = [move];
       for (let i = 0; i < n; i++) pv.push(this.pvTable[PV_STRIDE + i]);
       rm.pv = pv;
-      if (moveCount > 1 && !this.pvIdx) this.bestMoveChanges++;
+      if (moveCount > 1 && !this.pvIdx) {
+        if (this.helper) this.shared!.addBestMoveChange(this.threadIndex);
+        else this.bestMoveChanges++;
+      }
     } else rm.score = -VALUE_INFINITE;
   }
 
