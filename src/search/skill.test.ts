@@ -6,7 +6,7 @@ import { START_FEN } from '../core/fen.js';
 import { Position } from '../core/position.js';
 import { legalMoves } from '../core/movegen.js';
 import { Searcher } from './search.js';
-import { ELO_MAX, ELO_MIN, Skill, eloToLevel } from './skill.js';
+import { ELO_CALIBRATION, ELO_MAX, ELO_MIN, Skill, eloToLevel } from './skill.js';
 import type { Move } from '../core/types.js';
 import { defaultOptions, play, randomPositions, recordingIO, repoRoot } from '../../test/support/fixtures.js';
 
@@ -101,6 +101,34 @@ test('weaker settings play worse moves', () => {
     weakest.total < stronger.total,
     `value of the moves played: UCI_Elo ${ELO_MIN} ${weakest.total}, 2100 ${stronger.total}`,
   );
+});
+
+// The calibration points of docs/STRENGTH.md (measured with tools/strength/elo-scale.ts).
+const DOCUMENTED: Array<[number, number]> = [
+  [1280, 0],
+  [1777, 4],
+  [2268, 7],
+  [2568, 10],
+  [2850, 13],
+  [3133, 19],
+];
+
+test('UCI_Elo maps to skill levels: the documented points, monotonic over 1280..3133', () => {
+  assert.deepEqual(
+    ELO_CALIBRATION.map(([e, l]) => [e, l]),
+    DOCUMENTED,
+  );
+  for (const [elo, level] of DOCUMENTED) assert.ok(Math.abs(eloToLevel(elo) - level) < 1e-9, `${elo}`);
+  assert.equal(eloToLevel(ELO_MIN), 0);
+  assert.equal(eloToLevel(ELO_MIN - 100), 0);
+  assert.ok(eloToLevel(ELO_MAX) < 20, 'the top of the scale is still limited');
+  assert.equal(eloToLevel(ELO_MAX + 100), eloToLevel(ELO_MAX));
+  let prev = -1;
+  for (let e = ELO_MIN; e <= ELO_MAX; e++) {
+    const l = eloToLevel(e);
+    assert.ok(l > prev, `not increasing at ${e}`);
+    prev = l;
+  }
 });
 
 test('Skill Level 20 and UCI_LimitStrength off are full strength', () => {
