@@ -13,22 +13,26 @@
 // half a game short of it), anchored with --anchor LABEL=RATING (default: the
 // first UCI_Elo player at its nominal value). The slope of the fitted ratings
 // against the nominal UCI_Elo values says how honest the scale is (1.0 = a
-// 300-point step in UCI_Elo is 300 Elo in games).
+// 300-point step in UCI_Elo is 300 Elo in games). With a level-0 player in the
+// list it also prints calibration points for src/search/skill.ts (UCI_Elo =
+// 1280 + the measured Elo above level 0; see calibrationPoints in fit.ts).
 //
 //   node dist/tools/strength/elo-scale.js [--players 1500,1800,2100,2400,full] [--pairs chain]
-//       [--games 100] [--tc 2+0.02] [--concurrency 2] [--seed 1] [--anchor 1500=1500] [--json]
+//       [--games 100] [--tc 2+0.02] [--concurrency 2] [--seed 1] [--anchor 1500=1500] [--json] [--out FILE.json]
 //
 // CPU-heavy: run it through the shared lock on a shared machine.
 
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../../test/support/fixtures.js';
 import { DEFAULT_RULES } from '../../src/core/rules.js';
-import { eloToLevel } from '../../src/search/skill.js';
+import { ELO_MAX, ELO_MIN, eloToLevel } from '../../src/search/skill.js';
 import { eloEstimate, pentanomial, trinomial } from '../match/elo.js';
 import { NO_ADJUDICATION, parseTimeControl } from '../match/game.js';
 import { runMatch } from '../match/match.js';
 import { loadOpenings, shuffled } from '../match/openings.js';
 import {
+  calibrationPoints,
   fitRatings,
   parsePairs,
   parseSetting,
@@ -153,10 +157,21 @@ const table = players.map((p, i) => ({
   level: Math.round(levelOf(p) * 100) / 100,
   rating: Math.round(ratings[i]),
 }));
-const summary = { args: argv, tc: opt('tc', '2+0.02'), games, pairs: rows, table, slope: slope(limited) };
+// Calibration points that would make this measurement honest (needs a level-0 player).
+let calibration: [number, number][] | null = null;
+if (players.some((p) => levelOf(p) === 0))
+  calibration = calibrationPoints(
+    players.map((p, i) => ({ level: levelOf(p), rating: ratings[i] })),
+    ELO_MIN,
+    ELO_MAX,
+  );
+const summary = { args: argv, tc: opt('tc', '2+0.02'), games, pairs: rows, table, slope: slope(limited), calibration };
+const outFile = opt('out', '');
+if (outFile) writeFileSync(outFile, JSON.stringify(summary) + '\n');
 if (json) process.stdout.write(JSON.stringify(summary) + '\n');
 else {
   log('\nplayer | level | fitted rating');
   for (const r of table) log(`${r.player.padStart(6)} | ${r.level.toFixed(2).padStart(5)} | ${r.rating}`);
   log(`slope of fitted against nominal UCI_Elo: ${summary.slope.toFixed(2)} (1.0 = honest)`);
+  if (calibration) log(`calibration points [UCI_Elo, level] for skill.ts: ${JSON.stringify(calibration)}`);
 }

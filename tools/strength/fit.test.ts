@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { fitRatings, parsePairs, parseSetting, settingLabel, settingOptions, slope } from './fit.js';
+import { calibrationPoints, fitRatings, parsePairs, parseSetting, settingLabel, settingOptions, slope } from './fit.js';
 
 test('settings parse from their labels and select the right options', () => {
   assert.deepEqual(parseSetting('1500'), { kind: 'elo', elo: 1500 });
@@ -51,4 +51,40 @@ test('the fit recovers ratings from consistent differences and weighs by error',
   assert.ok(r2[1] > 290 && r2[1] < 300, `${r2[1]}`);
   assert.throws(() => fitRatings(3, [{ a: 0, b: 1, elo: 0, error: 10 }], 0, 0), /connect/);
   assert.ok(Math.abs(slope(truth.map((x) => ({ x, y: 2 * x + 5 }))) - 2) < 1e-12);
+});
+
+test('calibration points follow the measured ratings from level 0 and end at the top of the range', () => {
+  // Measured: level 0, 2, 5, 9 and full strength (20).
+  const rows = [
+    { level: 0, rating: -500 },
+    { level: 2, rating: -100 },
+    { level: 5, rating: 300 },
+    { level: 9, rating: 900 },
+    { level: 20, rating: 1900 },
+  ];
+  const p = calibrationPoints(rows, 1280, 3133);
+  assert.deepEqual(p.slice(0, 4), [
+    [1280, 0],
+    [1680, 2],
+    [2080, 5],
+    [2680, 9],
+  ]);
+  // 3133 is 453 above level 9 of the 1000 between level 9 and full strength.
+  assert.deepEqual(p[4], [3133, 13.98]);
+  // A noisy level that measured weaker than the one below is left out.
+  const noisy = calibrationPoints(
+    [
+      { level: 0, rating: 0 },
+      { level: 2, rating: 300 },
+      { level: 4, rating: 250 },
+      { level: 20, rating: 900 },
+    ],
+    1280,
+    3133,
+  );
+  assert.deepEqual(noisy, [
+    [1280, 0],
+    [1580, 2],
+    [3133, 19],
+  ]);
 });

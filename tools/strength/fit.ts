@@ -123,3 +123,43 @@ export function slope(points: readonly { x: number; y: number }[]): number {
   const sxx = points.reduce((a, p) => a + (p.x - mx) ** 2, 0);
   return sxx > 0 ? points.reduce((a, p) => a + (p.x - mx) * (p.y - my), 0) / sxx : NaN;
 }
+
+/**
+ * Calibration points [UCI_Elo, level] from measured ratings by level (`rows`,
+ * the lowest at level 0, full strength as level 20): UCI_Elo = eloMin + the
+ * rating above level 0, so that UCI_Elo differences are measured Elo
+ * differences. A level that measured no stronger than a lower one is left out
+ * (noise). The top point is eloMax at the level where the measured scale
+ * reaches it (interpolated, towards full strength if needed, at most
+ * `maxLevel`); when even full strength is not eloMax above level 0 the top is
+ * [eloMax, maxLevel] and the scale is compressed there.
+ */
+export function calibrationPoints(
+  rows: readonly { level: number; rating: number }[],
+  eloMin: number,
+  eloMax: number,
+  maxLevel = 19,
+): [number, number][] {
+  const sorted = [...rows].sort((a, b) => a.level - b.level);
+  if (!sorted.length || sorted[0].level !== 0) throw new Error('the calibration needs a measurement at level 0');
+  const mono: { level: number; elo: number }[] = [];
+  for (const r of sorted) {
+    const elo = eloMin + r.rating - sorted[0].rating;
+    if (!mono.length || elo > mono[mono.length - 1].elo) mono.push({ level: r.level, elo });
+  }
+  const out: [number, number][] = [];
+  for (let i = 0; i < mono.length; i++) {
+    const p = mono[i];
+    if (p.elo < eloMax && p.level < maxLevel) {
+      out.push([Math.round(p.elo), Math.round(p.level * 100) / 100]);
+      continue;
+    }
+    // The scale reaches eloMax between the previous point and this one.
+    const q = mono[i - 1];
+    const level = q.level + ((p.level - q.level) * (eloMax - q.elo)) / (p.elo - q.elo);
+    out.push([eloMax, Math.round(Math.min(maxLevel, level) * 100) / 100]);
+    return out;
+  }
+  out.push([eloMax, maxLevel]);
+  return out;
+}
