@@ -78,10 +78,10 @@ test('a weak level sometimes leaves a piece hanging that a stronger level always
 // The calibration points of docs/STRENGTH.md (measured with tools/strength/elo-scale.ts).
 const DOCUMENTED: Array<[number, number]> = [
   [1280, 0],
-  [1777, 4],
-  [2268, 7],
-  [2568, 10],
-  [2850, 13],
+  [1427, 1.77],
+  [1886, 4.14],
+  [2126, 5.97],
+  [2247, 8.32],
   [3133, 19],
 ];
 

@@ -18,10 +18,10 @@ export const ELO_MAX = 3133;
 /** [UCI_Elo, level] pairs, increasing in both; the first is ELO_MIN, the last ELO_MAX. */
 export const ELO_CALIBRATION: readonly (readonly [number, number])[] = [
   [1280, 0],
-  [1777, 4],
-  [2268, 7],
-  [2568, 10],
-  [2850, 13],
+  [1427, 1.77],
+  [1886, 4.14],
+  [2126, 5.97],
+  [2247, 8.32],
   [3133, 19],
 ];
 
