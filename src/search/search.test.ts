@@ -6,7 +6,7 @@ import { Position } from '../core/position.js';
 import { MOVE_NONE, VALUE_MATE, mateIn, moveToUci, type Move } from '../core/types.js';
 import { Searcher } from './search.js';
 import { Prng } from '../core/prng.js';
-import { Skill, eloToLevel } from './skill.js';
+import { Skill } from './skill.js';
 import {
   defaultOptions,
   forcesMate,
@@ -252,27 +252,6 @@ test('time limits: movetime and a short clock end the search in time', () => {
   dt = Date.now() - t0;
   assert.ok(dt < 1000, `clock of 400 ms took ${dt} ms`);
   assert.ok(isLegal(pos, r.bestMove));
-});
-
-test('Elo maps to skill levels through the calibration points', () => {
-  const points: Array<[number, number]> = [
-    [1280, 0],
-    [1777, 4],
-    [2268, 7],
-    [2568, 10],
-    [2850, 13],
-    [3133, 19],
-  ];
-  for (const [elo, level] of points) assert.ok(Math.abs(eloToLevel(elo) - level) < 1e-9, `${elo}`);
-  let prev = -1;
-  for (let e = 1200; e <= 3200; e += 25) {
-    const l = eloToLevel(e);
-    assert.ok(l >= prev && l >= 0 && l <= 19);
-    prev = l;
-  }
-  assert.equal(new Skill(20, false, 1500).enabled(), false);
-  assert.equal(new Skill(20, true, 1500).enabled(), true, 'UCI_LimitStrength overrides Skill Level');
-  assert.equal(new Skill(3, false, 3133).timeToPick(4), true);
 });
 
 test('weak skill picks sub-optimal lines sometimes, strong skill keeps the best', () => {

@@ -783,9 +783,19 @@ export class Searcher {
         this.stopped = true;
 
       // Weakened play: choose the move once the iteration at depth 1 + level is complete.
-      if (skill.enabled() && skill.timeToPick(this.rootDepth)) skill.pickBest(this.skillLines(multiPV), multiPV, rng);
+      // Deeper iterations could not change the choice, so the search ends there (an
+      // infinite search goes on for its output; a ponder search waits for ponderhit
+      // with the move chosen). Stockfish goes on until its time is used: stopping
+      // makes a level's strength nearly independent of the clock and its moves prompt.
+      if (skill.enabled() && skill.timeToPick(this.rootDepth)) {
+        skill.pickBest(this.skillLines(multiPV), multiPV, rng);
+        if (!limits.infinite) this.stopped = true;
+      }
 
-      totBestMoveChanges += this.bestMoveChanges;
+      // Best-move changes of every thread (Pikafish sums them over the pool and
+      // divides by the thread count below).
+      totBestMoveChanges +=
+        this.bestMoveChanges + (this.shared && !this.helper ? this.shared.takeBestMoveChanges() : 0);
       this.bestMoveChanges = 0;
 
       // Do we have time for the next iteration? Can we stop searching now?
@@ -800,7 +810,7 @@ export class Searcher {
           Math.max(0.67, interpolate(this.rootDepth - lastBestMoveDepth, 8, 17, 0.67, 1.44)),
         );
         const reduction = (2.1 + this.previousTimeReduction) / (2.48 * timeReduction);
-        const bestMoveInstability = 0.96 + 1.63 * totBestMoveChanges;
+        const bestMoveInstability = 0.96 + (1.63 * totBestMoveChanges) / (this.shared ? this.shared.threads : 1);
         const highBestMoveEffort = Math.min(0.96, Math.max(0.74, interpolate(nodesEffort, 78000, 94000, 0.96, 0.74)));
         const totalTime = this.tm.optimum() * fallingEval * reduction * bestMoveInstability * highBestMoveEffort;
 
@@ -1743,7 +1753,10 @@ export class Searcher {
       const pv: Move[] = [move];
       for (let i = 0; i < n; i++) pv.push(this.pvTable[PV_STRIDE + i]);
       rm.pv = pv;
-      if (moveCount > 1 && !this.pvIdx) this.bestMoveChanges++;
+      if (moveCount > 1 && !this.pvIdx) {
+        if (this.helper) this.shared!.addBestMoveChange(this.threadIndex);
+        else this.bestMoveChanges++;
+      }
     } else rm.score = -VALUE_INFINITE;
   }
 

@@ -2,11 +2,12 @@
 // Stockfish manner. A weakened engine searches at least 4 PV lines and, once
 // the iteration at depth 1 + level is done, picks among them with a handicap:
 // each line's score gets a push that grows with its distance to the best
-// line and a random part, both larger at lower levels.
+// line and a random part, both larger at lower levels. The search ends with
+// that pick (deeper iterations could not change it), so a level plays at its
+// depth whatever the clock, and promptly.
 //
-// UCI_Elo is mapped to a (fractional) level through the calibration points of
-// the Pikafish wiki: 1280 = level 0, 1777 = 4, 2268 = 7, 2568 = 10, 2850 = 13,
-// 3133 = 19 (piecewise linear between them).
+// UCI_Elo is mapped to a (fractional) level through calibration points,
+// piecewise linear between them (docs/STRENGTH.md: how they were measured).
 
 import type { Prng } from '../core/prng.js';
 import { MOVE_NONE, PAWN_VALUE, type Move } from '../core/types.js';
@@ -14,19 +15,25 @@ import { MOVE_NONE, PAWN_VALUE, type Move } from '../core/types.js';
 export const ELO_MIN = 1280;
 export const ELO_MAX = 3133;
 
-const ELO_POINTS = [1280, 1777, 2268, 2568, 2850, 3133];
-const LEVEL_POINTS = [0, 4, 7, 10, 13, 19];
+/** [UCI_Elo, level] pairs, increasing in both; the first is ELO_MIN, the last ELO_MAX. */
+export const ELO_CALIBRATION: readonly (readonly [number, number])[] = [
+  [1280, 0],
+  [1427, 1.77],
+  [1886, 4.14],
+  [2126, 5.97],
+  [2247, 8.32],
+  [3133, 19],
+];
 
-/** Skill level (0..19, fractional) equivalent to an Elo rating. */
+/** Skill level (fractional, 0 up to the last calibration level) equivalent to an Elo rating. */
 export function eloToLevel(elo: number): number {
-  if (!(elo > ELO_MIN)) return 0;
-  if (elo >= ELO_MAX) return 19;
+  const pts = ELO_CALIBRATION;
+  if (!(elo > pts[0][0])) return pts[0][1];
+  if (elo >= pts[pts.length - 1][0]) return pts[pts.length - 1][1];
   let i = 1;
-  while (ELO_POINTS[i] < elo) i++;
-  const e0 = ELO_POINTS[i - 1],
-    e1 = ELO_POINTS[i];
-  const l0 = LEVEL_POINTS[i - 1],
-    l1 = LEVEL_POINTS[i];
+  while (pts[i][0] < elo) i++;
+  const [e0, l0] = pts[i - 1],
+    [e1, l1] = pts[i];
   return l0 + ((l1 - l0) * (elo - e0)) / (e1 - e0);
 }
 

@@ -91,6 +91,38 @@ test('shared search state: node counts sum over threads; a helper that never beg
   assert.equal(t.result(1), null);
 });
 
+test("shared search state: the helpers' best-move changes reach the main thread once each", () => {
+  const s = SharedSearch.create(3);
+  const helper1 = new SharedSearch(s.buffer),
+    helper2 = new SharedSearch(s.buffer);
+  assert.equal(s.takeBestMoveChanges(), 0);
+  helper1.addBestMoveChange(1);
+  helper1.addBestMoveChange(1);
+  helper2.addBestMoveChange(2);
+  assert.equal(s.takeBestMoveChanges(), 3);
+  assert.equal(s.takeBestMoveChanges(), 0, 'taking resets them');
+  // The records' other words are untouched.
+  helper1.addBestMoveChange(1);
+  assert.ok(helper1.begin(1));
+  helper1.finish(
+    1,
+    {
+      score: 5,
+      lowerbound: false,
+      upperbound: false,
+      completedDepth: 3,
+      rootDepth: 3,
+      selDepth: 4,
+      previousScore: 5,
+      averageScore: 5,
+      pv: [7],
+    },
+    10,
+  );
+  assert.deepEqual(s.result(1)?.pv, [7]);
+  assert.equal(s.takeBestMoveChanges(), 1);
+});
+
 test('a torn table entry never yields a move off the board', () => {
   const tt = new TranspositionTable(1);
   tt.probe(12345, 777);

@@ -13,7 +13,8 @@
 //     state (0 not begun, 1 searching, 2 done: result written, or never begun
 //     because the main thread finished first and claimed it), score,
 //     bound flags (1 lower, 2 upper), completed depth, root depth, selDepth,
-//     PV length, previous score, average score, PV moves.
+//     PV length, previous score, average score, best-move changes not yet
+//     read by the main thread, PV moves.
 // After the records, a Float64Array of node counts (one per thread) that each
 // thread publishes as it polls; `info` and the node limit read their sum.
 
@@ -32,6 +33,7 @@ const R_SELDEPTH = 5;
 const R_PV_LEN = 6;
 const R_PREV = 7;
 const R_AVG = 8;
+const R_BEST_MOVE_CHANGES = 9;
 const R_PV = 10;
 
 /** The most threads a search may use (the `Threads` option's maximum). */
@@ -111,6 +113,21 @@ export class SharedSearch {
     let sum = own;
     const n = this.nodes;
     for (let i = 0; i < n.length; i++) if (i !== index) sum += n[i];
+    return sum;
+  }
+
+  // ---- Best-move changes (time management) -----------------------------------------
+
+  /** Helper: its root best move changed (the main thread's time management reads these). */
+  addBestMoveChange(index: number): void {
+    Atomics.add(this.i32, HEADER_WORDS + index * REC_WORDS + R_BEST_MOVE_CHANGES, 1);
+  }
+
+  /** Main thread: the helpers' best-move changes since the last call (they are reset). */
+  takeBestMoveChanges(): number {
+    let sum = 0;
+    for (let i = 1; i < this.threads; i++)
+      sum += Atomics.exchange(this.i32, HEADER_WORDS + i * REC_WORDS + R_BEST_MOVE_CHANGES, 0);
     return sum;
   }
 

@@ -1,0 +1,90 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { calibrationPoints, fitRatings, parsePairs, parseSetting, settingLabel, settingOptions, slope } from './fit.js';
+
+test('settings parse from their labels and select the right options', () => {
+  assert.deepEqual(parseSetting('1500'), { kind: 'elo', elo: 1500 });
+  assert.deepEqual(parseSetting('L7'), { kind: 'level', level: 7 });
+  assert.deepEqual(parseSetting('full'), { kind: 'full' });
+  for (const bad of ['L21', '15', 'fast', '']) assert.equal(parseSetting(bad), null, bad);
+  const s = parseSetting('2100');
+  assert.ok(s);
+  assert.equal(settingLabel(s), '2100');
+  assert.deepEqual(settingOptions(s), [
+    ['UCI_LimitStrength', 'true'],
+    ['UCI_Elo', '2100'],
+  ]);
+});
+
+test('pairs: chain, all, or a list of labels', () => {
+  const labels = ['1500', '1800', 'full'];
+  assert.deepEqual(parsePairs('chain', labels), [
+    [0, 1],
+    [1, 2],
+  ]);
+  assert.equal(parsePairs('all', labels)?.length, 3);
+  assert.deepEqual(parsePairs('1500-full', labels), [[0, 2]]);
+  assert.equal(parsePairs('1500-2000', labels), null);
+  assert.equal(parsePairs('1500-1500', labels), null);
+});
+
+test('the fit recovers ratings from consistent differences and weighs by error', () => {
+  const truth = [1500, 1700, 2100, 2900];
+  const res = [
+    [0, 1],
+    [1, 2],
+    [2, 3],
+    [0, 3],
+  ].map(([a, b]) => ({ a, b, elo: truth[a] - truth[b], error: 50 }));
+  const r = fitRatings(4, res, 0, 1500);
+  r.forEach((x, i) => assert.ok(Math.abs(x - truth[i]) < 1e-6, `${i}: ${x}`));
+  // Two contradicting measurements of one gap: the precise one wins.
+  const r2 = fitRatings(
+    2,
+    [
+      { a: 1, b: 0, elo: 300, error: 20 },
+      { a: 1, b: 0, elo: 100, error: 200 },
+    ],
+    0,
+    0,
+  );
+  assert.ok(r2[1] > 290 && r2[1] < 300, `${r2[1]}`);
+  assert.throws(() => fitRatings(3, [{ a: 0, b: 1, elo: 0, error: 10 }], 0, 0), /connect/);
+  assert.ok(Math.abs(slope(truth.map((x) => ({ x, y: 2 * x + 5 }))) - 2) < 1e-12);
+});
+
+test('calibration points follow the measured ratings from level 0 and end at the top of the range', () => {
+  // Measured: level 0, 2, 5, 9 and full strength (20).
+  const rows = [
+    { level: 0, rating: -500 },
+    { level: 2, rating: -100 },
+    { level: 5, rating: 300 },
+    { level: 9, rating: 900 },
+    { level: 20, rating: 1900 },
+  ];
+  const p = calibrationPoints(rows, 1280, 3133);
+  assert.deepEqual(p.slice(0, 4), [
+    [1280, 0],
+    [1680, 2],
+    [2080, 5],
+    [2680, 9],
+  ]);
+  // 3133 is 453 above level 9 of the 1000 between level 9 and full strength.
+  assert.deepEqual(p[4], [3133, 13.98]);
+  // A noisy level that measured weaker than the one below is left out.
+  const noisy = calibrationPoints(
+    [
+      { level: 0, rating: 0 },
+      { level: 2, rating: 300 },
+      { level: 4, rating: 250 },
+      { level: 20, rating: 900 },
+    ],
+    1280,
+    3133,
+  );
+  assert.deepEqual(noisy, [
+    [1280, 0],
+    [1580, 2],
+    [3133, 19],
+  ]);
+});
