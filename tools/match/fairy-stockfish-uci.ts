@@ -3,7 +3,11 @@
 // engine on stdin/stdout, for Kirin's match runner.
 //
 //   node dist/tools/match/fairy-stockfish-uci.js
+//   node dist/tools/match/fairy-stockfish-uci.js --native /usr/games/fairy-stockfish
 //
+// - With --native PATH, a native Fairy-Stockfish binary (Debian package
+//   fairy-stockfish) is run instead of the WebAssembly build, with the same
+//   translation.
 // - UCI_Variant is set to xiangqi before anything else and cannot be changed.
 // - Threads is held at 1 (a `setoption name Threads` is rewritten to 1).
 // - Without an EvalFile the engine uses its classical evaluation. Set the
@@ -18,6 +22,7 @@ import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { dirname, join, basename } from 'node:path';
 import { createInterface } from 'node:readline';
+import { spawn } from 'node:child_process';
 
 /** Kirin move (ranks 0-9) -> Fairy-Stockfish move (ranks 1-10). */
 export function toFairy(move: string): string {
@@ -72,7 +77,39 @@ export function translateOutput(line: string): string {
   return line;
 }
 
+/** Runs a native Fairy-Stockfish binary behind the same translation. */
+function runNative(path: string): void {
+  const child = spawn(path, [], { stdio: ['pipe', 'pipe', 'inherit'] });
+  child.on('error', (e) => {
+    process.stderr.write(`fairy-stockfish-uci: cannot start ${path}: ${e.message}\n`);
+    process.exit(1);
+  });
+  child.on('exit', (code) => process.exit(code ?? 0));
+  process.stdout.on('error', () => process.exit(0));
+  const send = (line: string) => child.stdin.write(line + '\n');
+  createInterface({ input: child.stdout, crlfDelay: Infinity, terminal: false }).on('line', (line) => {
+    process.stdout.write(translateOutput(line) + '\n');
+  });
+  send('setoption name UCI_Variant value xiangqi');
+  send('setoption name Threads value 1');
+  const rl = createInterface({ input: process.stdin, crlfDelay: Infinity, terminal: false });
+  rl.on('line', (raw) => {
+    const line = raw.trim();
+    if (!line) return;
+    const t = translateInput(line);
+    if (t !== null) send(t);
+    if (t === 'uci') send('setoption name UCI_Variant value xiangqi');
+  });
+  rl.on('close', () => child.stdin.end('quit\n'));
+}
+
 async function main() {
+  const k = process.argv.indexOf('--native');
+  if (k >= 0) {
+    const path = process.argv[k + 1];
+    if (!path) throw new Error('--native needs the path of a Fairy-Stockfish binary');
+    return runNative(path);
+  }
   const require = createRequire(import.meta.url);
   let pkgDir: string;
   try {

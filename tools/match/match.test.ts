@@ -7,6 +7,7 @@ import { parseMatchArgs, runMatchCli } from './cli.js';
 import { NO_ADJUDICATION, parseTimeControl, type TimeControl } from './game.js';
 import { addGame, emptyStats, runMatch, type MatchConfig } from './match.js';
 import { parseOpenings, scheduleGames } from './openings.js';
+import { UciEngine } from './uci-engine.js';
 import type { GameRecord } from './game.js';
 
 const fake = join(dirname(fileURLToPath(import.meta.url)), 'fake-engine.js');
@@ -254,4 +255,19 @@ test('an engine that cannot start stops the match before any game', async () => 
   });
   assert.ok(out.error);
   assert.equal(out.stats.finished.length, 0);
+});
+
+test('engines run in their own process group: a Ctrl-C (SIGINT to the match group) does not reach them', async () => {
+  const e = new UciEngine({ command: cmd(''), options: [] });
+  await e.start(10000);
+  try {
+    const pid = e.pid;
+    assert.ok(pid !== null && pid > 0);
+    // A group with the engine's pid as its id exists only when the engine leads its own group.
+    assert.doesNotThrow(() => process.kill(-pid, 0));
+    assert.notEqual(pid, process.pid);
+  } finally {
+    await e.quit();
+  }
+  assert.equal(e.pid, null);
 });

@@ -122,7 +122,13 @@ export class UciEngine {
     this.stderrTail = [];
     this.buffer = '';
     this.declaredOptions.clear();
-    const proc = spawn(words[0], words.slice(1), { cwd: this.spec.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    // Its own process group: a Ctrl-C or `timeout -s INT` aimed at the match reaches the runner only, which
+    // finishes the games in progress (the engines used to die with it and those games were scored as crashes).
+    const proc = spawn(words[0], words.slice(1), {
+      cwd: this.spec.cwd,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
+    });
     this.proc = proc;
     proc.stdout.setEncoding('utf8');
     proc.stderr.setEncoding('utf8');
@@ -240,6 +246,11 @@ export class UciEngine {
   async stopSearch(timeoutMs = 2000): Promise<boolean> {
     const r = await this.exchange('stop', (line) => line.startsWith('bestmove'), timeoutMs);
     return r === true;
+  }
+
+  /** Process id of the running engine (null when not running). */
+  get pid(): number | null {
+    return this.proc !== null && !this.exited ? (this.proc.pid ?? null) : null;
   }
 
   /** Sends quit, waits a little for the process to end, then kills it. */
