@@ -43,6 +43,27 @@ export interface SearchOptions {
   ponder: boolean;
 }
 
+/**
+ * The search options at the defaults of the engine's option table (src/engine/engine.ts), in the
+ * order Engine.searchOptions() builds them (optimised code specialises on an object's shape). The
+ * warm-up searches with these; tools spread them and change what they need. A test
+ * (src/engine/engine.test.ts) pins them to `new Engine().searchOptions()`.
+ */
+export const DEFAULT_SEARCH_OPTIONS: Readonly<SearchOptions> = {
+  multiPV: 1,
+  moveOverhead: 10,
+  nodestime: 0,
+  rule60MaxPly: 120,
+  skillLevel: 20,
+  limitStrength: false,
+  elo: 1280,
+  repetitionRule: 'AsianRule',
+  drawRule: 'None',
+  mateThreatDepth: 0,
+  threads: 1,
+  ponder: false,
+};
+
 export type Bound = 'exact' | 'lower' | 'upper';
 
 /** One `info` line's worth of data; the protocol formats scores. */

@@ -11,7 +11,7 @@
 // table, histories and time-manager state are untouched, so searches (and
 // `bench`) stay deterministic.
 
-import type { SearchLimits, SearchOptions } from './types.js';
+import type { SearchLimits } from './types.js';
 
 /** Start position, a middlegame, a position in check, and an endgame. */
 const WARMUP_FENS = [
@@ -54,22 +54,6 @@ function warmupLimits(kind: number): SearchLimits {
 export const WARMUP_NODES = 12000;
 /** Rounds over the positions (each round uses every kind of limit on every position). */
 export const WARMUP_ROUNDS = 1;
-
-/** The search options a GUI leaves at their defaults, in the order the engine builds them. */
-export const WARMUP_OPTIONS: SearchOptions = {
-  multiPV: 1,
-  moveOverhead: 10,
-  nodestime: 0,
-  rule60MaxPly: 120,
-  skillLevel: 20,
-  limitStrength: false,
-  elo: 1280,
-  repetitionRule: 'AsianRule',
-  drawRule: 'None',
-  mateThreatDepth: 0,
-  threads: 1,
-  ponder: false,
-};
 
 export interface WarmupJob {
   fen: string;

@@ -16,8 +16,8 @@ import { GEN_LEGAL, MAX_MOVES, MOVE_NONE, type Move } from '../core/types.js';
 import { applyWeightsFromEnvironment } from '../eval/classical.js';
 import { NnueNetwork, type NetworkHandle } from '../eval/nnue/network.js';
 import { Searcher } from './search.js';
-import type { SearchLimits, SearchOptions, StaticEvaluation } from './types.js';
-import { WARMUP_OPTIONS, warmupJobs } from './warmup.js';
+import { DEFAULT_SEARCH_OPTIONS, type SearchLimits, type SearchOptions, type StaticEvaluation } from './types.js';
+import { warmupJobs } from './warmup.js';
 import { SharedSearch } from './threads.js';
 
 export type ToWorker =
@@ -120,7 +120,7 @@ if (data.warmup && data.abort) {
     for (const job of warmupJobs()) {
       if (Atomics.load(abort, 0) !== 0) break;
       const { fen, limits } = job();
-      runSearch(scratch, fen, [], limits, WARMUP_OPTIONS, abort, 0, discard);
+      runSearch(scratch, fen, [], limits, DEFAULT_SEARCH_OPTIONS, abort, 0, discard);
     }
   } catch (e) {
     // A failed warm-up costs speed, not correctness.

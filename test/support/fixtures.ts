@@ -30,7 +30,7 @@ import {
 import { mulberry32 } from '../../src/core/prng.js';
 import { parseUciMove } from '../../src/core/ucimove.js';
 import type { SearchIO } from '../../src/search/search.js';
-import type { SearchInfo, SearchOptions } from '../../src/search/types.js';
+import { DEFAULT_SEARCH_OPTIONS, type SearchInfo, type SearchOptions } from '../../src/search/types.js';
 
 // ---- deterministic random numbers ------------------------------------------------------
 
@@ -359,23 +359,9 @@ export function assertClose(a: number, b: number, tol: number, msg?: string): vo
 
 // ---- search -----------------------------------------------------------------------------
 
-/** Search options as the UCI defaults set them, with `over` applied. */
+/** Search options as the UCI defaults set them (pinned by src/engine/engine.test.ts), with `over` applied. */
 export function defaultOptions(over: Partial<SearchOptions> = {}): SearchOptions {
-  return {
-    multiPV: 1,
-    moveOverhead: 10,
-    nodestime: 0,
-    rule60MaxPly: 120,
-    skillLevel: 20,
-    limitStrength: false,
-    elo: 3133,
-    repetitionRule: 'AsianRule',
-    drawRule: 'None',
-    mateThreatDepth: 0,
-    threads: 1,
-    ponder: false,
-    ...over,
-  };
+  return { ...DEFAULT_SEARCH_OPTIONS, ...over };
 }
 
 export interface RecordingIO extends SearchIO {

@@ -16,7 +16,7 @@ import {
 } from '../../src/core/types.js';
 import { evaluate } from '../../src/eval/evaluate.js';
 import { Searcher } from '../../src/search/search.js';
-import type { SearchLimits, SearchOptions } from '../../src/search/types.js';
+import { DEFAULT_SEARCH_OPTIONS, type SearchLimits, type SearchOptions } from '../../src/search/types.js';
 import { applyMoves, type Opening } from '../match/openings.js';
 import { RECORD_SIZE, dedupKey, encodeRecord } from './format.js';
 
@@ -42,20 +42,8 @@ export interface GameMessage {
   plies: number;
 }
 
-const OPTIONS: SearchOptions = {
-  multiPV: 1,
-  moveOverhead: 0,
-  nodestime: 0,
-  rule60MaxPly: 120,
-  skillLevel: 20,
-  limitStrength: false,
-  elo: 1280,
-  repetitionRule: 'AsianRule',
-  drawRule: 'None',
-  mateThreatDepth: 0,
-  threads: 1,
-  ponder: false,
-};
+/** The engine's defaults, without a move overhead (datagen searches by nodes and depth, not by the clock). */
+const OPTIONS: SearchOptions = { ...DEFAULT_SEARCH_OPTIONS, moveOverhead: 0 };
 
 const list = new Int32Array(MAX_MOVES);
 

@@ -1,0 +1,21 @@
+// The engine's option table and the search options other code assumes as defaults.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { DEFAULT_SEARCH_OPTIONS } from '../search/types.js';
+import { Engine } from './engine.js';
+
+test('DEFAULT_SEARCH_OPTIONS are the search options of a fresh engine, key for key and in the same order', async () => {
+  const engine = new Engine();
+  try {
+    const fresh = engine.searchOptions();
+    assert.deepEqual({ ...DEFAULT_SEARCH_OPTIONS }, fresh);
+    // Same shape for optimised code: the warm-up searches with these before the first `go`.
+    assert.deepEqual(Object.keys(DEFAULT_SEARCH_OPTIONS), Object.keys(fresh));
+    // And a changed option shows (the comparison is against the live table, not a copy of it).
+    assert.ok(engine.options.set('Move Overhead', '0').ok);
+    assert.notDeepEqual({ ...DEFAULT_SEARCH_OPTIONS }, engine.searchOptions());
+  } finally {
+    await engine.close();
+  }
+});
