@@ -10,6 +10,15 @@ import { repoRoot } from './fixtures.js';
 
 export const KIRIN_BIN = join(repoRoot(), 'bin', 'kirin.js');
 
+/**
+ * How long a test waits for an expected line before it fails. Generous on purpose: on a
+ * loaded machine (a match beside the tests) a fresh process takes seconds to start and warm
+ * up, and the tests check what comes and in which order, never how fast (speed is measured
+ * by benchmarks). A defect these waits catch (a lost stop, a protocol loop blocked by the
+ * search) never answers at all, so it fails here however long the deadline.
+ */
+export const ANSWER_DEADLINE_MS = 120_000;
+
 const started: ChildProcess[] = [];
 
 /** Adds a process started elsewhere (e.g. a tool run by a test) to those killEngineProcesses() ends. */
@@ -67,7 +76,7 @@ export class EngineProcess {
   }
 
   /** Waits for a line matching `re` at or after index `from`; returns its index. */
-  async waitFor(re: RegExp, timeoutMs = 20000, from = 0): Promise<number> {
+  async waitFor(re: RegExp, from = 0, timeoutMs = ANSWER_DEADLINE_MS): Promise<number> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       for (let i = from; i < this.lines.length; i++) if (re.test(this.lines[i])) return i;
@@ -87,7 +96,7 @@ export class EngineProcess {
   async ask(re: RegExp, ...cmds: string[]): Promise<string> {
     const from = this.lines.length;
     this.send(...cmds);
-    return this.lines[await this.waitFor(re, 30000, from)];
+    return this.lines[await this.waitFor(re, from)];
   }
 
   async quit(): Promise<number | null> {

@@ -391,7 +391,8 @@ export async function runMatchCli(argv: string[]): Promise<number> {
         gameLog,
         engineLog,
         ratingInterval: args.ratingInterval,
-        startTimeoutMs: 15000,
+        // Generous: a fresh engine on a loaded machine takes seconds to answer; one that never does still fails.
+        startTimeoutMs: 60000,
       },
       () => interrupted,
     );

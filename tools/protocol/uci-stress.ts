@@ -309,7 +309,7 @@ for (let i = 0; i < sessions; i++) pool.push(new Session(i + 1));
 await Promise.all(
   pool.map(async (s, i) => {
     s.send(`uci\n${startThreads > 1 ? `setoption name Threads value ${startThreads}\n` : ''}isready\n`);
-    if ((await s.waitFor(/^readyok$/, 0, 60000)) < 0) {
+    if ((await s.waitFor(/^readyok$/, 0, Math.max(60000, hangMs))) < 0) {
       failures.push({ session: s.id, problem: 'no readyok at start', output: s.lines.map((l) => l.text).slice(-20) });
       return;
     }
