@@ -194,6 +194,26 @@ test('stop before go is ignored; the go after it searches until its own stop', a
   assert.equal(e.count(/^bestmove /), 1);
 });
 
+// Pikafish prints the final PV line before every bestmove, also when the stop came before the
+// search began (its first iteration not reached): then the first root move, depth 1, score 0.
+test('a go stopped at once still ends with an info line whose PV starts with the bestmove', async () => {
+  const e = new EngineProcess();
+  // A fresh process: these reach the search thread while it warms up, so the stop is there first.
+  e.sendAll(['go ponder', 'ponderhit', 'stop', 'go', 'stop', 'go infinite searchmoves b0c2 h0g2', 'stop']);
+  let b = -1;
+  for (let k = 0; k < 3; k++) {
+    const from = b + 1;
+    b = await e.waitFor(/^bestmove /, from);
+    const move = e.lines[b].split(' ')[1];
+    const infos = e.lines.slice(from, b).filter((l) => l.startsWith('info depth '));
+    assert.ok(infos.length > 0, `no info line before ${e.lines[b]}`);
+    assert.match(infos.at(-1)!, new RegExp(` pv ${move}( |$)`), e.lines.slice(from, b + 1).join('\n'));
+    if (k === 2) assert.ok(['b0c2', 'h0g2'].includes(move), move);
+  }
+  assert.equal(await e.quit(), 0);
+  assert.equal(e.count(/^bestmove /), 3);
+});
+
 test('go while a search runs: both end in one bestmove each, a stop ends both', async () => {
   const e = new EngineProcess();
   e.sendAll(['go infinite', 'go infinite', 'isready']);

@@ -5,6 +5,7 @@ import { legalMoves } from '../core/movegen.js';
 import { Position } from '../core/position.js';
 import { MOVE_NONE, VALUE_MATE, mateIn, moveToUci, type Move } from '../core/types.js';
 import { Searcher } from './search.js';
+import type { SearchLimits } from './types.js';
 import { Prng } from '../core/prng.js';
 import { Skill } from './skill.js';
 import {
@@ -70,6 +71,51 @@ test('no legal move: MOVE_NONE at once, with a depth 0 mated info', () => {
   assert.equal(io.infos.length, 1);
   assert.equal(io.infos[0].depth, 0);
   assert.equal(io.infos[0].score, -VALUE_MATE);
+});
+
+test('a search stopped before it began: the first root move with one info line, nothing searched, the next search unchanged', () => {
+  const pos = new Position(MIDDLEGAMES[0]);
+  const legal = legalMoves(pos);
+  const stopped = (p: Position, limits: Partial<SearchLimits>, over: Parameters<typeof defaultOptions>[0] = {}) => {
+    const io = recordingIO();
+    Atomics.store(io.signals, 0, 1);
+    const r = searcher.answerStopped(
+      p,
+      { ponder: true, ...limits, startTime: performance.now() },
+      defaultOptions(over),
+      io,
+    );
+    return { r, lines: io.infos.map((i) => [i.depth, i.multipv, i.score, i.bound, i.nodes, i.pv]) };
+  };
+  searcher.clear();
+  const generation = searcher.tt.generation();
+  // As Pikafish: the first root move, and the PV line it prints before every bestmove.
+  const one = stopped(pos, {});
+  assert.deepEqual(one.r, { bestMove: legal[0], ponderMove: MOVE_NONE, score: 0, nodes: 0, depth: 0 });
+  assert.deepEqual(one.lines, [[1, 1, 0, 'exact', 0, [legal[0]]]]);
+  // MultiPV: a line per shown root move; searchmoves: the first legal one of the list, in its order.
+  assert.deepEqual(
+    stopped(pos, {}, { multiPV: 3 }).lines.map((l) => l[5]),
+    legal.slice(0, 3).map((m) => [m]),
+  );
+  const some = stopped(pos, { searchmoves: [legal[5], MOVE_NONE, legal[2]] }, { multiPV: 3 });
+  assert.equal(some.r.bestMove, legal[5]);
+  assert.deepEqual(
+    some.lines.map((l) => l[5]),
+    [[legal[5]], [legal[2]]],
+  );
+  // No legal move: the mated line and no move, as a search answers.
+  const mated = stopped(new Position('3rkr3/4R4/9/3N5/9/9/9/9/4A4/4K4 b - - 1 1'), {});
+  assert.equal(mated.r.bestMove, MOVE_NONE);
+  assert.deepEqual(mated.lines, [[0, 1, -VALUE_MATE, 'exact', 0, []]]);
+  // Tables, histories and time manager untouched: the next search is the one a cleared searcher makes.
+  assert.equal(searcher.tt.generation(), generation);
+  const next = searcher.search(pos, { depth: 6, startTime: performance.now() }, defaultOptions(), recordingIO());
+  searcher.clear();
+  assert.deepEqual(
+    searcher.search(pos, { depth: 6, startTime: performance.now() }, defaultOptions(), recordingIO()),
+    next,
+  );
 });
 
 test('best and ponder moves are legal; depth limit honoured; info lines consistent', () => {

@@ -164,6 +164,22 @@ class RootMove {
   }
 }
 
+/** The root moves: the legal moves, restricted to `searchmoves` (in their order) when some of them are legal. */
+function rootMovesOf(pos: Position, searchmoves: readonly Move[] | undefined): RootMove[] {
+  const legal = new Int32Array(MAX_MOVES);
+  const nLegal = generate(pos, GEN_LEGAL, legal, 0);
+  const rootMoves: RootMove[] = [];
+  if (searchmoves && searchmoves.length) {
+    for (const m of searchmoves) {
+      let ok = false;
+      for (let i = 0; i < nLegal; i++) if (legal[i] === m) ok = true;
+      if (ok && !rootMoves.some((r) => r.move === m)) rootMoves.push(new RootMove(m));
+    }
+  }
+  if (!rootMoves.length) for (let i = 0; i < nLegal; i++) rootMoves.push(new RootMove(legal[i]));
+  return rootMoves;
+}
+
 /** Descending by score, then by previous score (used with a stable sort). */
 function rootOrder(a: RootMove, b: RootMove): number {
   return a.score !== b.score ? b.score - a.score : b.previousScore - a.previousScore;
@@ -348,18 +364,7 @@ export class Searcher {
       this.shared?.publishStart(this.tt.generation());
     }
 
-    // Root moves: the legal moves, restricted to `searchmoves` when some of them are legal.
-    const legal = new Int32Array(MAX_MOVES);
-    const nLegal = generate(pos, GEN_LEGAL, legal, 0);
-    const rootMoves: RootMove[] = [];
-    if (limits.searchmoves && limits.searchmoves.length) {
-      for (const m of limits.searchmoves) {
-        let ok = false;
-        for (let i = 0; i < nLegal; i++) if (legal[i] === m) ok = true;
-        if (ok && !rootMoves.some((r) => r.move === m)) rootMoves.push(new RootMove(m));
-      }
-    }
-    if (!rootMoves.length) for (let i = 0; i < nLegal; i++) rootMoves.push(new RootMove(legal[i]));
+    const rootMoves = rootMovesOf(pos, limits.searchmoves);
     this.rootMoves = rootMoves;
 
     if (!rootMoves.length) {
@@ -367,19 +372,7 @@ export class Searcher {
         this.shared!.finish(this.threadIndex, null, 0);
         return { bestMove: MOVE_NONE, ponderMove: MOVE_NONE, score: -VALUE_MATE, nodes: 0, depth: 0 };
       }
-      // No legal move: in xiangqi that is a loss, mated or stalemated.
-      io.info({
-        depth: 0,
-        seldepth: 0,
-        multipv: 1,
-        score: -VALUE_MATE,
-        bound: 'exact',
-        nodes: 0,
-        nps: 0,
-        hashfull: this.tt.hashfull(0),
-        timeMs: Math.max(0, Math.round(this.elapsedMs())),
-        pv: [],
-      });
+      this.outputNoMoves();
       this.waitWhilePondering(true);
       this.stopHelpers();
       return { bestMove: MOVE_NONE, ponderMove: MOVE_NONE, score: -VALUE_MATE, nodes: 0, depth: 0 };
@@ -433,6 +426,48 @@ export class Searcher {
       nodes: this.totalNodes(),
       depth: this.completedDepth,
     };
+  }
+
+  /**
+   * The answer to a search whose `stop` came before it began (src/search/worker.ts
+   * checks the flag first). Pikafish, when the stop is read before its first
+   * iteration, searches nothing and answers the first root move, after the PV line
+   * its start_searching() always prints before `bestmove` (depth 1, score 0; shown
+   * here, as outputPV shows an unsearched root move, with the move as its PV). The
+   * same here, without touching the tables, histories or time manager, so a queue
+   * of stopped searches drains at once and the next search is as it would have been.
+   */
+  answerStopped(rootPos: Position, limits: SearchLimits, options: SearchOptions, io: SearchIO): SearchResult {
+    const pos = this.rootPos;
+    pos.copyFrom(rootPos);
+    this.limits = limits;
+    this.io = io;
+    this.shared = null;
+    this.nodes = 0;
+    this.clock = clockFor(limits.startTime);
+    this.rootMoves = rootMovesOf(pos, limits.searchmoves);
+    if (!this.rootMoves.length) {
+      this.outputNoMoves();
+      return { bestMove: MOVE_NONE, ponderMove: MOVE_NONE, score: -VALUE_MATE, nodes: 0, depth: 0 };
+    }
+    this.outputPV(options, 0);
+    return { bestMove: this.rootMoves[0].move, ponderMove: MOVE_NONE, score: VALUE_ZERO, nodes: 0, depth: 0 };
+  }
+
+  /** The info line of a root without a legal move: in xiangqi that is a loss, mated or stalemated. */
+  private outputNoMoves(): void {
+    this.io.info({
+      depth: 0,
+      seldepth: 0,
+      multipv: 1,
+      score: -VALUE_MATE,
+      bound: 'exact',
+      nodes: 0,
+      nps: 0,
+      hashfull: this.tt.hashfull(0),
+      timeMs: Math.max(0, Math.round(this.elapsedMs())),
+      pv: [],
+    });
   }
 
   /** Nodes searched by all threads of this search (helpers' counts as last published). */

@@ -11,8 +11,7 @@
 
 import { parentPort, workerData } from './thread-host.js';
 import { Position } from '../core/position.js';
-import { generate } from '../core/movegen.js';
-import { GEN_LEGAL, MAX_MOVES, MOVE_NONE, type Move } from '../core/types.js';
+import type { Move } from '../core/types.js';
 import { applyWeightsFromEnvironment } from '../eval/classical.js';
 import { NnueNetwork, type NetworkHandle } from '../eval/nnue/network.js';
 import { Searcher } from './search.js';
@@ -129,28 +128,6 @@ if (data.warmup && data.abort) {
 }
 port.postMessage({ type: 'ready' } satisfies FromWorker);
 
-const legalScratch = new Int32Array(MAX_MOVES);
-/**
- * The answer of a search stopped before it began: the first root move, as a search
- * stopped at its first poll returns (the first legal move in generation order, or
- * the first legal one of `searchmoves`), without touching the tables. So a queue of
- * stopped searches (a GUI that sent go/stop faster than they ran, or `quit`) drains
- * in microseconds.
- */
-function stoppedAnswer(pos: Position, limits: SearchLimits): import('./types.js').SearchResult {
-  const n = generate(pos, GEN_LEGAL, legalScratch, 0);
-  let best: Move = n > 0 ? legalScratch[0] : MOVE_NONE;
-  for (const m of limits.searchmoves ?? []) {
-    let legal = false;
-    for (let i = 0; i < n; i++) if (legalScratch[i] === m) legal = true;
-    if (legal) {
-      best = m;
-      break;
-    }
-  }
-  return { bestMove: best, ponderMove: MOVE_NONE, score: 0, nodes: 0, depth: 0 };
-}
-
 let network: NnueNetwork | null = null;
 
 port.on('message', (msg: ToWorker) => {
@@ -180,9 +157,15 @@ port.on('message', (msg: ToWorker) => {
       try {
         if (Atomics.load(signals, 0) !== 0) {
           shared?.publishNoSearch();
+          // Stopped before it began: no search, the first root move and its info line.
           const pos = new Position(msg.fen);
           for (const m of msg.moves) pos.doMove(m);
-          post({ type: 'done', id: msg.id, result: stoppedAnswer(pos, msg.limits) });
+          const result = searcher.answerStopped(pos, msg.limits, msg.options, {
+            signals,
+            info: (info) => post({ type: 'info', id: msg.id, info }),
+            text: (line) => post({ type: 'text', id: msg.id, line }),
+          });
+          post({ type: 'done', id: msg.id, result });
           break;
         }
         settleClear();
