@@ -79,7 +79,7 @@ test('a UCCI session as a GUI runs it: handshake, options, position, go time, ba
   // stop ends an infinite search with a move; stop while idle answers nobestmove.
   from = g.lines.length;
   g.send('go infinite');
-  await g.waitFor(/^info depth 3 /, from);
+  await g.waitFor(/^info depth 3 /, { from });
   assert.match(await g.ask(FINAL, 'stop'), /^bestmove [a-i]\d[a-i]\d/);
   assert.equal(await g.ask(FINAL, 'stop'), 'nobestmove');
   // go depth 0: a static answer, no move.
@@ -105,7 +105,7 @@ test('go draw: accepted when the engine is not better, declined when winning; re
   const ponderFrom = g.lines.length;
   g.send('position fen 4k4/9/9/9/9/9/9/9/4A4/3AK4 b - - 0 1', 'go ponder depth 6');
   // The ponderhit comes while the ponder search runs (its first line is out), however slow the machine.
-  await g.waitFor(/^info depth /, ponderFrom);
+  await g.waitFor(/^info depth /, { from: ponderFrom });
   assert.match(await g.ask(FINAL, 'ponderhit draw'), / draw$/);
   // Two rooks up: no draw, even when offered.
   const win = await g.ask(FINAL, 'position fen 3k5/9/9/9/9/9/9/9/R8/R3K4 w - - 0 1', 'go draw depth 8');

@@ -67,10 +67,10 @@ test('isready is answered during an infinite search, which runs on until stop', 
   e.send('isready');
   // The protocol thread never waits for the search: an infinite search ends only at a stop,
   // so a loop blocked by the search would never answer and this wait would fail.
-  await e.waitFor(/^readyok$/, n);
+  await e.waitFor(/^readyok$/, { from: n });
   assert.ok(!e.lines.slice(n).some((l) => l.startsWith('bestmove')), 'infinite search keeps running after isready');
   e.send('stop');
-  const b = await e.waitFor(/^bestmove [a-i]\d[a-i]\d/, n);
+  const b = await e.waitFor(/^bestmove [a-i]\d[a-i]\d/, { from: n });
   assert.ok(b > e.lines.indexOf('readyok', n), 'readyok came before the bestmove');
   assert.equal(await e.quit(), 0);
   assert.equal(e.count(/^bestmove /), 1);
@@ -174,7 +174,7 @@ for (const middle of [
     e.sendAll(['uci', 'isready', middle, 'go depth 30', 'stop', 'isready']);
     // No further input: the stop alone must end the search.
     const i = await e.waitFor(/^bestmove [a-i]\d[a-i]\d/);
-    await e.waitFor(/^readyok$/, (await e.waitFor(/^readyok$/)) + 1);
+    await e.waitFor(/^readyok$/, { from: (await e.waitFor(/^readyok$/)) + 1 });
     // A search still running (a second bestmove to come) would answer quit with its bestmove.
     assert.equal(await e.quit(), 0);
     assert.equal(e.count(/^readyok$/), 2);
@@ -203,7 +203,7 @@ test('a go stopped at once still ends with an info line whose PV starts with the
   let b = -1;
   for (let k = 0; k < 3; k++) {
     const from = b + 1;
-    b = await e.waitFor(/^bestmove /, from);
+    b = await e.waitFor(/^bestmove /, { from });
     const move = e.lines[b].split(' ')[1];
     const infos = e.lines.slice(from, b).filter((l) => l.startsWith('info depth '));
     assert.ok(infos.length > 0, `no info line before ${e.lines[b]}`);
@@ -221,7 +221,7 @@ test('go while a search runs: both end in one bestmove each, a stop ends both', 
   e.send('stop');
   await e.waitFor(/^bestmove /);
   const first = e.lines.findIndex((l) => l.startsWith('bestmove '));
-  await e.waitFor(/^bestmove /, first + 1);
+  await e.waitFor(/^bestmove /, { from: first + 1 });
   assert.equal(await e.quit(), 0);
   assert.equal(e.count(/^bestmove /), 2);
 });
@@ -241,7 +241,7 @@ test('setoption and isready during a search are answered without waiting for it'
   e.sendAll(['stop', 'go depth 3']);
   await e.waitFor(/^bestmove /);
   const b = e.lines.findIndex((l) => l.startsWith('bestmove '));
-  await e.waitFor(/^bestmove /, b + 1);
+  await e.waitFor(/^bestmove /, { from: b + 1 });
   // The second search uses the new MultiPV.
   assert.ok(e.lines.slice(b).some((l) => / multipv 2 /.test(l)));
   assert.equal(await e.quit(), 0);
@@ -281,7 +281,7 @@ test('huge go values are clamped with a note; the search is bounded', async () =
   // A clock at or below zero, or none for the side to move: the engine moves at once.
   e.sendAll(['position startpos', 'go wtime -100 btime 5000', 'go btime 5000']);
   let b = -1;
-  for (let k = 0; k < 3; k++) b = await e.waitFor(/^bestmove /, b + 1);
+  for (let k = 0; k < 3; k++) b = await e.waitFor(/^bestmove /, { from: b + 1 });
   assert.ok(e.lines.some((l) => l === 'info string go: no wtime for the side to move; moving at once'));
   assert.equal(await e.quit(), 0);
   assert.equal(e.count(/^bestmove /), 3);

@@ -75,8 +75,11 @@ export class EngineProcess {
     return this.lines.slice(from).filter((l) => re.test(l)).length;
   }
 
-  /** Waits for a line matching `re` at or after index `from`; returns its index. */
-  async waitFor(re: RegExp, from = 0, timeoutMs = ANSWER_DEADLINE_MS): Promise<number> {
+  /** Waits for a line matching `re` at or after index `from` (default 0); returns its index. */
+  async waitFor(
+    re: RegExp,
+    { from = 0, timeoutMs = ANSWER_DEADLINE_MS }: { from?: number; timeoutMs?: number } = {},
+  ): Promise<number> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       for (let i = from; i < this.lines.length; i++) if (re.test(this.lines[i])) return i;
@@ -96,7 +99,7 @@ export class EngineProcess {
   async ask(re: RegExp, ...cmds: string[]): Promise<string> {
     const from = this.lines.length;
     this.send(...cmds);
-    return this.lines[await this.waitFor(re, from)];
+    return this.lines[await this.waitFor(re, { from })];
   }
 
   async quit(): Promise<number | null> {
