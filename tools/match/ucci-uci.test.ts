@@ -377,7 +377,7 @@ test('two games through the match runner: Kirin UCCI (adapter) against Kirin UCI
     name: 'Kirin-UCI',
     options: [['Hash', '8']],
   });
-  const tc = parseTimeControl('depth=3');
+  const tc = parseTimeControl('depth=2');
   assert.ok(tc.ok);
   try {
     await wrapped.start(30000);
@@ -393,7 +393,7 @@ test('two games through the match runner: Kirin UCCI (adapter) against Kirin UCI
         rules: DEFAULT_RULES,
         timeMarginMs: 100,
         moveTimeoutMs: 30000,
-        maxPlies: 16,
+        maxPlies: 12,
         adjudication: NO_ADJUDICATION,
       });
       assert.notEqual(rec.termination, 'illegal', rec.reason);
