@@ -21,8 +21,7 @@
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { dirname, join, basename } from 'node:path';
-import { createInterface } from 'node:readline';
-import { spawn } from 'node:child_process';
+import { runRelay, spawnEndpoint, type EngineEndpoint } from './relay.js';
 
 /** Kirin move (ranks 0-9) -> Fairy-Stockfish move (ranks 1-10). */
 export function toFairy(move: string): string {
@@ -77,30 +76,19 @@ export function translateOutput(line: string): string {
   return line;
 }
 
-/** Runs a native Fairy-Stockfish binary behind the same translation. */
-function runNative(path: string): void {
-  const child = spawn(path, [], { stdio: ['pipe', 'pipe', 'inherit'] });
-  child.on('error', (e) => {
-    process.stderr.write(`fairy-stockfish-uci: cannot start ${path}: ${e.message}\n`);
-    process.exit(1);
+/** The translation of both paths (native and WebAssembly), for the relay loop. */
+function fairyRelay(engine: EngineEndpoint, startup: string[]): void {
+  runRelay({
+    engine,
+    startup: ['setoption name UCI_Variant value xiangqi', 'setoption name Threads value 1', ...startup],
+    fromGui: (line, io) => {
+      const t = translateInput(line);
+      if (t !== null) io.toEngine(t);
+      // Fairy-Stockfish resets the variant on `uci`: set it again right after.
+      if (t === 'uci') io.toEngine('setoption name UCI_Variant value xiangqi');
+    },
+    fromEngine: (line, io) => io.toGui(translateOutput(line)),
   });
-  child.on('exit', (code) => process.exit(code ?? 0));
-  process.stdout.on('error', () => process.exit(0));
-  const send = (line: string) => child.stdin.write(line + '\n');
-  createInterface({ input: child.stdout, crlfDelay: Infinity, terminal: false }).on('line', (line) => {
-    process.stdout.write(translateOutput(line) + '\n');
-  });
-  send('setoption name UCI_Variant value xiangqi');
-  send('setoption name Threads value 1');
-  const rl = createInterface({ input: process.stdin, crlfDelay: Infinity, terminal: false });
-  rl.on('line', (raw) => {
-    const line = raw.trim();
-    if (!line) return;
-    const t = translateInput(line);
-    if (t !== null) send(t);
-    if (t === 'uci') send('setoption name UCI_Variant value xiangqi');
-  });
-  rl.on('close', () => child.stdin.end('quit\n'));
 }
 
 async function main() {
@@ -108,7 +96,7 @@ async function main() {
   if (k >= 0) {
     const path = process.argv[k + 1];
     if (!path) throw new Error('--native needs the path of a Fairy-Stockfish binary');
-    return runNative(path);
+    return fairyRelay(spawnEndpoint(path, [], 'fairy-stockfish-uci'), []);
   }
   const require = createRequire(import.meta.url);
   let pkgDir: string;
@@ -125,39 +113,33 @@ async function main() {
     wasmBinary: readFileSync(join(pkgDir, 'stockfish.wasm')),
     locateFile: (file: string) => join(pkgDir, file),
   });
-  // The reader went away (GUI closed, `| head`): nothing left to do.
-  process.stdout.on('error', () => process.exit(0));
-  sf.addMessageListener((line: unknown) => {
-    process.stdout.write(translateOutput(String(line)) + '\n');
-  });
-  sf.postMessage('setoption name UCI_Variant value xiangqi');
-  sf.postMessage('setoption name Threads value 1');
+  const startup: string[] = [];
   const nnue = process.env.FAIRY_NNUE;
   if (nnue) {
     const name = '/' + basename(nnue);
     sf.FS.writeFile(name, readFileSync(nnue));
-    sf.postMessage(`setoption name EvalFile value ${name}`);
+    startup.push(`setoption name EvalFile value ${name}`);
   }
-  const quit = () => {
-    sf.postMessage('quit');
-    try {
-      sf.terminate();
-    } catch {
-      /* already gone */
-    }
-    process.exit(0);
-  };
-  const rl = createInterface({ input: process.stdin, crlfDelay: Infinity, terminal: false });
-  rl.on('line', (raw) => {
-    const line = raw.trim();
-    if (!line) return;
-    if (line === 'quit') return quit();
-    const t = translateInput(line);
-    if (t !== null) sf.postMessage(t);
-    // Fairy-Stockfish resets the variant on \`uci\`: set it again right after.
-    if (t === 'uci') sf.postMessage('setoption name UCI_Variant value xiangqi');
-  });
-  rl.on('close', quit);
+  let exitHandler: (code: number) => void = () => {};
+  fairyRelay(
+    {
+      send: (line) => sf.postMessage(line),
+      onLine: (handler) => sf.addMessageListener((line: unknown) => handler(String(line))),
+      onExit: (handler) => {
+        exitHandler = handler;
+      },
+      // `quit` has been posted by then; the worker threads would keep Node alive.
+      end: () => {
+        try {
+          sf.terminate();
+        } catch {
+          /* already gone */
+        }
+        exitHandler(0);
+      },
+    },
+    startup,
+  );
 }
 
 if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
