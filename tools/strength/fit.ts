@@ -4,6 +4,8 @@
 // points (UCI_Elo -> skill level) that make the measured scale follow the
 // nominal one.
 
+import { eloEstimate, pentanomial, trinomial } from '../match/elo.js';
+
 /** A setting of the engine: `UCI_Elo`, a raw `Skill Level`, or full strength. */
 export type Setting = { kind: 'elo'; elo: number } | { kind: 'level'; level: number } | { kind: 'full' };
 
@@ -162,4 +164,62 @@ export function calibrationPoints(
   }
   out.push([eloMax, maxLevel]);
   return out;
+}
+
+/**
+ * Elo of the first player from one match's W/D/L and game-pair counts (0, 0.5,
+ * 1, 1.5, 2 points of the first player): the pentanomial estimate when there
+ * are complete pairs, else the trinomial one. A clean sweep has no finite
+ * Elo: it is counted as half a game short of it (one win or loss becomes a
+ * draw). An error with no finite bound is reported as 1000.
+ */
+export function pairEstimate(
+  wins: number,
+  draws: number,
+  losses: number,
+  pairs: readonly number[],
+): { elo: number; error: number; sweep: -1 | 0 | 1 } {
+  const n = wins + draws + losses;
+  const sweep = wins + draws / 2 >= n - 0.25 ? 1 : losses + draws / 2 >= n - 0.25 ? -1 : 0;
+  const e = sweep
+    ? eloEstimate(trinomial(wins - (sweep > 0 ? 1 : 0), draws + 1, losses - (sweep < 0 ? 1 : 0)))
+    : pairs.some((c) => c > 0)
+      ? eloEstimate(pentanomial(pairs))
+      : eloEstimate(trinomial(wins, draws, losses));
+  return { elo: e.elo, error: Number.isFinite(e.error) ? e.error : 1000, sweep };
+}
+
+/** One measured pair as saved in elo-scale's JSON output (labels as in its player list). */
+export interface SavedPair {
+  first: string;
+  second: string;
+  elo: number;
+  error: number;
+}
+
+/**
+ * Joins the pairs of several measurements (runs of elo-scale, e.g. the weak
+ * levels at one time and the strong ones at another) into one list of
+ * players (labels in lower case, in the order first seen) and pair results
+ * over it; a pair measured twice enters the fit twice. Null when a run has no
+ * pairs.
+ */
+export function mergeMeasurements(runs: readonly { pairs: readonly SavedPair[] }[]): {
+  labels: string[];
+  results: PairResult[];
+} | null {
+  const labels: string[] = [];
+  const index = (label: string): number => {
+    const l = label.toLowerCase();
+    const i = labels.indexOf(l);
+    if (i >= 0) return i;
+    labels.push(l);
+    return labels.length - 1;
+  };
+  const results: PairResult[] = [];
+  for (const run of runs) {
+    if (!run.pairs.length) return null;
+    for (const p of run.pairs) results.push({ a: index(p.first), b: index(p.second), elo: p.elo, error: p.error });
+  }
+  return { labels, results };
 }
