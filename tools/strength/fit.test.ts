@@ -147,3 +147,46 @@ test('measurements of several runs join into one fit by their labels', () => {
   assert.deepEqual(fitRatings(4, m.results, 0, 1280).map(Math.round), [1280, 1380, 1530, 1930]);
   assert.equal(mergeMeasurements([low, { pairs: [] }]), null);
 });
+
+test('calibration points with stairs: a level that follows a measured level starts halfway between their ratings', () => {
+  const rows = [
+    { level: 0, rating: 0 },
+    { level: 1, rating: 200 },
+    { level: 2, rating: 300 },
+    { level: 6, rating: 700 },
+    { level: 20, rating: 2500 },
+  ];
+  // Levels 1 and 2 follow a measured level: their depth takes over halfway; level 6 does not.
+  assert.deepEqual(calibrationPoints(rows, 1280, 3133, 19, true), [
+    [1280, 0],
+    [1380, 1],
+    [1530, 2],
+    [1980, 6],
+    [3133, 14.97],
+  ]);
+  // Without stairs the same rows give the points at the ratings (the default).
+  assert.deepEqual(calibrationPoints(rows, 1280, 3133).slice(0, 4), [
+    [1280, 0],
+    [1480, 1],
+    [1580, 2],
+    [1980, 6],
+  ]);
+  // Full strength (level 20) is no stair: after level 19 the top still follows the ratings (3133 is
+  // halfway from level 19 to full strength; a stair would put full strength's point at 3133).
+  const top = calibrationPoints(
+    [
+      { level: 0, rating: 0 },
+      { level: 19, rating: 1653 },
+      { level: 20, rating: 2053 },
+    ],
+    1280,
+    3133,
+    20,
+    true,
+  );
+  assert.deepEqual(top, [
+    [1280, 0],
+    [2933, 19],
+    [3133, 19.5],
+  ]);
+});

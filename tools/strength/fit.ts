@@ -135,12 +135,21 @@ export function slope(points: readonly { x: number; y: number }[]): number {
  * reaches it (interpolated, towards full strength if needed, at most
  * `maxLevel`); when even full strength is not eloMax above level 0 the top is
  * [eloMax, maxLevel] and the scale is compressed there.
+ *
+ * With `stairs`, a measured integer level L + 1 (below 20) that follows a
+ * measured level L gets its point halfway between their ratings instead of at
+ * its own: the search depth is 1 + floor(level), so strength is a staircase
+ * in the level, and this way each depth plays the UCI_Elo values nearest its
+ * measured rating (level L from halfway below its rating to halfway above)
+ * instead of the values from its rating up to the next level's, half a step
+ * too high on average.
  */
 export function calibrationPoints(
   rows: readonly { level: number; rating: number }[],
   eloMin: number,
   eloMax: number,
   maxLevel = 19,
+  stairs = false,
 ): [number, number][] {
   const sorted = [...rows].sort((a, b) => a.level - b.level);
   if (!sorted.length || sorted[0].level !== 0) throw new Error('the calibration needs a measurement at level 0');
@@ -149,6 +158,12 @@ export function calibrationPoints(
     const elo = eloMin + r.rating - sorted[0].rating;
     if (!mono.length || elo > mono[mono.length - 1].elo) mono.push({ level: r.level, elo });
   }
+  if (stairs)
+    for (let i = mono.length - 1; i > 0; i--) {
+      const p = mono[i];
+      if (Number.isInteger(p.level) && p.level < 20 && p.level === mono[i - 1].level + 1)
+        mono[i] = { level: p.level, elo: (p.elo + mono[i - 1].elo) / 2 };
+    }
   const out: [number, number][] = [];
   for (let i = 0; i < mono.length; i++) {
     const p = mono[i];
