@@ -18,12 +18,13 @@
 // for src/search/skill.ts (UCI_Elo = 1280 + the measured Elo above level 0;
 // see calibrationPoints in fit.ts; --stairs puts the point of a level that
 // follows a measured level halfway between their ratings, where the search
-// depth changes).
+// depth changes; --max-level caps the level of the top point, 19 unless set).
 //
 //   node dist/tools/strength/elo-scale.js [--players 1500,1800,2100,2400,full] [--pairs chain]
 //       [--games 100] [--tc 2+0.02] [--concurrency 2] [--seed 1] [--anchor 1500=1500]
-//       [--pair-seconds S] [--stairs] [--json] [--out FILE.json]
-//   node dist/tools/strength/elo-scale.js --from A.json,B.json [--anchor L0=1280] [--stairs] [--json] [--out FILE.json]
+//       [--pair-seconds S] [--stairs] [--max-level 19] [--json] [--out FILE.json]
+//   node dist/tools/strength/elo-scale.js --from A.json,B.json [--anchor L0=1280] [--stairs] [--max-level 19]
+//       [--json] [--out FILE.json]
 //
 // --out is rewritten after every pair, so a run cut short keeps what it
 // measured. --pair-seconds stops a pair after S seconds (the games in progress
@@ -150,7 +151,7 @@ function summarize(): object | null {
         players.map((p, i) => ({ level: levelOf(p), rating: ratings[i] })),
         ELO_MIN,
         ELO_MAX,
-        19,
+        Number(opt('max-level', '19')),
         argv.includes('--stairs'),
       )
     : null;
