@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
+import { ELO_CALIBRATION, ELO_MAX, ELO_MIN } from '../../src/search/skill.js';
+import { repoRoot } from '../../test/support/fixtures.js';
 import { eloEstimate, pentanomial, trinomial } from '../match/elo.js';
 import {
   calibrationPoints,
@@ -11,6 +15,7 @@ import {
   settingLabel,
   settingOptions,
   slope,
+  type SavedPair,
 } from './fit.js';
 
 test('settings parse from their labels and select the right options', () => {
@@ -189,4 +194,22 @@ test('calibration points with stairs: a level that follows a measured level star
     [2933, 19],
     [3133, 19.5],
   ]);
+});
+
+test('ELO_CALIBRATION of skill.ts is what the stored measurement gives (test/data/strength-scale.json)', () => {
+  const data = JSON.parse(readFileSync(join(repoRoot(), 'test', 'data', 'strength-scale.json'), 'utf8')) as {
+    runs: { pairs: SavedPair[] }[];
+  };
+  const m = mergeMeasurements(data.runs);
+  assert.ok(m);
+  const ratings = fitRatings(m.labels.length, m.results, m.labels.indexOf('l0'), ELO_MIN);
+  const rows = m.labels.map((label, i) => {
+    const s = parseSetting(label);
+    assert.ok(s && s.kind !== 'elo', label);
+    return { level: s.kind === 'full' ? 20 : s.level, rating: ratings[i] };
+  });
+  assert.deepEqual(
+    calibrationPoints(rows, ELO_MIN, ELO_MAX, 19.99, true),
+    ELO_CALIBRATION.map(([e, l]) => [e, l]),
+  );
 });
