@@ -14,6 +14,8 @@ test('a weakened search stops at depth 1 + level with its pick, however much tim
     [`UCI_Elo ${ELO_MIN}`, { limitStrength: true, elo: ELO_MIN }, 1],
     ['Skill Level 2', { skillLevel: 2 }, 3],
     ['Skill Level 5', { skillLevel: 5 }, 6],
+    // A fractional level from the calibration plays the depth of its whole part.
+    ['UCI_Elo 1800', { limitStrength: true, elo: 1800 }, 1 + Math.floor(eloToLevel(1800))],
   ] as const) {
     const pos = new Position();
     searcher.clear();
@@ -75,14 +77,20 @@ test('a weak level sometimes leaves a piece hanging that a stronger level always
   assert.ok(weak <= 25 && weak >= 10, `level 0 took the knight ${weak} times of 30`);
 });
 
-// The calibration points of docs/STRENGTH.md (measured with tools/strength/elo-scale.ts).
+// The calibration points of docs/STRENGTH.md (measured with tools/strength/elo-scale.ts; fit.test.ts checks
+// that they follow from the stored measurement, test/data/strength-scale.json).
 const DOCUMENTED: Array<[number, number]> = [
   [1280, 0],
-  [1427, 1.77],
-  [1886, 4.14],
-  [2126, 5.97],
-  [2247, 8.32],
-  [3133, 19],
+  [1398, 1],
+  [1591, 2],
+  [1765, 3],
+  [1940, 4],
+  [2124, 5],
+  [2315, 6],
+  [2419, 7],
+  [2496, 13],
+  [2590, 19],
+  [3133, 19.99],
 ];
 
 test('UCI_Elo maps to skill levels: the documented points, monotonic over 1280..3133', () => {
@@ -94,6 +102,7 @@ test('UCI_Elo maps to skill levels: the documented points, monotonic over 1280..
   assert.equal(eloToLevel(ELO_MIN), 0);
   assert.equal(eloToLevel(ELO_MIN - 100), 0);
   assert.ok(eloToLevel(ELO_MAX) < 20, 'the top of the scale is still limited');
+  assert.ok(new Skill(20, true, ELO_MAX).enabled());
   assert.equal(eloToLevel(ELO_MAX + 100), eloToLevel(ELO_MAX));
   let prev = -1;
   for (let e = ELO_MIN; e <= ELO_MAX; e++) {
@@ -101,6 +110,8 @@ test('UCI_Elo maps to skill levels: the documented points, monotonic over 1280..
     assert.ok(l > prev, `not increasing at ${e}`);
     prev = l;
   }
+  // Between two points the level is interpolated linearly.
+  assert.ok(Math.abs(eloToLevel((1398 + 1591) / 2) - 1.5) < 1e-9);
 });
 
 test('Skill Level 20 and UCI_LimitStrength off are full strength', () => {

@@ -18,11 +18,16 @@ export const ELO_MAX = 3133;
 /** [UCI_Elo, level] pairs, increasing in both; the first is ELO_MIN, the last ELO_MAX. */
 export const ELO_CALIBRATION: readonly (readonly [number, number])[] = [
   [1280, 0],
-  [1427, 1.77],
-  [1886, 4.14],
-  [2126, 5.97],
-  [2247, 8.32],
-  [3133, 19],
+  [1398, 1],
+  [1591, 2],
+  [1765, 3],
+  [1940, 4],
+  [2124, 5],
+  [2315, 6],
+  [2419, 7],
+  [2496, 13],
+  [2590, 19],
+  [3133, 19.99],
 ];
 
 /** Skill level (fractional, 0 up to the last calibration level) equivalent to an Elo rating. */

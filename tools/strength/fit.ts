@@ -4,6 +4,8 @@
 // points (UCI_Elo -> skill level) that make the measured scale follow the
 // nominal one.
 
+import { eloEstimate, pentanomial, trinomial } from '../match/elo.js';
+
 /** A setting of the engine: `UCI_Elo`, a raw `Skill Level`, or full strength. */
 export type Setting = { kind: 'elo'; elo: number } | { kind: 'level'; level: number } | { kind: 'full' };
 
@@ -133,12 +135,21 @@ export function slope(points: readonly { x: number; y: number }[]): number {
  * reaches it (interpolated, towards full strength if needed, at most
  * `maxLevel`); when even full strength is not eloMax above level 0 the top is
  * [eloMax, maxLevel] and the scale is compressed there.
+ *
+ * With `stairs`, a measured integer level L + 1 (below 20) that follows a
+ * measured level L gets its point halfway between their ratings instead of at
+ * its own: the search depth is 1 + floor(level), so strength is a staircase
+ * in the level, and this way each depth plays the UCI_Elo values nearest its
+ * measured rating (level L from halfway below its rating to halfway above)
+ * instead of the values from its rating up to the next level's, half a step
+ * too high on average.
  */
 export function calibrationPoints(
   rows: readonly { level: number; rating: number }[],
   eloMin: number,
   eloMax: number,
   maxLevel = 19,
+  stairs = false,
 ): [number, number][] {
   const sorted = [...rows].sort((a, b) => a.level - b.level);
   if (!sorted.length || sorted[0].level !== 0) throw new Error('the calibration needs a measurement at level 0');
@@ -147,6 +158,12 @@ export function calibrationPoints(
     const elo = eloMin + r.rating - sorted[0].rating;
     if (!mono.length || elo > mono[mono.length - 1].elo) mono.push({ level: r.level, elo });
   }
+  if (stairs)
+    for (let i = mono.length - 1; i > 0; i--) {
+      const p = mono[i];
+      if (Number.isInteger(p.level) && p.level < 20 && p.level === mono[i - 1].level + 1)
+        mono[i] = { level: p.level, elo: (p.elo + mono[i - 1].elo) / 2 };
+    }
   const out: [number, number][] = [];
   for (let i = 0; i < mono.length; i++) {
     const p = mono[i];
@@ -162,4 +179,62 @@ export function calibrationPoints(
   }
   out.push([eloMax, maxLevel]);
   return out;
+}
+
+/**
+ * Elo of the first player from one match's W/D/L and game-pair counts (0, 0.5,
+ * 1, 1.5, 2 points of the first player): the pentanomial estimate when there
+ * are complete pairs, else the trinomial one. A clean sweep has no finite
+ * Elo: it is counted as half a game short of it (one win or loss becomes a
+ * draw). An error with no finite bound is reported as 1000.
+ */
+export function pairEstimate(
+  wins: number,
+  draws: number,
+  losses: number,
+  pairs: readonly number[],
+): { elo: number; error: number; sweep: -1 | 0 | 1 } {
+  const n = wins + draws + losses;
+  const sweep = wins + draws / 2 >= n - 0.25 ? 1 : losses + draws / 2 >= n - 0.25 ? -1 : 0;
+  const e = sweep
+    ? eloEstimate(trinomial(wins - (sweep > 0 ? 1 : 0), draws + 1, losses - (sweep < 0 ? 1 : 0)))
+    : pairs.some((c) => c > 0)
+      ? eloEstimate(pentanomial(pairs))
+      : eloEstimate(trinomial(wins, draws, losses));
+  return { elo: e.elo, error: Number.isFinite(e.error) ? e.error : 1000, sweep };
+}
+
+/** One measured pair as saved in elo-scale's JSON output (labels as in its player list). */
+export interface SavedPair {
+  first: string;
+  second: string;
+  elo: number;
+  error: number;
+}
+
+/**
+ * Joins the pairs of several measurements (runs of elo-scale, e.g. the weak
+ * levels at one time and the strong ones at another) into one list of
+ * players (labels in lower case, in the order first seen) and pair results
+ * over it; a pair measured twice enters the fit twice. Null when a run has no
+ * pairs.
+ */
+export function mergeMeasurements(runs: readonly { pairs: readonly SavedPair[] }[]): {
+  labels: string[];
+  results: PairResult[];
+} | null {
+  const labels: string[] = [];
+  const index = (label: string): number => {
+    const l = label.toLowerCase();
+    const i = labels.indexOf(l);
+    if (i >= 0) return i;
+    labels.push(l);
+    return labels.length - 1;
+  };
+  const results: PairResult[] = [];
+  for (const run of runs) {
+    if (!run.pairs.length) return null;
+    for (const p of run.pairs) results.push({ a: index(p.first), b: index(p.second), elo: p.elo, error: p.error });
+  }
+  return { labels, results };
 }
