@@ -42,8 +42,8 @@ export const PIKAFISH_WIN_RATE: WinRateModel = Object.freeze({
  */
 export const CLASSICAL_WIN_RATE: WinRateModel = Object.freeze({
   name: 'classical',
-  as: Object.freeze([17.02472653, 405.53091183, -1271.49471089, 1146.98928685]),
-  bs: Object.freeze([-630.14664996, 1667.08470017, -997.22929669, 425.13195058]),
+  as: Object.freeze([1.53996473, 296.44338, -948.94299354, 1002.53481167]),
+  bs: Object.freeze([-312.92356179, 744.32689252, -137.8686528, 200.63878438]),
 });
 
 /** Parameters (a, b) of the win-rate model 1 / (1 + exp((a - v) / b)) for a material count. */
