@@ -50,7 +50,17 @@ export {
 
 // Evaluation and the score model.
 export { evaluate, traceClassical } from './eval/evaluate.js';
-export { formatScore, materialCount, toCp, wdl, type ScoreType } from './eval/score.js';
+export {
+  CLASSICAL_WIN_RATE,
+  PIKAFISH_WIN_RATE,
+  formatScore,
+  materialCount,
+  toCp,
+  wdl,
+  winRateParams,
+  type ScoreType,
+  type WinRateModel,
+} from './eval/score.js';
 
 // The network (NNUE): load a Pikafish network (a file on Node, bytes anywhere) and evaluate with it.
 export { NnueNetwork, NnueEvaluator, type NetworkHandle } from './eval/nnue/network.js';

@@ -169,13 +169,13 @@ async function showStaticEval(): Promise<void> {
   el.textContent =
     r.value === null
       ? `Static evaluation: none (${side} is in check); search thread: ${r.evaluation}`
-      : `Static evaluation: ${(toCp(r.value, materialCount(pos), 'PawnValueNormalized') / 100).toFixed(2)} ` +
+      : `Static evaluation: ${(toCp(r.value, materialCount(pos), 'PawnValueNormalized', engine.winRateModel()) / 100).toFixed(2)} ` +
         `for ${side} (${r.value} internal units); search thread: ${r.evaluation}`;
 }
 
 function showInfo(info: SearchInfo, pos: Position): void {
   if (info.multipv !== 1) return;
-  $('score').textContent = formatScore(info.score, materialCount(pos), engine.scoreType());
+  $('score').textContent = formatScore(info.score, materialCount(pos), engine.scoreType(), engine.winRateModel());
   $('score-side').textContent = `${pos.side === RED ? 'Red' : 'Black'} to move`;
   $('depth').textContent = String(info.depth);
   $('nodes').textContent = String(info.nodes);

@@ -10,7 +10,13 @@ import { moveToUci, type Move } from '../core/types.js';
 import { playUciMoves, type MoveErrorCode } from '../core/ucimove.js';
 import { Options } from './options.js';
 import { spawnSearchWorker, type SearchThread } from './platform.js';
-import { SCORE_TYPES, type ScoreType } from '../eval/score.js';
+import {
+  CLASSICAL_WIN_RATE,
+  PIKAFISH_WIN_RATE,
+  SCORE_TYPES,
+  type ScoreType,
+  type WinRateModel,
+} from '../eval/score.js';
 import type { FromWorker, ToWorker } from '../search/worker.js';
 import type { SearchInfo, SearchLimits, SearchOptions, SearchResult, StaticEvaluation } from '../search/types.js';
 import { NnueEvaluator, NnueNetwork } from '../eval/nnue/network.js';
@@ -194,6 +200,15 @@ export class Engine {
   /** Which evaluation plays, with the network file and its description. */
   evaluationName(): string {
     return this.network ? `NNUE ${this.network.label()}, ${this.evaluator?.kernels.name} kernels` : 'classical';
+  }
+
+  /**
+   * The win-rate model behind `score cp` and `wdl`: Pikafish's, fitted for its
+   * network, while a network plays; the classical evaluation's own otherwise
+   * (score.ts). Output only: the search never converts scores.
+   */
+  winRateModel(): WinRateModel {
+    return this.network ? PIKAFISH_WIN_RATE : CLASSICAL_WIN_RATE;
   }
 
   /** The line shown on uci/isready: which evaluation plays, or why the classical one does. */

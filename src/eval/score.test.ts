@@ -2,7 +2,17 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Position } from '../core/position.js';
 import { VALUE_MATE } from '../core/types.js';
-import { formatScore, materialCount, mateInMoves, toCp, wdl, winRateParams } from './score.js';
+import {
+  CLASSICAL_WIN_RATE,
+  PIKAFISH_WIN_RATE,
+  formatScore,
+  materialCount,
+  mateInMoves,
+  toCp,
+  wdl,
+  winRate,
+  winRateParams,
+} from './score.js';
 
 test('material count of the start position', () => {
   // 4 rooks, 4 knights, 4 cannons, 4 bishops, 4 advisors, 10 pawns.
@@ -37,3 +47,58 @@ test('wdl sums to 1000 and is symmetric', () => {
   }
   assert.ok(wdl(900, 80)[0] > wdl(100, 80)[0]);
 });
+
+test("Pikafish's model is the default and its polynomials are uci.cpp's", () => {
+  // uci.cpp win_rate_params at material 65 (m = 1): a = sum(as), b = sum(bs).
+  const { a, b } = winRateParams(65);
+  assert.ok(Math.abs(a - (220.59891365 - 810.3573043 + 928.68185198 + 79.83955423)) < 1e-9);
+  assert.ok(Math.abs(b - (61.99287416 - 233.72674182 + 325.85508322 - 68.72720854)) < 1e-9);
+  assert.deepEqual(winRateParams(80), winRateParams(80, PIKAFISH_WIN_RATE));
+  // The material count is clamped to [17, 110].
+  assert.deepEqual(winRateParams(5, CLASSICAL_WIN_RATE), winRateParams(17, CLASSICAL_WIN_RATE));
+  assert.deepEqual(winRateParams(130, CLASSICAL_WIN_RATE), winRateParams(110, CLASSICAL_WIN_RATE));
+});
+
+test('the classical model: its 50 % point is its fitted a, which is what cp 100 shows', () => {
+  // a of the fit (kirin tune --scale-report on dg-s1 + dg-s2, docs/DATAGEN.md), at some material counts.
+  for (const [material, fittedA] of FITTED_A) {
+    const { a, b } = winRateParams(material, CLASSICAL_WIN_RATE);
+    assert.ok(b > 0);
+    assert.ok(Math.abs(a - fittedA) < 0.06, `material ${material}: a ${a} vs ${fittedA}`);
+    assert.equal(winRate(Math.round(a), material, CLASSICAL_WIN_RATE), 500);
+    assert.equal(toCp(Math.round(a), material, 'PawnValueNormalized', CLASSICAL_WIN_RATE), 100);
+    assert.ok(winRate(Math.round(a) - 20, material, CLASSICAL_WIN_RATE) < 500);
+    assert.ok(winRate(Math.round(a) + 20, material, CLASSICAL_WIN_RATE) > 500);
+  }
+  // Over the whole range a and b stay positive: a value shown with the right sign.
+  for (let material = 17; material <= 110; material++) {
+    const { a, b } = winRateParams(material, CLASSICAL_WIN_RATE);
+    assert.ok(a > 0 && b > 0, `material ${material}: a ${a}, b ${b}`);
+    assert.ok(toCp(300, material, 'PawnValueNormalized', CLASSICAL_WIN_RATE) > 0);
+  }
+});
+
+test('the same internal value is shown by the model of the evaluation', () => {
+  for (const material of [30, 110]) {
+    const v = 400;
+    const pk = toCp(v, material, 'PawnValueNormalized', PIKAFISH_WIN_RATE);
+    const cl = toCp(v, material, 'PawnValueNormalized', CLASSICAL_WIN_RATE);
+    assert.equal(pk, Math.round((100 * v) / winRateParams(material, PIKAFISH_WIN_RATE).a));
+    assert.equal(cl, Math.round((100 * v) / winRateParams(material, CLASSICAL_WIN_RATE).a));
+    assert.notEqual(pk, cl);
+    assert.equal(formatScore(v, material, 'PawnValueNormalized', CLASSICAL_WIN_RATE), `cp ${cl}`);
+    assert.equal(formatScore(v, material, 'Raw', CLASSICAL_WIN_RATE), `cp ${v}`);
+    const w = wdl(v, material, CLASSICAL_WIN_RATE);
+    assert.equal(w[0] + w[1] + w[2], 1000);
+    assert.notDeepEqual(w, wdl(v, material, PIKAFISH_WIN_RATE));
+    assert.ok(toCp(v, material, 'Elo', CLASSICAL_WIN_RATE) > 0);
+  }
+});
+
+/** The fitted model's a at some material counts, as `kirin tune --scale-report` printed it (docs/DATAGEN.md). */
+const FITTED_A: readonly [number, number][] = [
+  [20, 738.7],
+  [30, 627.9],
+  [65, 351.6],
+  [110, 253.1],
+];

@@ -1,5 +1,7 @@
 // The score model: internal scores as users see them, cp (by ScoreType),
 // mate in moves, and the win/draw/loss model, following Pikafish's uci.cpp.
+// The model's parameters depend on the evaluation: Pikafish's for a network,
+// Kirin's own for the classical evaluation (CLASSICAL_WIN_RATE).
 
 import type { Position } from '../core/position.js';
 import { ADVISOR, BISHOP, CANNON, KNIGHT, PAWN, ROOK, VALUE_MATE, VALUE_MATE_IN_MAX_PLY } from '../core/types.js';
@@ -13,23 +15,56 @@ export function materialCount(pos: Position): number {
   return 10 * n(ROOK) + 5 * n(KNIGHT) + 5 * n(CANNON) + 3 * n(BISHOP) + 2 * n(ADVISOR) + n(PAWN);
 }
 
+/**
+ * A win-rate model: P(win) = 1 / (1 + exp((a - v) / b)) for an internal value v
+ * from the side to move, with a and b cubic polynomials (coefficients highest
+ * power first) in m = clamp(material, 17, 110) / 65, as Pikafish's
+ * win_rate_params. `a` is the value at which the side to move wins half its
+ * games: what `cp 100` means (PawnValueNormalized).
+ */
+export interface WinRateModel {
+  readonly name: string;
+  readonly as: readonly number[];
+  readonly bs: readonly number[];
+}
+
+/** Pikafish's model, fitted for its network (uci.cpp); used with a network loaded. */
+export const PIKAFISH_WIN_RATE: WinRateModel = Object.freeze({
+  name: 'Pikafish',
+  as: Object.freeze([220.59891365, -810.3573043, 928.68185198, 79.83955423]),
+  bs: Object.freeze([61.99287416, -233.72674182, 325.85508322, -68.72720854]),
+});
+
+/**
+ * The model of the classical evaluation (src/eval/classical-weights.ts), fitted by
+ * `kirin tune --scale-report` to the game results of 1000-node self-play
+ * (dg-s1 + dg-s2, 500k positions; docs/DATAGEN.md); used when no network is loaded.
+ */
+export const CLASSICAL_WIN_RATE: WinRateModel = Object.freeze({
+  name: 'classical',
+  as: Object.freeze([1.53996473, 296.44338, -948.94299354, 1002.53481167]),
+  bs: Object.freeze([-312.92356179, 744.32689252, -137.8686528, 200.63878438]),
+});
+
 /** Parameters (a, b) of the win-rate model 1 / (1 + exp((a - v) / b)) for a material count. */
-export function winRateParams(material: number): { a: number; b: number } {
+export function winRateParams(material: number, model: WinRateModel = PIKAFISH_WIN_RATE): { a: number; b: number } {
   const m = Math.min(Math.max(material, 17), 110) / 65;
-  const a = ((220.59891365 * m - 810.3573043) * m + 928.68185198) * m + 79.83955423;
-  const b = ((61.99287416 * m - 233.72674182) * m + 325.85508322) * m - 68.72720854;
+  const p = model.as,
+    q = model.bs;
+  const a = ((p[0] * m + p[1]) * m + p[2]) * m + p[3];
+  const b = ((q[0] * m + q[1]) * m + q[2]) * m + q[3];
   return { a, b };
 }
 
 /** Win probability in per mille for internal value v. */
-export function winRate(v: number, material: number): number {
-  const { a, b } = winRateParams(material);
+export function winRate(v: number, material: number, model: WinRateModel = PIKAFISH_WIN_RATE): number {
+  const { a, b } = winRateParams(material, model);
   return Math.floor(0.5 + 1000 / (1 + Math.exp((a - v) / b)));
 }
 
-export function wdl(v: number, material: number): [number, number, number] {
-  const w = winRate(v, material);
-  const l = winRate(-v, material);
+export function wdl(v: number, material: number, model: WinRateModel = PIKAFISH_WIN_RATE): [number, number, number] {
+  const w = winRate(v, material, model);
+  const l = winRate(-v, material, model);
   return [w, 1000 - w - l, l];
 }
 
@@ -44,15 +79,15 @@ export function mateInMoves(v: number): number {
 }
 
 /** Centipawn-like number for a non-mate internal value, by score type. */
-export function toCp(v: number, material: number, type: ScoreType): number {
+export function toCp(v: number, material: number, type: ScoreType, model: WinRateModel = PIKAFISH_WIN_RATE): number {
   switch (type) {
     case 'Raw':
       return v;
     case 'PawnValueNormalized':
-      return Math.round((100 * v) / winRateParams(material).a);
+      return Math.round((100 * v) / winRateParams(material, model).a);
     case 'Elo': {
       // Expected score (wins + half the draws) of the WDL model, as an Elo difference.
-      const [w, d] = wdl(v, material);
+      const [w, d] = wdl(v, material, model);
       const e = Math.min(Math.max((w + d / 2) / 1000, 0.0005), 0.9995);
       return Math.round(-400 * Math.log10(1 / e - 1)) + 0; // + 0 turns -0 into 0
     }
@@ -60,6 +95,11 @@ export function toCp(v: number, material: number, type: ScoreType): number {
 }
 
 /** "cp N" or "mate N". */
-export function formatScore(v: number, material: number, type: ScoreType): string {
-  return isMateScore(v) ? `mate ${mateInMoves(v)}` : `cp ${toCp(v, material, type)}`;
+export function formatScore(
+  v: number,
+  material: number,
+  type: ScoreType,
+  model: WinRateModel = PIKAFISH_WIN_RATE,
+): string {
+  return isMateScore(v) ? `mate ${mateInMoves(v)}` : `cp ${toCp(v, material, type, model)}`;
 }

@@ -97,7 +97,11 @@ export async function runBench(engine: Engine, args: string[], out: Out, err: Ou
   out(`info string bench evaluation: ${engine.evaluationName()}`);
   const saved = engine.game();
   let nodes = 0;
-  const fmt = { scoreType: engine.scoreType(), showWdl: engine.options.getBool('UCI_ShowWDL') };
+  const fmt = {
+    scoreType: engine.scoreType(),
+    showWdl: engine.options.getBool('UCI_ShowWDL'),
+    model: engine.winRateModel(),
+  };
   const start = Date.now();
   try {
     for (let i = 0; i < setup.fens.length; i++) {

@@ -319,7 +319,11 @@ export class Uci implements Session {
       }
     }
     const material = materialCount(pos);
-    const opts = { scoreType: this.engine.scoreType(), showWdl: this.engine.options.getBool('UCI_ShowWDL') };
+    const opts = {
+      scoreType: this.engine.scoreType(),
+      showWdl: this.engine.options.getBool('UCI_ShowWDL'),
+      model: this.engine.winRateModel(),
+    };
     const luOutput = this.engine.options.getBool('LU_Output');
     this.engine
       .go(

@@ -3,6 +3,7 @@
 //   kirin tune --data FILE[,FILE...] [--epochs N] [--lr X] [--batch N] [--lambda L] [--k K]
 //              [--reg R] [--smooth S] [--patience N] [--keep-scale 0|1] [--max-score S] [--validation F]
 //              [--limit N] [--out FILE] [--dry-run 1]
+//   kirin tune --scale-report --data FILE[,FILE...] [--limit N] [--sweep N] [--sweep-depth D]
 //
 // Reads `kirin datagen` files, fits K (the sigmoid scale) to the game results at
 // the current weights and keeps it fixed, then runs Adam on the blended target
@@ -16,11 +17,13 @@ import { PAWN_VALUE, RED } from '../../src/core/types.js';
 import { decodeRecord, forEachRecord, recordPosition } from '../datagen/format.js';
 import { SMOOTH_RUNS, addPosition, currentWeights, freeMask, fromTheta, regScales, toTheta } from './features.js';
 import { Dataset, adam, fitK, meanError, predict, slope, spread, targets } from './model.js';
+import { runScaleReport } from './scale-report.js';
 import { weightsFileText } from './weights-file.js';
 
 const USAGE = `usage: kirin tune --data FILE[,FILE...] [--epochs N] [--lr X] [--batch N] [--lambda L] [--k K]
                   [--reg R] [--smooth S] [--patience N] [--keep-scale 0|1] [--max-score S] [--validation F]
                   [--limit N] [--out FILE] [--dry-run 1]
+       kirin tune --scale-report --data FILE[,FILE...] [--limit N] [--sweep N] [--sweep-depth D]
 `;
 
 function fail(msg: string): number {
@@ -30,6 +33,9 @@ function fail(msg: string): number {
 
 export async function runTuneCli(argv: string[]): Promise<number> {
   const a = new Map<string, string>();
+  // --scale-report (a flag without a value): the scale check instead of a tune.
+  const scaleReport = argv.includes('--scale-report');
+  if (scaleReport) argv = argv.filter((x) => x !== '--scale-report');
   for (let i = 0; i < argv.length; i++) {
     if (!argv[i].startsWith('--')) return fail(`unexpected argument "${argv[i]}"`);
     if (argv[i] === '--help') {
@@ -41,6 +47,7 @@ export async function runTuneCli(argv: string[]): Promise<number> {
     a.set(argv[i].slice(2), v);
     i++;
   }
+  if (scaleReport) return runScaleReport(a);
   const num = (name: string, def: number, lo: number, hi: number): number => {
     const v = a.get(name);
     if (v === undefined) return def;
