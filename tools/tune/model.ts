@@ -19,6 +19,8 @@
 // search-score half of the target pulls the raw evaluation up by ~1.4 in the
 // middlegame (and down in the endgame), and evaluate() then scales it again.
 
+import { goldenSectionMinimum } from './minimize.js';
+
 /** Positions with their sparse features and targets. */
 export class Dataset {
   n = 0;
@@ -155,29 +157,7 @@ export function fitK(d: Dataset, idx: Uint32Array, theta: Float64Array, unit: Fl
     }
     return s / Math.max(1, idx.length);
   };
-  let a = 10,
-    b = 5000;
-  const g = (Math.sqrt(5) - 1) / 2;
-  let c = b - g * (b - a),
-    e = a + g * (b - a);
-  let fc = err(c),
-    fe = err(e);
-  for (let it = 0; it < 60; it++) {
-    if (fc < fe) {
-      b = e;
-      e = c;
-      fe = fc;
-      c = b - g * (b - a);
-      fc = err(c);
-    } else {
-      a = c;
-      c = e;
-      fc = fe;
-      e = a + g * (b - a);
-      fe = err(e);
-    }
-  }
-  return (a + b) / 2;
+  return goldenSectionMinimum(err, 10, 5000, 60);
 }
 
 export interface AdamOptions {

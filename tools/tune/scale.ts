@@ -11,6 +11,8 @@
 // draws and losses at it, so that a bucket of many positions is fitted from a
 // histogram.
 
+import { goldenSectionMinimum } from './minimize.js';
+
 /** Points of one fit: value, and the wins, draws and losses of the side to move at that value. */
 export interface WdlPoints {
   v: Float64Array;
@@ -163,29 +165,7 @@ export function fitLogisticK(p: WdlPoints, lo = 10, hi = 5000): number {
     }
     return e;
   };
-  const g = (Math.sqrt(5) - 1) / 2;
-  let a = lo,
-    b = hi;
-  let c = b - g * (b - a),
-    e = a + g * (b - a);
-  let fc = err(c),
-    fe = err(e);
-  for (let it = 0; it < 80; it++) {
-    if (fc < fe) {
-      b = e;
-      e = c;
-      fe = fc;
-      c = b - g * (b - a);
-      fc = err(c);
-    } else {
-      a = c;
-      c = e;
-      fc = fe;
-      e = a + g * (b - a);
-      fe = err(e);
-    }
-  }
-  return (a + b) / 2;
+  return goldenSectionMinimum(err, lo, hi, 80);
 }
 
 /** The x in [lo, hi] with f(x) = target for an increasing f, by bisection. */
