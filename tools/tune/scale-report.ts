@@ -32,7 +32,7 @@ import {
   type WinRateModel,
 } from '../../src/eval/score.js';
 import { Searcher } from '../../src/search/search.js';
-import type { SearchOptions } from '../../src/search/types.js';
+import { DEFAULT_SEARCH_OPTIONS, type SearchOptions } from '../../src/search/types.js';
 import { HEADER_SIZE, RECORD_SIZE, decodeRecord, forEachRecord, recordFen, recordPosition } from '../datagen/format.js';
 import {
   MODEL_MATERIAL_MAX,
@@ -71,20 +71,7 @@ export const MARGINS = {
   quietFutility: (d: number): number => 47 + 129 * d,
 };
 
-const SEARCH_OPTIONS: SearchOptions = {
-  multiPV: 1,
-  moveOverhead: 0,
-  nodestime: 0,
-  rule60MaxPly: 120,
-  skillLevel: 20,
-  limitStrength: false,
-  elo: 1280,
-  repetitionRule: 'AsianRule',
-  drawRule: 'None',
-  mateThreatDepth: 0,
-  threads: 1,
-  ponder: false,
-};
+const SEARCH_OPTIONS: SearchOptions = { ...DEFAULT_SEARCH_OPTIONS, moveOverhead: 0 };
 
 /** Values are rounded to this many units in the histograms of the model fit (speed; far below b). */
 const MATERIAL_STEP = 4;
