@@ -4,7 +4,7 @@ import { Worker } from 'node:worker_threads';
 import { legalMoves } from '../core/movegen.js';
 import { Position } from '../core/position.js';
 import { MOVE_NONE, VALUE_MATE, mateIn, moveToUci, type Move } from '../core/types.js';
-import { Searcher } from './search.js';
+import { Searcher, quietFutilityMargin, razoringMargin, reverseFutilityMargin } from './search.js';
 import type { SearchLimits } from './types.js';
 import { Prng } from '../core/prng.js';
 import { Skill } from './skill.js';
@@ -360,4 +360,22 @@ test('the 60-move counter changes the result and the TT does not leak across cou
   assert.equal(run(0).score, mateIn(3), 'no draw score leaks back through the TT');
   // With the rule switched off the counter does not matter.
   assert.equal(run(118, 0).score, mateIn(3));
+});
+
+test("the pruning margins follow Pikafish's search.cpp formulas", () => {
+  // Step 6: eval < alpha - 1370 - 244 * depth * depth.
+  assert.equal(razoringMargin(1), 1614);
+  assert.equal(razoringMargin(3), 3566);
+  // Step 7: futilityMult = min(40 + 4 * depth, 129) - 33 * !ttHit; margin = futilityMult * depth
+  // - (2512 * improving + 340 * opponentWorsening) * futilityMult / 1024 + |correction| / 132109.
+  assert.equal(reverseFutilityMargin(3, true, false, false, 0), 156);
+  assert.equal(reverseFutilityMargin(3, false, false, false, 0), 57);
+  assert.equal(reverseFutilityMargin(30, true, false, false, 0), 3870, 'the multiplier caps at 129');
+  assert.equal(reverseFutilityMargin(3, true, true, false, 0), 156 - 127); // 2512 * 52 / 1024 = 127.56
+  assert.equal(reverseFutilityMargin(3, true, false, true, 0), 156 - 17); // 340 * 52 / 1024 = 17.27
+  assert.equal(reverseFutilityMargin(3, true, false, false, 400000), 156 + 3);
+  // Step 13: staticEval + 47 + 272 * !bestMove + 129 * lmrDepth + 112 * (staticEval > alpha).
+  assert.equal(quietFutilityMargin(2, false, false), 305);
+  assert.equal(quietFutilityMargin(2, true, true), 305 + 272 + 112);
+  assert.equal(quietFutilityMargin(-1, false, false), -82);
 });

@@ -117,6 +117,44 @@ const MK_HI = new Int32Array(MK_N);
   }
 }
 
+// The pruning margins of search() (Pikafish's search.cpp), as pure int32 functions
+// so that tools (tools/tune/scale-report.ts) show the search's own numbers.
+
+/** Step 6, razoring: a non-PV node with eval < alpha - razoringMargin(depth) drops into qsearch. */
+export function razoringMargin(depth: number): number {
+  return 1370 + 244 * depth * depth;
+}
+
+/** Step 7, reverse futility: the per-ply multiplier of the margin (smaller without a TT hit). */
+function futilityMult(depth: number, ttHit: boolean): number {
+  return Math.min(40 + depth * 4, 129) - (ttHit ? 0 : 33);
+}
+
+/** Step 7, reverse futility: eval - margin >= beta cuts the node (absCorr = |correction value|). */
+export function reverseFutilityMargin(
+  depth: number,
+  ttHit: boolean,
+  improving: boolean,
+  opponentWorsening: boolean,
+  absCorr: number,
+): number {
+  const mult = futilityMult(depth, ttHit);
+  return (
+    mult * depth -
+    (((((improving ? 2512 : 0) + (opponentWorsening ? 340 : 0)) * mult) / 1024) | 0) +
+    ((absCorr / 132109) | 0)
+  );
+}
+
+/**
+ * Step 13, futility for quiet moves: staticEval + margin <= alpha prunes the move
+ * (lmrDepth < 10, not in check); the margin is larger before a best move exists
+ * and when the static evaluation is above alpha.
+ */
+export function quietFutilityMargin(lmrDepth: number, noBestMove: boolean, evalAboveAlpha: boolean): number {
+  return 47 + (noBestMove ? 272 : 0) + 129 * lmrDepth + (evalAboveAlpha ? 112 : 0);
+}
+
 function isWin(v: number): boolean {
   return v >= VALUE_MATE_IN_MAX_PLY;
 }
@@ -1347,7 +1385,7 @@ export class Searcher {
       }
 
       // Step 6. Razoring
-      if (!pvNode && evalV < alpha - 1370 - 244 * depth * depth) return this.qsearch(NONPV, ss, alpha, beta);
+      if (!pvNode && evalV < alpha - razoringMargin(depth)) return this.qsearch(NONPV, ss, alpha, beta);
 
       // Step 7. Futility pruning: child node (reverse futility)
       if (
@@ -1358,12 +1396,7 @@ export class Searcher {
         !isLoss(beta) &&
         !isWin(evalV)
       ) {
-        let futilityMult = Math.min(40 + depth * 4, 129);
-        if (!ttHit) futilityMult -= 33;
-        const futilityMargin =
-          futilityMult * depth -
-          (((((improving ? 2512 : 0) + (opponentWorsening ? 340 : 0)) * futilityMult) / 1024) | 0) +
-          ((absCorr / 132109) | 0);
+        const futilityMargin = reverseFutilityMargin(depth, ttHit, improving, opponentWorsening, absCorr);
         if (evalV - futilityMargin >= beta) return ((716 * beta + 308 * evalV) / 1024) | 0;
       }
 
@@ -1513,8 +1546,7 @@ export class Searcher {
           history += ((73 * mainH[mainBase + move]) / 32) | 0;
           lmrDepth += (history / LMR_DIVISOR[dIndex]) | 0;
 
-          const futilityValue =
-            staticEval + 47 + (bestMove === MOVE_NONE ? 272 : 0) + 129 * lmrDepth + (staticEval > alpha ? 112 : 0);
+          const futilityValue = staticEval + quietFutilityMargin(lmrDepth, bestMove === MOVE_NONE, staticEval > alpha);
           // Futility pruning: parent node
           if (!inCheck && lmrDepth < 10 && futilityValue <= alpha) {
             if (bestValue <= futilityValue && !isDecisive(bestValue) && !isWin(futilityValue))

@@ -31,7 +31,7 @@ import {
   winRateParams,
   type WinRateModel,
 } from '../../src/eval/score.js';
-import { Searcher } from '../../src/search/search.js';
+import { Searcher, quietFutilityMargin, razoringMargin, reverseFutilityMargin } from '../../src/search/search.js';
 import { DEFAULT_SEARCH_OPTIONS, type SearchOptions } from '../../src/search/types.js';
 import { HEADER_SIZE, RECORD_SIZE, decodeRecord, forEachRecord, recordFen, recordPosition } from '../datagen/format.js';
 import {
@@ -60,16 +60,6 @@ export const BUCKETS: readonly [number, number][] = [
   [80, 99],
   [100, 110],
 ];
-
-/** The margins of src/search/search.ts at depth d (kept in step with it by hand). */
-export const MARGINS = {
-  /** Reverse futility (step 7): eval - margin >= beta cuts; without / with a TT hit, not improving. */
-  reverseFutility: (d: number, ttHit: boolean): number => (Math.min(40 + d * 4, 129) - (ttHit ? 0 : 33)) * d,
-  /** Razoring (step 6): eval < alpha - margin drops into qsearch. */
-  razoring: (d: number): number => 1370 + 244 * d * d,
-  /** Futility for quiet moves (step 13) at lmrDepth d, once a best move exists, eval <= alpha. */
-  quietFutility: (d: number): number => 47 + 129 * d,
-};
 
 const SEARCH_OPTIONS: SearchOptions = { ...DEFAULT_SEARCH_OPTIONS, moveOverhead: 0 };
 
@@ -319,10 +309,12 @@ export function runScaleReport(a: Map<string, string>): number {
       if (!s.length) continue;
       const { mean, sd } = meanSd(s);
       const q = quantiles(s, [0.01, 0.05, 0.5, 0.95, 0.99]).map(f0);
-      const rf0 = MARGINS.reverseFutility(d, false),
-        rf1 = MARGINS.reverseFutility(d, true);
-      const rz = MARGINS.razoring(d);
-      const qf = MARGINS.quietFutility(d - 1);
+      // The search's margins at depth d: reverse futility not improving, opponent
+      // not worsening, no correction; quiet futility once a best move exists, eval <= alpha.
+      const rf0 = reverseFutilityMargin(d, false, false, false, 0),
+        rf1 = reverseFutilityMargin(d, true, false, false, 0);
+      const rz = razoringMargin(d);
+      const qf = quietFutilityMargin(d - 1, false, false);
       out(
         `| ${d} | ${s.length} | ${f0(mean)} | ${f0(sd)} | ${q.join(' | ')} | ${rf0} / ${rf1} | ` +
           `${pct(s, (x) => x < -rf0)} / ${pct(s, (x) => x < -rf1)} | ${rz} | ${pct(s, (x) => x > rz)} | ${qf} | ${pct(s, (x) => x > qf)} |`,
