@@ -6,10 +6,8 @@ import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_RULES } from '../../src/core/rules.js';
 import { UciEngine } from './uci-engine.js';
-import { NO_ADJUDICATION, parseTimeControl, playGame } from './game.js';
-import { START_OPENING } from './openings.js';
+import { playRunnerGames } from './runner-games.test-support.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const wrapper = join(here, 'fairy-stockfish-uci.js');
@@ -63,28 +61,8 @@ test(
       await fsf.start(30000);
       await other.start(10000);
       assert.equal(fsf.name, 'Fairy-Stockfish');
-      const tc = parseTimeControl('depth=2');
-      assert.ok(tc.ok);
-      for (const engines of [
-        [fsf, other],
-        [other, fsf],
-      ] as Array<[UciEngine, UciEngine]>) {
-        const rec = await playGame({
-          opening: START_OPENING,
-          engines,
-          tc: [tc.value, tc.value],
-          rules: DEFAULT_RULES,
-          timeMarginMs: 100,
-          moveTimeoutMs: 20000,
-          maxPlies: 12,
-          adjudication: NO_ADJUDICATION,
-        });
-        // Every move was checked by the runner; an untranslated square would have been an illegal move.
-        assert.notEqual(rec.termination, 'illegal', rec.reason);
-        assert.notEqual(rec.termination, 'crash', rec.reason);
-        assert.notEqual(rec.termination, 'time', rec.reason);
-        assert.ok(rec.moves.length >= 2);
-      }
+      // Every move is checked by the runner; an untranslated square would be an illegal move.
+      await playRunnerGames(fsf, other, { moveTimeoutMs: 20000, minPlies: 2 });
     } finally {
       await fsf.quit();
       await other.quit();

@@ -11,13 +11,11 @@ import { after, test } from 'node:test';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Position } from '../../src/core/position.js';
-import { DEFAULT_RULES } from '../../src/core/rules.js';
 import { BLACK, RED } from '../../src/core/types.js';
 import { parseLegalMove, playUciMoves } from '../../src/core/ucimove.js';
 import { KIRIN_BIN, killEngineProcesses } from '../../test/support/engine-process.js';
-import { NO_ADJUDICATION, parseTimeControl, playGame } from './game.js';
-import { START_OPENING } from './openings.js';
 import type { RelayIO } from './relay.js';
+import { playRunnerGames } from './runner-games.test-support.js';
 import {
   createUcciAdapter,
   goToUcci,
@@ -377,30 +375,10 @@ test('two games through the match runner: Kirin UCCI (adapter) against Kirin UCI
     name: 'Kirin-UCI',
     options: [['Hash', '8']],
   });
-  const tc = parseTimeControl('depth=2');
-  assert.ok(tc.ok);
   try {
     await wrapped.start(30000);
     await plain.start(30000);
-    for (const engines of [
-      [wrapped, plain],
-      [plain, wrapped],
-    ] as Array<[UciEngine, UciEngine]>) {
-      const rec = await playGame({
-        opening: START_OPENING,
-        engines,
-        tc: [tc.value, tc.value],
-        rules: DEFAULT_RULES,
-        timeMarginMs: 100,
-        moveTimeoutMs: 30000,
-        maxPlies: 12,
-        adjudication: NO_ADJUDICATION,
-      });
-      assert.notEqual(rec.termination, 'illegal', rec.reason);
-      assert.notEqual(rec.termination, 'crash', rec.reason);
-      assert.notEqual(rec.termination, 'time', rec.reason);
-      assert.ok(rec.moves.length >= 8, `${rec.moves.length} moves: ${rec.reason}`);
-    }
+    await playRunnerGames(wrapped, plain, { moveTimeoutMs: 30000, minPlies: 8 });
   } finally {
     await wrapped.quit();
     await plain.quit();
