@@ -15,13 +15,11 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { repoRoot } from '../../test/support/fixtures.js';
+import { optionReader } from '../cli-args.js';
 
 const root = repoRoot();
 const args = process.argv.slice(2);
-const opt = (name: string, def: string): string => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && i + 1 < args.length ? args[i + 1] : def;
-};
+const opt = optionReader(args);
 const runs = Number(opt('runs', '10'));
 const movetime = Number(opt('movetime', '1000'));
 const engineCmd = opt('engine', `"${process.execPath}" "${join(root, 'bin', 'kirin.js')}"`);

@@ -21,13 +21,11 @@ import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mulberry32 } from '../../src/core/prng.js';
 import { repoRoot } from '../../test/support/fixtures.js';
+import { optionReader } from '../cli-args.js';
 
 const root = repoRoot();
 const argv = process.argv.slice(2);
-const opt = (name: string, def: string): string => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 && i + 1 < argv.length ? argv[i + 1] : def;
-};
+const opt = optionReader(argv);
 const total = Number(opt('lines', '100000'));
 const batch = Number(opt('batch', '200'));
 const hangMs = Number(opt('hang-ms', '60000'));

@@ -24,13 +24,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Termination } from '../match/game.js';
 import { repoRoot } from '../../test/support/fixtures.js';
+import { optionReader } from '../cli-args.js';
 
 const root = repoRoot();
 const argv = process.argv.slice(2);
-const opt = (name: string, def: string): string => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 && i + 1 < argv.length ? argv[i + 1] : def;
-};
+const opt = optionReader(argv);
 const games = Number(opt('games', '1000'));
 const tc = opt('tc', '1+0.01');
 const concurrency = Number(opt('concurrency', '2'));

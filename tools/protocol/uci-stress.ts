@@ -31,13 +31,11 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
 import { mulberry32 } from '../../src/core/prng.js';
 import { repoRoot } from '../../test/support/fixtures.js';
+import { optionReader } from '../cli-args.js';
 
 const root = repoRoot();
 const argv = process.argv.slice(2);
-const opt = (name: string, def: string): string => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 && i + 1 < argv.length ? argv[i + 1] : def;
-};
+const opt = optionReader(argv);
 const rounds = Number(opt('rounds', '1'));
 const randomCount = Number(opt('random', '0'));
 const sessions = Math.max(1, Number(opt('sessions', '4')));

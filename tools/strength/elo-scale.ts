@@ -58,6 +58,7 @@ import {
   type SavedPair,
   type Setting,
 } from './fit.js';
+import { optionReader } from '../cli-args.js';
 
 function fail(message: string): never {
   process.stderr.write(`elo-scale: ${message}\n`);
@@ -65,10 +66,7 @@ function fail(message: string): never {
 }
 
 const argv = process.argv.slice(2);
-const opt = (name: string, def: string): string => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 && i + 1 < argv.length ? argv[i + 1] : def;
-};
+const opt = optionReader(argv);
 const json = argv.includes('--json');
 const outFile = opt('out', '');
 const log = (line: string): void => {

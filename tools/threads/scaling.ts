@@ -19,12 +19,10 @@ import { BENCH_FENS } from '../../src/protocol/benchpositions.js';
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
+import { optionReader } from '../cli-args.js';
 
 const argv = process.argv.slice(2);
-const opt = (name: string, def: string): string => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 && i + 1 < argv.length ? argv[i + 1] : def;
-};
+const opt = optionReader(argv);
 const threads = Math.max(2, Number(opt('threads', '2')));
 const movetime = Number(opt('movetime', '500'));
 const positions = Math.min(BENCH_FENS.length, Number(opt('positions', '12')));
