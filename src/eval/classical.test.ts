@@ -73,7 +73,8 @@ test('more material scores higher', () => {
   ];
   const gains = less.map((f) => redEval(f) - base);
   assert.ok(gains[0] > 1000, `rook ${gains[0]}`);
-  assert.ok(gains[1] > 500 && gains[1] < gains[0], `knight ${gains[1]}`);
+  // (The second-generation tune, 2026-12-01, has a knight at 4.1 pawns in the middlegame.)
+  assert.ok(gains[1] > 400 && gains[1] < gains[0], `knight ${gains[1]}`);
   assert.ok(gains[2] > 500 && gains[2] < gains[0], `cannon ${gains[2]}`);
   assert.ok(gains[3] > 100 && gains[3] < gains[1], `advisor ${gains[3]}`);
   // The edge pawn at home is worth little: taking it opens the file for the enemy
@@ -114,9 +115,11 @@ test('crossed pawns are worth more than pawns at home', () => {
 });
 
 test('knights gain and cannons lose relative value in the endgame', () => {
-  // Knight vs cannon with little else on the board favours the knight...
-  const endgame = redEval('3k1n3/9/9/9/9/9/9/4C4/9/4K4 w - - 0 1');
-  assert.ok(endgame < 0, `endgame knight vs cannon ${endgame}`);
+  // With bare kings a knight is worth more than a cannon (which has no screens):
+  // Red does better with the knight against a cannon than with the cannon against a knight...
+  const knight = redEval('3k1c3/9/9/9/9/9/9/4N4/9/4K4 w - - 0 1');
+  const cannon = redEval('3k1n3/9/9/9/9/9/9/4C4/9/4K4 w - - 0 1');
+  assert.ok(knight > cannon + 50, `endgame: knight against cannon ${knight}, cannon against knight ${cannon}`);
   // ...while with a full board the cannon is at least as good.
   const full = redEval('rnbakab1r/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/R1BAKABNR w - - 0 1');
   assert.ok(full >= 0, `middlegame cannon pair vs knights ${full}`);
