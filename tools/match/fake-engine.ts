@@ -2,15 +2,18 @@
 //
 //   node dist/tools/match/fake-engine.js [--name N] [--mode first|last|mate|random|illegal]
 //        [--seed S] [--sleep MS] [--illegal-at K] [--crash-at K] [--hang-at K]
-//        [--score CP] [--slow-start MS]
+//        [--score CP] [--slow-start MS] [--stubborn]
 //
 // It plays the first (or last, or a random) legal move by Kirin's rules core;
 // "mate" prefers a move that leaves the opponent without a legal move, "illegal"
 // always answers a0a9. K counts
 // this process's own `go` commands from 1: at the K-th it plays an illegal
 // move, exits with code 3, or never answers (until `stop`). --score makes it
-// report `info depth 1 score cp CP` before each move.
+// report `info depth 1 score cp CP` before each move. --stubborn ignores quit
+// and the end of its input, and starts a child process that shares its stderr
+// (like an adapter's engine).
 
+import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { legalMoves } from '../../src/core/movegen.js';
 import { Position } from '../../src/core/position.js';
@@ -27,6 +30,7 @@ interface FakeOptions {
   hangAt: number;
   score: number | null;
   slowStartMs: number;
+  stubborn: boolean;
 }
 
 function parseArgs(argv: string[]): FakeOptions {
@@ -40,6 +44,7 @@ function parseArgs(argv: string[]): FakeOptions {
     hangAt: 0,
     score: null,
     slowStartMs: 0,
+    stubborn: false,
   };
   for (let i = 0; i < argv.length; i++) {
     const v = argv[i + 1];
@@ -75,6 +80,9 @@ function parseArgs(argv: string[]): FakeOptions {
       case '--score':
         o.score = Number(v);
         i++;
+        break;
+      case '--stubborn':
+        o.stubborn = true;
         break;
       case '--slow-start':
         o.slowStartMs = Number(v);
@@ -121,6 +129,10 @@ function run(o: FakeOptions): void {
     return moveToUci(moves[0]);
   };
 
+  if (o.stubborn) {
+    spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: ['ignore', 'ignore', 'inherit'] });
+    setInterval(() => {}, 1000);
+  }
   const rl = createInterface({ input: process.stdin, crlfDelay: Infinity, terminal: false });
   rl.on('line', (raw) => {
     const line = raw.trim();
@@ -166,13 +178,15 @@ function run(o: FakeOptions): void {
         pending?.();
         break;
       case 'quit':
-        process.exit(0);
+        if (!o.stubborn) process.exit(0);
         break;
       default:
         break;
     }
   });
-  rl.on('close', () => process.exit(0));
+  rl.on('close', () => {
+    if (!o.stubborn) process.exit(0);
+  });
 }
 
 const opts = parseArgs(process.argv.slice(2));

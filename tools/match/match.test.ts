@@ -271,3 +271,36 @@ test('engines run in their own process group: a Ctrl-C (SIGINT to the match grou
   }
   assert.equal(e.pid, null);
 });
+
+test('quit ends an engine that ignores it: the process group (with a child holding its stderr) is killed', async () => {
+  const e = new UciEngine({ command: cmd('--stubborn'), options: [] });
+  await e.start(10000);
+  const pid = e.pid;
+  assert.ok(pid !== null && pid > 0);
+  const t0 = Date.now();
+  await e.quit(300);
+  assert.equal(e.alive, false, 'quit resolves only once the engine has ended');
+  assert.ok(Date.now() - t0 < 5000);
+  assert.match(e.deathMessage, /killed|SIGKILL/);
+  // Nothing of the group is left: neither the engine nor the child that shared its stderr.
+  let gone = false;
+  for (let i = 0; i < 50 && !gone; i++) {
+    try {
+      process.kill(-pid, 0);
+      await new Promise((r) => setTimeout(r, 100));
+    } catch {
+      gone = true;
+    }
+  }
+  assert.ok(gone, `process group ${pid} still exists`);
+});
+
+test('quit of a well-behaved engine: alive is false as soon as quit resolves', async () => {
+  for (let i = 0; i < 3; i++) {
+    const e = new UciEngine({ command: cmd(''), options: [] });
+    await e.start(10000);
+    await e.quit();
+    assert.equal(e.alive, false);
+    assert.match(e.deathMessage, /exited with code 0/);
+  }
+});

@@ -93,6 +93,7 @@ export class UciEngine {
   private stderrTail: string[] = [];
   private exited = false;
   private exitMessage = '';
+  private closeWaiters: (() => void)[] = [];
   private readonly log: EngineLogger | null;
   /** Label used in logs (set by the match: "1" or "2", plus the slot). */
   label: string;
@@ -253,8 +254,12 @@ export class UciEngine {
     return this.proc !== null && !this.exited ? (this.proc.pid ?? null) : null;
   }
 
-  /** Sends quit, waits a little for the process to end, then kills it. */
-  async quit(graceMs = 1000): Promise<void> {
+  /**
+   * Sends quit and resolves once the process has ended (its pipes closed, so `alive` is false). An engine still
+   * running after `graceMs` is killed with its process group (an adapter's own engine with it); if even that leaves
+   * the pipes open after another `graceMs`, they are dropped and the engine is counted as gone.
+   */
+  async quit(graceMs = 2000): Promise<void> {
     const proc = this.proc;
     if (!proc || this.exited) return;
     this.send('quit');
@@ -263,29 +268,43 @@ export class UciEngine {
     } catch {
       /* ignore */
     }
-    await new Promise<void>((resolve) => {
+    if (await this.waitClosed(graceMs)) return;
+    this.kill();
+    if (await this.waitClosed(graceMs)) return;
+    proc.stdout.destroy();
+    proc.stderr.destroy();
+    this.onExit(`engine "${this.name}" did not end after quit and was killed`);
+  }
+
+  /** Resolves true once the process's end has been handled (its 'close'), false after `ms`. */
+  private waitClosed(ms: number): Promise<boolean> {
+    if (this.exited) return Promise.resolve(true);
+    return new Promise<boolean>((resolve) => {
       const t = setTimeout(() => {
-        this.kill();
-        resolve();
-      }, graceMs);
-      proc.once('exit', () => {
+        this.closeWaiters = this.closeWaiters.filter((w) => w !== done);
+        resolve(false);
+      }, ms);
+      const done = (): void => {
         clearTimeout(t);
-        resolve();
-      });
-      if (this.exited) {
-        clearTimeout(t);
-        resolve();
-      }
+        resolve(true);
+      };
+      this.closeWaiters.push(done);
     });
   }
 
+  /** Kills the engine with SIGKILL, together with its process group (it was started as the group's leader). */
   kill(): void {
-    if (this.proc && !this.exited) {
-      try {
-        this.proc.kill('SIGKILL');
-      } catch {
-        /* already gone */
-      }
+    const proc = this.proc;
+    if (!proc || this.exited) return;
+    try {
+      if (proc.pid !== undefined) process.kill(-proc.pid, 'SIGKILL');
+    } catch {
+      /* the group is gone already */
+    }
+    try {
+      proc.kill('SIGKILL');
+    } catch {
+      /* already gone */
     }
   }
 
@@ -354,5 +373,8 @@ export class UciEngine {
     this.exitHandler = null;
     this.handler = null;
     h?.(message);
+    const waiters = this.closeWaiters;
+    this.closeWaiters = [];
+    for (const w of waiters) w();
   }
 }
