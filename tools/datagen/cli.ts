@@ -31,6 +31,10 @@ function parseArgs(argv: string[]): Map<string, string> | string {
   const m = new Map<string, string>();
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
+    if (a === '--help' || a === '-h') {
+      m.set('help', '');
+      continue;
+    }
     if (!a.startsWith('--')) return `unexpected argument "${a}"`;
     const v = argv[i + 1];
     if (v === undefined || v.startsWith('--')) return `option ${a} needs a value`;
@@ -86,9 +90,13 @@ function toText(path: string, limit: number): number {
 
 export async function runDatagenCli(argv: string[]): Promise<number> {
   const args = parseArgs(argv);
-  if (typeof args === 'string' || args.has('help')) {
-    process.stderr.write((typeof args === 'string' ? `kirin datagen: ${args}\n` : '') + USAGE);
-    return typeof args === 'string' ? 2 : 0;
+  if (typeof args === 'string') {
+    process.stderr.write(`kirin datagen: ${args}\n${USAGE}`);
+    return 2;
+  }
+  if (args.has('help')) {
+    process.stdout.write(USAGE);
+    return 0;
   }
   if (args.has('to-text')) {
     const limit = intOpt(args, 'limit', 0, 0);

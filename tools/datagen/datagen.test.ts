@@ -102,6 +102,21 @@ test('datagen writes, resumes without duplicates and cuts a partial last record'
     writeFileSync(join(dir, 'bad.bin'), 'hello world, not a data file');
     assert.equal(await runDatagenCli(['--out', join(dir, 'bad.bin'), '--positions', '1']), 2);
     assert.equal(await runDatagenCli(['--out', file, '--threads', 'x']), 2);
+    assert.equal(await runDatagenCli(['--out', file, '--nodes']), 2, 'an option without its value');
+    // --help (or -h) prints the usage and succeeds, wherever it stands.
+    const stdoutWrite = process.stdout.write;
+    let printed = '';
+    process.stdout.write = (chunk: string | Uint8Array) => {
+      printed += String(chunk);
+      return true;
+    };
+    try {
+      assert.equal(await runDatagenCli(['--help']), 0);
+      assert.equal(await runDatagenCli(['--out', file, '-h']), 0);
+    } finally {
+      process.stdout.write = stdoutWrite;
+    }
+    assert.match(printed, /^usage: kirin datagen --out FILE/);
   } finally {
     process.stderr.write = quiet;
     rmSync(dir, { recursive: true, force: true });
