@@ -15,20 +15,25 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { repoRoot } from '../../test/support/fixtures.js';
-import { optionReader } from '../cli-args.js';
+import { toolOptions } from '../cli-args.js';
 
 const root = repoRoot();
 const args = process.argv.slice(2);
-const opt = optionReader(args);
+const USAGE = `usage: node dist/tools/protocol/first-move-bench.js [--runs 10] [--movetime 1000] [--engine "node bin/kirin.js"]
+           [--no-isready] [--json]`;
+const opt = toolOptions(args, {
+  name: 'first-move-bench',
+  usage: USAGE,
+  values: ['runs', 'movetime', 'engine'],
+  flags: ['json', 'no-isready'],
+});
 const runs = Number(opt('runs', '10'));
 const movetime = Number(opt('movetime', '1000'));
 const engineCmd = opt('engine', `"${process.execPath}" "${join(root, 'bin', 'kirin.js')}"`);
 const waitReady = !args.includes('--no-isready');
 const json = args.includes('--json');
 if (!(runs >= 1) || !(movetime >= 1)) {
-  process.stderr.write(
-    'usage: first-move-bench.js [--runs N>=1] [--movetime MS>=1] [--engine CMD] [--no-isready] [--json]\n',
-  );
+  process.stderr.write(`first-move-bench: --runs and --movetime must be numbers >= 1\n${USAGE}\n`);
   process.exit(2);
 }
 

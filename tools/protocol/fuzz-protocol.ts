@@ -21,11 +21,18 @@ import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mulberry32 } from '../../src/core/prng.js';
 import { repoRoot } from '../../test/support/fixtures.js';
-import { optionReader } from '../cli-args.js';
+import { toolOptions } from '../cli-args.js';
 
 const root = repoRoot();
 const argv = process.argv.slice(2);
-const opt = optionReader(argv);
+const USAGE = `usage: node dist/tools/protocol/fuzz-protocol.js [--lines 100000] [--seed 1] [--batch 200]
+           [--engine "node bin/kirin.js"] [--hang-ms 60000] [--save FILE] [--json]`;
+const opt = toolOptions(argv, {
+  name: 'fuzz-protocol',
+  usage: USAGE,
+  values: ['lines', 'seed', 'batch', 'engine', 'hang-ms', 'save'],
+  flags: ['json'],
+});
 const total = Number(opt('lines', '100000'));
 const batch = Number(opt('batch', '200'));
 const hangMs = Number(opt('hang-ms', '60000'));

@@ -24,11 +24,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Termination } from '../match/game.js';
 import { repoRoot } from '../../test/support/fixtures.js';
-import { optionReader } from '../cli-args.js';
+import { toolOptions } from '../cli-args.js';
 
 const root = repoRoot();
 const argv = process.argv.slice(2);
-const opt = optionReader(argv);
+const USAGE = `usage: node dist/tools/protocol/soak.js [--games 1000] [--tc 1+0.01] [--concurrency 2]
+           [--early 100] [--rss-growth-mb 24] [--engine "node bin/kirin.js"] [--json]`;
+const opt = toolOptions(argv, {
+  name: 'soak',
+  usage: USAGE,
+  values: ['games', 'tc', 'concurrency', 'early', 'rss-growth-mb', 'engine'],
+  flags: ['json'],
+});
 const games = Number(opt('games', '1000'));
 const tc = opt('tc', '1+0.01');
 const concurrency = Number(opt('concurrency', '2'));
@@ -37,9 +44,7 @@ const growthMbPerEngine = Number(opt('rss-growth-mb', '24'));
 const engine = opt('engine', `${process.execPath} ${join(root, 'bin', 'kirin.js')}`);
 const json = argv.includes('--json');
 if (!(games >= 2)) {
-  process.stderr.write(
-    'usage: soak.js [--games N>=2] [--tc TC] [--concurrency N] [--early N] [--rss-growth-mb MB] [--json]\n',
-  );
+  process.stderr.write(`soak: --games must be a number >= 2\n${USAGE}\n`);
   process.exit(2);
 }
 

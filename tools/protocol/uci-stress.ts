@@ -31,11 +31,18 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
 import { mulberry32 } from '../../src/core/prng.js';
 import { repoRoot } from '../../test/support/fixtures.js';
-import { optionReader } from '../cli-args.js';
+import { toolOptions } from '../cli-args.js';
 
 const root = repoRoot();
 const argv = process.argv.slice(2);
-const opt = optionReader(argv);
+const USAGE = `usage: node dist/tools/protocol/uci-stress.js [--rounds 1] [--random 0] [--sessions 4] [--seed 1]
+           [--max-gap 20] [--threads 1] [--engine "node bin/kirin.js"] [--hang-ms 15000] [--json]`;
+const opt = toolOptions(argv, {
+  name: 'uci-stress',
+  usage: USAGE,
+  values: ['rounds', 'random', 'sessions', 'seed', 'max-gap', 'threads', 'engine', 'hang-ms'],
+  flags: ['json'],
+});
 const rounds = Number(opt('rounds', '1'));
 const randomCount = Number(opt('random', '0'));
 const sessions = Math.max(1, Number(opt('sessions', '4')));

@@ -58,7 +58,7 @@ import {
   type SavedPair,
   type Setting,
 } from './fit.js';
-import { optionReader } from '../cli-args.js';
+import { toolOptions } from '../cli-args.js';
 
 function fail(message: string): never {
   process.stderr.write(`elo-scale: ${message}\n`);
@@ -66,7 +66,29 @@ function fail(message: string): never {
 }
 
 const argv = process.argv.slice(2);
-const opt = optionReader(argv);
+const USAGE = `usage: node dist/tools/strength/elo-scale.js [--players 1500,1800,2100,2400,full] [--pairs chain]
+           [--games 100] [--tc 2+0.02] [--concurrency 2] [--seed 1] [--anchor 1500=1500]
+           [--pair-seconds S] [--stairs] [--max-level 19] [--json] [--out FILE.json]
+       node dist/tools/strength/elo-scale.js --from A.json,B.json [--anchor L0=1280] [--stairs] [--max-level 19]
+           [--json] [--out FILE.json]`;
+const opt = toolOptions(argv, {
+  name: 'elo-scale',
+  usage: USAGE,
+  values: [
+    'players',
+    'pairs',
+    'games',
+    'tc',
+    'concurrency',
+    'seed',
+    'anchor',
+    'pair-seconds',
+    'max-level',
+    'out',
+    'from',
+  ],
+  flags: ['json', 'stairs'],
+});
 const json = argv.includes('--json');
 const outFile = opt('out', '');
 const log = (line: string): void => {

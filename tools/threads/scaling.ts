@@ -19,10 +19,17 @@ import { BENCH_FENS } from '../../src/protocol/benchpositions.js';
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { optionReader } from '../cli-args.js';
+import { toolOptions } from '../cli-args.js';
 
 const argv = process.argv.slice(2);
-const opt = optionReader(argv);
+const USAGE = `usage: node dist/tools/threads/scaling.js [--threads 2] [--movetime 500] [--positions 12] [--repeats 2]
+           [--hash 16] [--json]`;
+const opt = toolOptions(argv, {
+  name: 'scaling',
+  usage: USAGE,
+  values: ['threads', 'movetime', 'positions', 'repeats', 'hash'],
+  flags: ['json'],
+});
 const threads = Math.max(2, Number(opt('threads', '2')));
 const movetime = Number(opt('movetime', '500'));
 const positions = Math.min(BENCH_FENS.length, Number(opt('positions', '12')));
