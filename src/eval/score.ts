@@ -37,13 +37,14 @@ export const PIKAFISH_WIN_RATE: WinRateModel = Object.freeze({
 
 /**
  * The model of the classical evaluation (src/eval/classical-weights.ts), fitted by
- * `kirin tune --scale-report` to the game results of 1000-node self-play
- * (dg-s1 + dg-s2, 500k positions; docs/DATAGEN.md); used when no network is loaded.
+ * `kirin tune --scale-report` to the game results of Kirin's own self-play at the
+ * committed weights' evaluation (dg-g2 at 1000 nodes + dg-g3 at 2500 nodes, 721k
+ * positions, session 7; docs/DATAGEN.md); used when no network is loaded.
  */
 export const CLASSICAL_WIN_RATE: WinRateModel = Object.freeze({
   name: 'classical',
-  as: Object.freeze([1.53996473, 296.44338, -948.94299354, 1002.53481167]),
-  bs: Object.freeze([-312.92356179, 744.32689252, -137.8686528, 200.63878438]),
+  as: Object.freeze([90.50360487, 78.49433826, -814.51334927, 969.21751858]),
+  bs: Object.freeze([-180.3200364, 432.1635425, -9.69720052, 172.963754]),
 });
 
 /** Parameters (a, b) of the win-rate model 1 / (1 + exp((a - v) / b)) for a material count. */
