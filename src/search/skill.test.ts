@@ -81,15 +81,15 @@ test('a weak level sometimes leaves a piece hanging that a stronger level always
 // that they follow from the stored measurement, test/data/strength-scale.json).
 const DOCUMENTED: Array<[number, number]> = [
   [1280, 0],
-  [1398, 1],
-  [1591, 2],
-  [1765, 3],
-  [1940, 4],
-  [2124, 5],
-  [2315, 6],
-  [2419, 7],
-  [2496, 13],
-  [2590, 19],
+  [1373, 1],
+  [1532, 2],
+  [1669, 3],
+  [1796, 4],
+  [1917, 5],
+  [2097, 6],
+  [2407, 8],
+  [2476, 13],
+  [2639, 19],
   [3133, 19.99],
 ];
 
@@ -111,7 +111,7 @@ test('UCI_Elo maps to skill levels: the documented points, monotonic over 1280..
     prev = l;
   }
   // Between two points the level is interpolated linearly.
-  assert.ok(Math.abs(eloToLevel((1398 + 1591) / 2) - 1.5) < 1e-9);
+  assert.ok(Math.abs(eloToLevel((1373 + 1532) / 2) - 1.5) < 1e-9);
 });
 
 test('Skill Level 20 and UCI_LimitStrength off are full strength', () => {

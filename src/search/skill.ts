@@ -18,15 +18,15 @@ export const ELO_MAX = 3133;
 /** [UCI_Elo, level] pairs, increasing in both; the first is ELO_MIN, the last ELO_MAX. */
 export const ELO_CALIBRATION: readonly (readonly [number, number])[] = [
   [1280, 0],
-  [1398, 1],
-  [1591, 2],
-  [1765, 3],
-  [1940, 4],
-  [2124, 5],
-  [2315, 6],
-  [2419, 7],
-  [2496, 13],
-  [2590, 19],
+  [1373, 1],
+  [1532, 2],
+  [1669, 3],
+  [1796, 4],
+  [1917, 5],
+  [2097, 6],
+  [2407, 8],
+  [2476, 13],
+  [2639, 19],
   [3133, 19.99],
 ];
 
