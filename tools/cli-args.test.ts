@@ -31,6 +31,10 @@ test('checkToolArgs: --help wins, unknown options and missing values are refused
   assert.deepEqual(checkToolArgs(['-h'], spec), { kind: 'help' });
   assert.deepEqual(checkToolArgs(['--run', '5'], spec), { kind: 'error', message: 'unknown option --run' });
   assert.deepEqual(checkToolArgs(['--runs'], spec), { kind: 'error', message: 'option --runs needs a value' });
+  assert.deepEqual(checkToolArgs(['--runs', '--json'], spec), {
+    kind: 'error',
+    message: 'option --runs needs a value',
+  });
   assert.deepEqual(checkToolArgs(['5'], spec), { kind: 'error', message: 'unexpected argument "5"' });
   assert.deepEqual(checkToolArgs(['--json', 'x'], spec), { kind: 'error', message: 'unexpected argument "x"' });
 });

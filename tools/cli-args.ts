@@ -1,6 +1,6 @@
 // The one `--name value` option reader of the development tools' command lines
 // (tools/protocol/uci-stress, fuzz-protocol, first-move-bench, soak,
-// tools/strength/elo-scale, tools/threads/scaling). Each tool declares its
+// tools/strength/elo-scale, tools/threads/scaling, kirin datagen). Each tool declares its
 // options (toolOptions): `--help` / `-h` prints its usage, an unknown option or
 // one without its value is refused with the usage, before anything runs. Each
 // tool checks the values it reads and prints its own error for a bad one.
@@ -42,7 +42,9 @@ export function checkToolArgs(argv: readonly string[], spec: ToolArgsSpec): Tool
     const name = a.slice(2);
     if (spec.flags?.includes(name)) continue;
     if (!spec.values.includes(name)) return { kind: 'error', message: `unknown option ${a}` };
-    if (i + 1 >= argv.length) return { kind: 'error', message: `option ${a} needs a value` };
+    if (i + 1 >= argv.length || argv[i + 1].startsWith('--')) {
+      return { kind: 'error', message: `option ${a} needs a value` };
+    }
     i++;
   }
   return { kind: 'ok' };

@@ -10,6 +10,7 @@
 import { closeSync, writeSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { Position } from '../../src/core/position.js';
+import { checkToolArgs, type ToolArgsSpec } from '../cli-args.js';
 import { loadOpenings } from '../match/openings.js';
 import {
   RECORD_SIZE,
@@ -27,20 +28,32 @@ const USAGE = `usage: kirin datagen --out FILE [--positions N] [--threads T] [--
        kirin datagen --to-text FILE [--limit N]
 `;
 
+const OPTIONS: ToolArgsSpec = {
+  name: 'kirin datagen',
+  usage: USAGE,
+  values: [
+    'out',
+    'positions',
+    'threads',
+    'nodes',
+    'depth',
+    'random-plies',
+    'openings',
+    'seed',
+    'max-ply',
+    'hash',
+    'to-text',
+    'limit',
+  ],
+};
+
+/** The options as a map (`help` when --help / -h was given), or the command line's error. */
 function parseArgs(argv: string[]): Map<string, string> | string {
+  const c = checkToolArgs(argv, OPTIONS);
+  if (c.kind === 'error') return c.message;
   const m = new Map<string, string>();
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--help' || a === '-h') {
-      m.set('help', '');
-      continue;
-    }
-    if (!a.startsWith('--')) return `unexpected argument "${a}"`;
-    const v = argv[i + 1];
-    if (v === undefined || v.startsWith('--')) return `option ${a} needs a value`;
-    m.set(a.slice(2), v);
-    i++;
-  }
+  if (c.kind === 'help') m.set('help', '');
+  else for (let i = 0; i < argv.length; i += 2) m.set(argv[i].slice(2), argv[i + 1]);
   return m;
 }
 

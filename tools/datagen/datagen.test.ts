@@ -103,6 +103,7 @@ test('datagen writes, resumes without duplicates and cuts a partial last record'
     assert.equal(await runDatagenCli(['--out', join(dir, 'bad.bin'), '--positions', '1']), 2);
     assert.equal(await runDatagenCli(['--out', file, '--threads', 'x']), 2);
     assert.equal(await runDatagenCli(['--out', file, '--nodes']), 2, 'an option without its value');
+    assert.equal(await runDatagenCli(['--out', file, '--postions', '5']), 2, 'a misspelt option, before any game');
     // --help (or -h) prints the usage and succeeds, wherever it stands.
     const stdoutWrite = process.stdout.write;
     let printed = '';
