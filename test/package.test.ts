@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -86,19 +86,52 @@ test('npm pack ships the product only: no tests, no tools, no test support', () 
   assert.deepEqual(bad, []);
 });
 
+// The runtime dependencies the lock file records (not dev, not dev-optional), each
+// as it lies in node_modules; an entry nested under another package's node_modules
+// could not be installed beside the tarball, so none may be.
+function runtimeDependencyFolders(): string[] {
+  const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { dev?: boolean; devOptional?: boolean; optional?: boolean }>;
+  };
+  const folders: string[] = [];
+  for (const [path, entry] of Object.entries(lock.packages)) {
+    if (path === '' || entry.dev === true || entry.devOptional === true) continue;
+    assert.match(path, /^node_modules\/(@[^/]+\/)?[^/]+$/, `runtime dependency ${path} is nested`);
+    const folder = join(root, path);
+    if (entry.optional === true && !existsSync(folder)) continue;
+    folders.push(folder);
+  }
+  return folders;
+}
+
 test('the packed tarball installs offline and runs: npx kirin (UCI and UCCI), the library, its types', () => {
   const dir = mkdtempSync(join(tmpdir(), 'kirin-pack-'));
+  // An empty npm cache of its own, as on a machine that never saw the registry:
+  // the install may use nothing but the tarballs it is given.
+  const env = { ...process.env, npm_config_cache: join(dir, 'npm-cache') };
   const run = (cmd: string, args: string[], cwd: string, input?: string) =>
-    spawnSync(cmd, args, { cwd, input, encoding: 'utf8', timeout: 120000 });
+    spawnSync(cmd, args, { cwd, input, env, encoding: 'utf8', timeout: 120000 });
   try {
-    const packed = run('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', dir], root);
+    const deps = runtimeDependencyFolders();
+    assert.ok(
+      deps.some((d) => d.endsWith(join('node_modules', 'fzstd'))),
+      'fzstd is a runtime dependency',
+    );
+    // The package, then each runtime dependency packed from node_modules (npm ci
+    // put exactly the locked versions there): one tarball per line of output.
+    const packed = run('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', dir, '.', ...deps], root);
     assert.equal(packed.status, 0, packed.stderr);
-    const tgz = join(dir, packed.stdout.trim().split('\n').pop() as string);
+    const tarballs = packed.stdout
+      .trim()
+      .split('\n')
+      .map((name) => join(dir, name.trim()));
+    assert.equal(tarballs.length, 1 + deps.length, packed.stdout);
+    assert.match(tarballs[0], /kirin-xiangqi-[^/]*\.tgz$/);
     const app = join(dir, 'app');
     mkdirSync(app);
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', type: 'module' }));
-    // Offline: fzstd (the one runtime dependency) comes from the npm cache `npm ci` filled.
-    const inst = run('npm', ['install', '--offline', '--no-audit', '--no-fund', tgz], app);
+    // Offline, with the empty cache: everything comes from the tarballs installed together.
+    const inst = run('npm', ['install', '--offline', '--no-audit', '--no-fund', ...tarballs], app);
     assert.equal(inst.status, 0, inst.stderr);
     const uci = run('npx', ['--offline', 'kirin'], app, 'uci\nquit\n');
     assert.equal(uci.status, 0, uci.stderr);
