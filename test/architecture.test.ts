@@ -2,8 +2,9 @@
 // between files or between folders, and the layers point one way
 // (docs/ARCHITECTURE.md): core <- eval <- search <- engine <- protocol <- the
 // entry points (index.ts, main.ts); the product (src/) never imports the
-// development tools (tools/) or the test support (test/). Tests (*.test.ts)
-// may import anything and are left out of the graph. The library
+// development tools (tools/) or the test support (test/), and the tools never
+// import the test support. Tests (*.test.ts) may import anything and are left
+// out of the graph. The library
 // (src/library.ts) is platform-neutral and both entry points re-export it.
 
 import assert from 'node:assert/strict';
@@ -11,8 +12,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { importGraph, findCycles, folderGraph } from './support/imports.js';
-import { repoRoot } from './support/fixtures.js';
-import { BROWSER_TWINS } from '../tools/web/build.js';
+import { repoRoot } from '../tools/lib.js';
+import { BROWSER_TWINS } from '../tools/web/twins.js';
 
 const root = repoRoot();
 const files = importGraph(root, ['src', 'tools', 'test']);
@@ -56,6 +57,24 @@ test('the product layers point one way: core <- eval <- search <- engine <- prot
   assert.deepEqual(wrong, []);
 });
 
+test('the rooms point one way: tests may use tools and the product, tools only the product', () => {
+  const wrong: string[] = [];
+  for (const [file, deps] of files) {
+    for (const dep of deps) {
+      if (file.startsWith('tools/') && !dep.startsWith('tools/') && !dep.startsWith('src/'))
+        wrong.push(`${file} -> ${dep} (a tool imports the test support)`);
+    }
+  }
+  assert.deepEqual(wrong, []);
+  // Each room builds on its own (tsconfig.src.json, tsconfig.tools.json, tsconfig.test.json).
+  const tsconfig = (name: string) =>
+    JSON.parse(readFileSync(join(root, name), 'utf8')) as { include: string[]; references?: { path: string }[] };
+  assert.deepEqual(tsconfig('tsconfig.src.json').include, ['src/**/*.ts']);
+  assert.deepEqual(tsconfig('tsconfig.src.json').references, undefined);
+  assert.deepEqual(tsconfig('tsconfig.tools.json').include, ['tools/**/*.ts']);
+  assert.deepEqual(tsconfig('tsconfig.tools.json').references, [{ path: './tsconfig.src.json' }]);
+});
+
 test('the checker sees imports: a made-up cycle is found', () => {
   const g = new Map([
     ['a.ts', new Set(['b.ts'])],
@@ -84,7 +103,7 @@ function closure(start: string): string[] {
 }
 
 test('the library is platform-neutral: it reaches Node built-ins only through the platform seam', () => {
-  // The seam's Node modules (the browser build substitutes a twin for each; tools/web/build.ts).
+  // The seam's Node modules (the browser build substitutes a twin for each; tools/web/twins.ts).
   const seam = new Set(Object.keys(BROWSER_TWINS).map((f) => `src/${f.replace(/\.js$/, '.ts')}`));
   const reached = closure('src/library.ts');
   assert.ok(reached.includes('src/engine/engine.ts') && reached.includes('src/search/worker.ts'));

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { repoRoot } from '../test/support/fixtures.js';
+import { repoRoot } from './lib.js';
 import { checkToolArgs, optionReader, optionValue } from './cli-args.js';
 
 test('optionValue: the value after --name, else the default', () => {

@@ -9,7 +9,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { repoRoot } from '../test/support/fixtures.js';
+import { repoRoot } from './lib.js';
 
 /** The source test files below `folders` of `root` (paths relative to `root`), sorted. */
 export function testSources(root: string, folders: readonly string[] = ['src', 'tools', 'test']): string[] {

@@ -14,7 +14,8 @@ import { describe, it } from 'node:test';
 import { Position } from './position.js';
 import { type RepetitionRule, REPETITION_RULES, judgeGame, ruleConfigFrom, ruleJudge, ruleJudgeHint } from './rules.js';
 import { VALUE_NONE } from './types.js';
-import { repoRoot, uciMove } from '../../test/support/fixtures.js';
+import { uciMove } from '../../test/support/fixtures.js';
+import { repoRoot } from '../../tools/lib.js';
 
 const root = pathToFileURL(join(repoRoot(), 'test', 'rules') + '/');
 

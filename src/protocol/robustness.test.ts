@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { execFile, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { repoRoot } from '../../test/support/fixtures.js';
+import { repoRoot } from '../../tools/lib.js';
 
 const children: ChildProcess[] = [];
 after(() => {

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { join } from 'node:path';
-import { repoRoot } from '../../test/support/fixtures.js';
+import { repoRoot } from '../../tools/lib.js';
 import {
   ANSWER_DEADLINE_MS,
   EngineProcess,

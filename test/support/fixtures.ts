@@ -1,25 +1,21 @@
-// Test support shared by the test files (and the evaluation measurement tools):
+// Test support shared by the test files:
 // deterministic random numbers, position builders, random positions, FEN
 // transformations, a naive movement-rule oracle and small search helpers.
 // Not part of the engine or its public API.
 
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 
 import { formatBoard, isValidSquareFor } from '../../src/core/fen.js';
-import { generate, legalMoves } from '../../src/core/movegen.js';
+import { legalMoves } from '../../src/core/movegen.js';
 import { Position } from '../../src/core/position.js';
 import {
   ADVISOR,
   BISHOP,
   BLACK,
   CANNON,
-  GEN_LEGAL,
   KING,
   KNIGHT,
-  MAX_MOVES,
   PAWN,
   PIECE_CHARS,
   RED,
@@ -29,6 +25,7 @@ import {
 } from '../../src/core/types.js';
 import { mulberry32 } from '../../src/core/prng.js';
 import { parseUciMove } from '../../src/core/ucimove.js';
+import { repoRoot } from '../../tools/lib.js';
 import type { SearchIO } from '../../src/search/search.js';
 import { DEFAULT_SEARCH_OPTIONS, type SearchInfo, type SearchOptions } from '../../src/search/types.js';
 
@@ -54,17 +51,6 @@ export function play(fen: string, moves: string): Position {
     pos.doMove(m);
   }
   return pos;
-}
-
-/** The repository root: the nearest folder above this file with a package.json. */
-export function repoRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json'))) {
-    const up = dirname(dir);
-    if (up === dir) throw new Error(`no package.json above ${fileURLToPath(import.meta.url)}`);
-    dir = up;
-  }
-  return dir;
 }
 
 /** Path of the perft reference table inside the repository (test/data/perft.tsv, measured with native Pikafish). */
@@ -206,37 +192,8 @@ export function gamePositions(
   return out;
 }
 
-/**
- * FENs of positions (side to move not in check) from random games (mulberry32):
- * captures are preferred half the time so that material gets traded and endgames
- * show up too.
- */
-export function randomFens(count: number, seed = 1, maxPlies = 160): string[] {
-  const rand = mulberry32(seed);
-  const out: string[] = [];
-  const list = new Int32Array(MAX_MOVES);
-  const pos = new Position();
-  while (out.length < count) {
-    pos.setFen('rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1');
-    const plies = 10 + Math.floor(rand() * maxPlies);
-    for (let ply = 0; ply < plies && out.length < count; ply++) {
-      const n = generate(pos, GEN_LEGAL, list, 0);
-      if (n === 0) break;
-      let m = list[Math.floor(rand() * n)];
-      if (rand() < 0.5) {
-        for (let i = 0; i < n; i++) {
-          if (pos.isCapture(list[i])) {
-            m = list[i];
-            break;
-          }
-        }
-      }
-      pos.doMove(m);
-      if (!pos.inCheck() && rand() < 0.15) out.push(pos.fen());
-    }
-  }
-  return out;
-}
+// randomFens lives with the tools that measure on random positions (tools/eval/random-fens.ts).
+export { randomFens } from '../../tools/eval/random-fens.js';
 
 /** Positions reached by random legal games (mulberry32) from the start position, some in check, none without moves. */
 export function randomPositions(count: number, seed: number, maxPlies = 60): Position[] {

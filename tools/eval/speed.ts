@@ -6,7 +6,7 @@
 import { Position } from '../../src/core/position.js';
 import { evaluateClassical } from '../../src/eval/classical.js';
 import { evaluate } from '../../src/eval/evaluate.js';
-import { randomFens as randomPositions } from '../../test/support/fixtures.js';
+import { randomFens as randomPositions } from './random-fens.js';
 
 const count = Number(process.argv[2] ?? 64);
 const seconds = Number(process.argv[3] ?? 3);

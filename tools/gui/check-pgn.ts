@@ -33,6 +33,7 @@ import {
   typeOf,
   type Move,
 } from '../../src/core/types.js';
+import { isMain } from '../lib.js';
 
 const LETTERS: Readonly<Record<string, number>> = { K: KING, A: ADVISOR, E: BISHOP, H: KNIGHT, R: ROOK, C: CANNON };
 
@@ -161,6 +162,6 @@ function main(argv: string[]): number {
   return r.ok ? 0 : 1;
 }
 
-if (process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/^.*\/dist\//, 'dist/'))) {
+if (isMain(import.meta.url)) {
   process.exitCode = main(process.argv.slice(2));
 }

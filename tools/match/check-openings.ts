@@ -9,7 +9,7 @@
 
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { repoRoot } from '../../test/support/fixtures.js';
+import { repoRoot } from '../lib.js';
 import { loadOpenings } from './openings.js';
 import { UciEngine } from './uci-engine.js';
 

@@ -22,6 +22,7 @@ import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { dirname, join, basename } from 'node:path';
 import { runRelay, spawnEndpoint, type EngineEndpoint } from './relay.js';
+import { isMain } from '../lib.js';
 
 /** Kirin move (ranks 0-9) -> Fairy-Stockfish move (ranks 1-10). */
 export function toFairy(move: string): string {
@@ -142,7 +143,7 @@ async function main() {
   );
 }
 
-if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
+if (isMain(import.meta.url)) {
   main().catch((e) => {
     process.stderr.write(`fairy-stockfish-uci: ${e && e.stack ? e.stack : e}\n`);
     process.exit(1);

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UciEngine } from './uci-engine.js';
-import { playRunnerGames } from './runner-games.test-support.js';
+import { playRunnerGames } from '../../test/support/runner-games.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const wrapper = join(here, 'fairy-stockfish-uci.js');

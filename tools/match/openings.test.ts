@@ -11,7 +11,7 @@ import {
   shuffled,
   type Opening,
 } from './openings.js';
-import { repoRoot } from '../../test/support/fixtures.js';
+import { repoRoot } from '../lib.js';
 
 const root = repoRoot();
 

@@ -15,7 +15,7 @@ import { BLACK, RED } from '../../src/core/types.js';
 import { parseLegalMove, playUciMoves } from '../../src/core/ucimove.js';
 import { KIRIN_BIN, killEngineProcesses } from '../../test/support/engine-process.js';
 import type { RelayIO } from './relay.js';
-import { playRunnerGames } from './runner-games.test-support.js';
+import { playRunnerGames } from '../../test/support/runner-games.js';
 import {
   createUcciAdapter,
   goToUcci,

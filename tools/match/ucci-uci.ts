@@ -41,6 +41,7 @@ import { legalMoves } from '../../src/core/movegen.js';
 import { playUciMoves } from '../../src/core/ucimove.js';
 import { RED, moveToUci, type Color } from '../../src/core/types.js';
 import { runRelay, spawnEndpoint, type RelayIO } from './relay.js';
+import { isMain } from '../lib.js';
 
 /** Moves a `position` command may carry before it is rebased on a FEN (ElephantEye reads at most 1024). */
 export const MAX_UCCI_MOVES = 1000;
@@ -576,4 +577,4 @@ function main(): void {
   });
 }
 
-if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) main();
+if (isMain(import.meta.url)) main();

@@ -15,8 +15,8 @@ import { createWasmKernels, wasmKernelsUnavailableReason, type WasmMemory } from
 import * as L from '../../src/eval/nnue/layout.js';
 import { allocateNetworkMemory, parsePayload } from '../../src/eval/nnue/loader.js';
 import { xorshift32 } from '../../src/core/prng.js';
-import { referenceKernels } from '../../test/support/nnue-reference-kernels.js';
-import { makeSyntheticNet } from '../../test/support/nnue-synthetic.js';
+import { referenceKernels } from './reference-kernels.js';
+import { makeSyntheticNet } from './synthetic.js';
 
 let seconds = 0.5;
 const args = process.argv.slice(2);

@@ -1,4 +1,4 @@
-// Writes a deterministic synthetic Pikafish network (test/support/nnue-synthetic.ts),
+// Writes a deterministic synthetic Pikafish network (tools/nnue/synthetic.ts),
 // byte-identical to make_random_net.py with the same seed and options. Do not commit
 // network files.
 //
@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
-import { makeSyntheticNet, networkHash, type SyntheticNetOptions } from '../../test/support/nnue-synthetic.js';
+import { makeSyntheticNet, networkHash, type SyntheticNetOptions } from './synthetic.js';
 
 const usage =
   'usage: node dist/tools/nnue/make-net.js --out FILE [--seed N] [--container zstd-raw|none] ' +

@@ -8,7 +8,7 @@ import { generate } from '../../src/core/movegen.js';
 import { Position } from '../../src/core/position.js';
 import { GEN_LEGAL, MAX_MOVES } from '../../src/core/types.js';
 import { mulberry32 } from '../../src/core/prng.js';
-import { randomFens } from '../../test/support/fixtures.js';
+import { randomFens } from '../eval/random-fens.js';
 import { PortableKernels } from '../../src/eval/nnue/kernels-portable.js';
 import type { NnueKernels } from '../../src/eval/nnue/kernels.js';
 import { STACKS, STACK_BYTES } from '../../src/eval/nnue/layout.js';

@@ -14,7 +14,7 @@
 
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { repoRoot } from '../../test/support/fixtures.js';
+import { repoRoot } from '../lib.js';
 import { toolOptions } from '../cli-args.js';
 
 const root = repoRoot();

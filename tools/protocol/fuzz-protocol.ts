@@ -20,7 +20,7 @@ import { spawn } from 'node:child_process';
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mulberry32 } from '../../src/core/prng.js';
-import { repoRoot } from '../../test/support/fixtures.js';
+import { repoRoot } from '../lib.js';
 import { toolOptions } from '../cli-args.js';
 
 const root = repoRoot();

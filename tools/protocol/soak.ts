@@ -23,7 +23,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Termination } from '../match/game.js';
-import { repoRoot } from '../../test/support/fixtures.js';
+import { repoRoot } from '../lib.js';
 import { toolOptions } from '../cli-args.js';
 
 const root = repoRoot();

@@ -15,7 +15,7 @@
 import { readFileSync } from 'node:fs';
 import { Position } from '../../src/core/position.js';
 import { judgeGame, ruleConfigFrom } from '../../src/core/rules.js';
-import { uciMove } from '../../test/support/fixtures.js';
+import { parseLegalMove } from '../../src/core/ucimove.js';
 import { trace } from './wxf-notation.js';
 import { chineseToMove, wxfToMove } from './notation.js';
 import { nativeFirstVerdict } from './pikafish-oracle.js';
@@ -46,7 +46,9 @@ for (const file of args) {
     let p = -1,
       q = -1;
     for (let i = 0; i < moves.length && p < 0; i++) {
-      pos.doMove(uciMove(moves[i]));
+      const m = parseLegalMove(pos, moves[i]);
+      if (!m.ok) throw new Error(`${id}: ${m.error.message}`);
+      pos.doMove(m.value);
       const k = boardKey(pos);
       const j = seen.indexOf(k);
       if (j >= 0) {

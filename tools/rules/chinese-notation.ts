@@ -6,8 +6,9 @@ import { readFileSync } from 'node:fs';
 import { Position } from '../../src/core/position.js';
 import { moveToUci } from '../../src/core/types.js';
 import { chineseToMove } from './notation.js';
+import { isMain } from '../lib.js';
 
-if (import.meta.url === `file://${process.argv[1]}` && process.argv[2]) {
+if (isMain(import.meta.url) && process.argv[2]) {
   const lines = readFileSync(process.argv[2], 'utf8').split('\n');
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i];

@@ -15,7 +15,7 @@ import { assignIds, chasedMask, idBoard } from '../../src/core/chase.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mulberry32 } from '../../src/core/prng.js';
-import { repoRoot } from '../../test/support/fixtures.js';
+import { repoRoot } from '../lib.js';
 
 const [bin, countArg, seedArg, filterArg] = process.argv.slice(2);
 const count = Number(countArg ?? 200);

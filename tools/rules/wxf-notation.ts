@@ -8,6 +8,7 @@ import { Position } from '../../src/core/position.js';
 import { moveToUci, squareName, type Move } from '../../src/core/types.js';
 import { assignIds, chasedMask, idBoard, moveId } from '../../src/core/chase.js';
 import { chineseToMove, wxfToMove } from './notation.js';
+import { isMain } from '../lib.js';
 
 const NAMES = ['', 'rook', 'advisor', 'cannon', 'pawn', 'knight', 'bishop', 'king'];
 
@@ -56,7 +57,7 @@ export function trace(
   return { uci, lines, fen: pos.fen() };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (isMain(import.meta.url)) {
   const args = process.argv.slice(2);
   const cn = args[0] === '--cn';
   const [fen, moves] = cn ? args.slice(1) : args;

@@ -38,7 +38,7 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot } from '../../test/support/fixtures.js';
+import { repoRoot } from '../lib.js';
 import { DEFAULT_RULES } from '../../src/core/rules.js';
 import { ELO_MAX, ELO_MIN, eloToLevel } from '../../src/search/skill.js';
 import { NO_ADJUDICATION, parseTimeControl } from '../match/game.js';

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { ELO_CALIBRATION, ELO_MAX, ELO_MIN } from '../../src/search/skill.js';
-import { repoRoot } from '../../test/support/fixtures.js';
+import { repoRoot } from '../lib.js';
 import { eloEstimate, pentanomial, trinomial } from '../match/elo.js';
 import {
   calibrationPoints,

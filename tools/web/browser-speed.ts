@@ -20,10 +20,11 @@ import { performance } from 'node:perf_hooks';
 import { readFileSync } from 'node:fs';
 import { Engine } from '../../src/engine/engine.js';
 import { BENCH_FENS } from '../../src/protocol/benchpositions.js';
-import { syntheticNetFile } from '../../test/support/nnue-synthetic.js';
+import { syntheticNetFile } from '../nnue/synthetic.js';
 import { buildWeb } from './build.js';
 import { CHROMIUM, launchChromium } from './chromium.js';
 import { serveWeb } from './serve.js';
+import { isMain } from '../lib.js';
 
 export interface SpeedRun {
   /** The search thread's evaluation (with the kernels it uses). */
@@ -167,7 +168,7 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
+if (isMain(import.meta.url)) {
   main(process.argv.slice(2)).then(
     (code) => (process.exitCode = code),
     (e: Error) => {

@@ -8,7 +8,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { BROWSER_TWINS, buildWeb, nodeImports } from './build.js';
+import { buildWeb, nodeImports } from './build.js';
+import { BROWSER_TWINS } from './twins.js';
 
 test('nodeImports finds the forms a bundle could use', () => {
   assert.deepEqual(nodeImports(`import{a}from"node:fs";import("node:path");require('node:url');x="node:y"`), [

@@ -14,14 +14,8 @@
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import * as esbuild from 'esbuild';
-import { repoRoot } from '../../test/support/fixtures.js';
-
-/** Node-only module -> its browser twin (paths in dist/src, as compiled). */
-export const BROWSER_TWINS: Readonly<Record<string, string>> = {
-  'engine/platform.js': 'browser/platform.js',
-  'eval/nnue/files.js': 'browser/nnue-files.js',
-  'search/thread-host.js': 'browser/thread-host.js',
-};
+import { isMain, repoRoot } from '../lib.js';
+import { BROWSER_TWINS } from './twins.js';
 
 /** The Node built-ins a bundle imports (`import ... from "node:x"`, `import("node:x")`, `require("node:x")`). */
 export function nodeImports(code: string): string[] {
@@ -91,7 +85,7 @@ export async function buildWeb(outdir = join(repoRoot(), 'web', 'dist')): Promis
   return { outdir, sizes };
 }
 
-if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
+if (isMain(import.meta.url)) {
   const i = process.argv.indexOf('--outdir');
   const outdir = i > 0 ? process.argv[i + 1] : undefined;
   try {

@@ -9,7 +9,7 @@ import { createReadStream, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
-import { repoRoot } from '../../test/support/fixtures.js';
+import { isMain, repoRoot } from '../lib.js';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -86,7 +86,7 @@ export function serveWeb(opts: ServeOptions = {}): Promise<{ server: Server; url
   });
 }
 
-if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
+if (isMain(import.meta.url)) {
   const i = process.argv.indexOf('--port');
   const port = i > 0 ? Number(process.argv[i + 1]) : 8080;
   if (!Number.isInteger(port) || port < 0 || port > 65535) {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
-import { syntheticNetFile } from '../../../test/support/nnue-synthetic.js';
+import { syntheticNetFile } from '../../../tools/nnue/synthetic.js';
 import { NETWORK_HASH, NNUE_VERSION, candidatePaths, unpackContainer, type NnueLoadCode } from './loader.js';
 import { NnueNetwork } from './network.js';
 

@@ -1,14 +1,12 @@
 // Test support for the engine wrappers' tests (ucci-uci.test.ts, fairy.test.ts):
 // two short games through the match runner, one with each colour, that must end
-// without an illegal move, a crash or a loss on time. Not a test file itself
-// (not *.test.ts); it lives beside the runner it drives (test/support/ is
-// imported by tools/match/, so it may not import tools/match/ back).
+// without an illegal move, a crash or a loss on time.
 
 import assert from 'node:assert/strict';
 import { DEFAULT_RULES } from '../../src/core/rules.js';
-import { NO_ADJUDICATION, parseTimeControl, playGame } from './game.js';
-import { START_OPENING } from './openings.js';
-import type { UciEngine } from './uci-engine.js';
+import { NO_ADJUDICATION, parseTimeControl, playGame } from '../../tools/match/game.js';
+import { START_OPENING } from '../../tools/match/openings.js';
+import type { UciEngine } from '../../tools/match/uci-engine.js';
 
 export interface RunnerGamesOptions {
   /** How long the runner waits for one move before the engine forfeits. */

@@ -17,7 +17,8 @@
 // every seed with default magnitudes reproduces the script; a custom sigma could in
 // principle land one of those 140 values within 1e-12 of a half-integer and differ.
 //
-// Not part of the engine: test support only.
+// Not part of the engine: a development tool (tools/nnue/make-net.ts writes its
+// files) that the tests use too.
 
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';

@@ -1,0 +1,262 @@
+// The tools library: what every development tool under tools/ shares. A tool
+// imports the product through src/dev.ts (or the public library, src/index.ts),
+// this file for its plumbing, and never the test support (test/): tools build
+// and run without the tests (tsconfig.tools.json references src only).
+//
+// API
+//
+//   repoRoot(): string
+//     The repository root: the nearest folder above this module with a
+//     package.json (from dist/tools/lib.js, the checkout).
+//   repoPath(...parts): string
+//     A path inside the repository: repoPath('data', 'openings', 'openings.txt').
+//
+//   isMain(importMetaUrl): boolean
+//     Whether the module whose `import.meta.url` is given is the script Node was
+//     started with (`node dist/tools/x.js`), symbolic links resolved; false when
+//     it was imported. Every tool that is also imported uses this one check.
+//   runMain(importMetaUrl, main): void
+//     If isMain(importMetaUrl): runs `main(process.argv.slice(2))` (a number or a
+//     promise of one) and sets process.exitCode to what it returns; an exception
+//     is printed as `<script>: <message>` and exits with code 1.
+//
+//   Command lines: every tool reads its command line with Node's util.parseArgs in
+//   strict mode through these, so --help, unknown options, missing values and
+//   stray arguments behave the same in all of them.
+//     const SPEC = commandSpec({
+//       name: 'soak',                                 // the tool's name in messages
+//       usage: 'usage: node dist/tools/protocol/soak.js [--games N] [--json]',
+//       options: { games: { type: 'string' }, json: { type: 'boolean' } },
+//       positionals: { min: 0, max: 0 },              // optional; none allowed when absent
+//     });
+//     readCommandLine(argv, SPEC): Result<CommandLine, 'help' | 'arguments'>
+//       Pure: `{ values, positionals }` (values typed from the options), or the
+//       error 'help' (--help or -h anywhere) or 'arguments' (an unknown option, an
+//       option without its value, a value that looks like an option - write
+//       `--name=-5` for a value starting with '-' -, a flag given a value, too
+//       many or too few positionals), with the message.
+//     reportCommandLine(spec, error, out?, err?): number
+//       Prints the usage for 'help' to stdout (returns 0), or `<name>: <message>`
+//       and the usage to stderr (returns 2): the exit code the tool ends with.
+//     commandLineOrExit(argv, spec): CommandLine
+//       readCommandLine, and for help or an error reportCommandLine and
+//       process.exit with its code: for scripts that read their arguments at the
+//       top level.
+//   Values arrive as strings; a tool checks each with these, which name the option
+//   in the error (code 'arguments'):
+//     integerOption(values, name, default, { min?, max? }): Result<number, 'arguments'>
+//     numberOption(values, name, default, { min?, max? }): Result<number, 'arguments'>
+//
+// The product's Result (ok/err, src/core/result.ts, through src/dev.ts) is the
+// tools' way to fail too: functions that can reject input return one with a code.
+
+import { existsSync, realpathSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+import { err, ok, type Result } from '../src/core/result.js';
+
+/** The repository root: the nearest folder above this module with a package.json. */
+export function repoRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json'))) {
+    const up = dirname(dir);
+    if (up === dir) throw new Error(`no package.json above ${fileURLToPath(import.meta.url)}`);
+    dir = up;
+  }
+  return dir;
+}
+
+/** A path inside the repository. */
+export function repoPath(...parts: string[]): string {
+  return join(repoRoot(), ...parts);
+}
+
+function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
+/** Whether the module with this `import.meta.url` is the script Node was started with. */
+export function isMain(importMetaUrl: string): boolean {
+  const script = process.argv[1];
+  if (!script || !importMetaUrl.startsWith('file:')) return false;
+  return realPath(fileURLToPath(importMetaUrl)) === realPath(script);
+}
+
+/** Runs `main` with the command line when the module is the script Node was started with. */
+export function runMain(importMetaUrl: string, main: (argv: string[]) => number | Promise<number>): void {
+  if (!isMain(importMetaUrl)) return;
+  const name = basename(fileURLToPath(importMetaUrl)).replace(/\.js$/, '');
+  const fail = (e: unknown): void => {
+    process.stderr.write(`${name}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exitCode = 1;
+  };
+  try {
+    Promise.resolve(main(process.argv.slice(2))).then((code) => {
+      process.exitCode = code;
+    }, fail);
+  } catch (e) {
+    fail(e);
+  }
+}
+
+// ---- command lines -------------------------------------------------------------------
+
+/** One option of a command line, as util.parseArgs takes it (strings are checked by the tool). */
+export interface OptionSpec {
+  readonly type: 'string' | 'boolean';
+  readonly multiple?: boolean;
+  readonly short?: string;
+}
+
+export type OptionsSpec = Readonly<Record<string, OptionSpec>>;
+
+/** What a tool accepts on its command line. */
+export interface CommandSpec<O extends OptionsSpec> {
+  /** The tool's name in messages ("kirin match", "soak"). */
+  readonly name: string;
+  /** The usage text printed for --help and after an error. */
+  readonly usage: string;
+  /** The options (without --help / -h, which every tool has). */
+  readonly options: O;
+  /** How many arguments that are not options the tool takes (none when absent). */
+  readonly positionals?: { readonly min?: number; readonly max?: number };
+}
+
+/** The values of the options, typed from their spec: a string, a boolean, or an array of them when `multiple`. */
+export type OptionValues<O extends OptionsSpec> = {
+  -readonly [K in keyof O]?: O[K]['multiple'] extends true
+    ? O[K]['type'] extends 'boolean'
+      ? boolean[]
+      : string[]
+    : O[K]['type'] extends 'boolean'
+      ? boolean
+      : string;
+};
+
+/** A command line as read: its option values and positional arguments. */
+export interface CommandLine<O extends OptionsSpec> {
+  readonly values: OptionValues<O>;
+  readonly positionals: readonly string[];
+}
+
+export type CommandLineCode = 'help' | 'arguments';
+
+/** A command spec, its option names kept as literal types (a checked identity). */
+export function commandSpec<const O extends OptionsSpec>(spec: CommandSpec<O>): CommandSpec<O> {
+  return spec;
+}
+
+/** The short form of util.parseArgs' messages, which say how to work around them. */
+function shortMessage(message: string): string {
+  return message.replace(/\. To specify .*$/s, '').replace(/\. This command does not take positional arguments$/, '');
+}
+
+/** Reads a command line (util.parseArgs, strict): its values, or 'help' or 'arguments' with the message. */
+export function readCommandLine<O extends OptionsSpec>(
+  argv: readonly string[],
+  spec: CommandSpec<O>,
+): Result<CommandLine<O>, CommandLineCode> {
+  const end = argv.indexOf('--');
+  const before = end < 0 ? argv : argv.slice(0, end);
+  if (before.includes('--help') || before.includes('-h')) return err('help', spec.usage);
+  const wantsPositionals = spec.positionals !== undefined;
+  let parsed: { values: Record<string, unknown>; positionals: string[] };
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      options: spec.options as Record<string, OptionSpec & { multiple?: boolean }>,
+      strict: true,
+      allowPositionals: wantsPositionals,
+    });
+  } catch (e) {
+    return err('arguments', shortMessage((e as Error).message));
+  }
+  const n = parsed.positionals.length;
+  const min = spec.positionals?.min ?? 0;
+  const max = spec.positionals?.max ?? Infinity;
+  if (n < min) return err('arguments', `${min - n} argument${min - n === 1 ? '' : 's'} missing`);
+  if (n > max) return err('arguments', `unexpected argument '${parsed.positionals[max]}'`);
+  return ok({ values: parsed.values as OptionValues<O>, positionals: parsed.positionals });
+}
+
+interface Out {
+  write(text: string): unknown;
+}
+
+/** Prints what a failed read means (usage for help; the message and the usage otherwise); the exit code. */
+export function reportCommandLine(
+  spec: CommandSpec<OptionsSpec>,
+  error: { readonly code: CommandLineCode; readonly message: string },
+  out: Out = process.stdout,
+  errOut: Out = process.stderr,
+): number {
+  const usage = spec.usage.endsWith('\n') ? spec.usage : spec.usage + '\n';
+  if (error.code === 'help') {
+    out.write(usage);
+    return 0;
+  }
+  errOut.write(`${spec.name}: ${error.message}\n${usage}`);
+  return 2;
+}
+
+/** readCommandLine for a script: help and errors end the process (code 0 and 2). */
+export function commandLineOrExit<O extends OptionsSpec>(
+  argv: readonly string[],
+  spec: CommandSpec<O>,
+): CommandLine<O> {
+  const r = readCommandLine(argv, spec);
+  if (r.ok) return r.value;
+  process.exit(reportCommandLine(spec, r.error));
+}
+
+/** Bounds of a numeric option (inclusive). */
+export interface Bounds {
+  readonly min?: number;
+  readonly max?: number;
+}
+
+function checkBounds(name: string, text: string, n: number, b: Bounds): Result<number, 'arguments'> {
+  if (b.min !== undefined && n < b.min) return err('arguments', `--${name} ${text}: below ${b.min}`);
+  if (b.max !== undefined && n > b.max) return err('arguments', `--${name} ${text}: above ${b.max}`);
+  return ok(n);
+}
+
+function optionText(values: Readonly<Record<string, unknown>>, name: string): string | undefined {
+  const v = values[name];
+  if (Array.isArray(v)) return v.length > 0 ? String(v[v.length - 1]) : undefined;
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** A decimal integer option (`def` when absent), within the bounds. */
+export function integerOption(
+  values: Readonly<Record<string, unknown>>,
+  name: string,
+  def: number,
+  bounds: Bounds = {},
+): Result<number, 'arguments'> {
+  const text = optionText(values, name);
+  if (text === undefined) return ok(def);
+  if (!/^[+-]?\d+$/.test(text.trim()) || !Number.isSafeInteger(Number(text)))
+    return err('arguments', `--${name} ${text}: not an integer`);
+  return checkBounds(name, text, Number(text), bounds);
+}
+
+/** A finite decimal number option (`def` when absent), within the bounds. */
+export function numberOption(
+  values: Readonly<Record<string, unknown>>,
+  name: string,
+  def: number,
+  bounds: Bounds = {},
+): Result<number, 'arguments'> {
+  const text = optionText(values, name);
+  if (text === undefined) return ok(def);
+  const n = text.trim() === '' ? NaN : Number(text);
+  if (!Number.isFinite(n)) return err('arguments', `--${name} ${text}: not a number`);
+  return checkBounds(name, text, n, bounds);
+}
