@@ -5,7 +5,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'web/dist/', 'node_modules/', 'assembly/'] },
+  { ignores: ['dist/', 'web/dist/', 'node_modules/', 'assembly/**/*.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -30,7 +30,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['bin/**/*.js', 'eslint.config.js'],
+    files: ['bin/**/*.js', 'assembly/build.js', 'eslint.config.js'],
     languageOptions: { globals: { process: 'readonly', URL: 'readonly' } },
   },
 );
