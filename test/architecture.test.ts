@@ -3,8 +3,9 @@
 // (docs/ARCHITECTURE.md): core <- eval <- search <- engine <- protocol <- the
 // entry points (index.ts, main.ts); the product (src/) never imports the
 // development tools (tools/) or the test support (test/), and the tools never
-// import the test support. Tests (*.test.ts) may import anything and are left
-// out of the graph. The library
+// import the test support; they reach the product only through src/dev.ts
+// (the development entry point) or src/index.ts (the library). Tests (*.test.ts)
+// may import anything and are left out of the graph. The library
 // (src/library.ts) is platform-neutral and both entry points re-export it.
 
 import assert from 'node:assert/strict';
@@ -58,15 +59,21 @@ test('the product layers point one way: core <- eval <- search <- engine <- prot
   assert.deepEqual(wrong, []);
 });
 
-test('the rooms point one way: tests may use tools and the product, tools only the product', () => {
+/** The product's surface for the tools: the development entry point and the public library. */
+const TOOL_SURFACE = ['src/dev.ts', 'src/index.ts'];
+
+test('the rooms point one way: tests may use tools and the product, tools only the product through its surface', () => {
   const wrong: string[] = [];
   for (const [file, deps] of files) {
     for (const dep of deps) {
       if (file.startsWith('tools/') && !dep.startsWith('tools/') && !dep.startsWith('src/'))
         wrong.push(`${file} -> ${dep} (a tool imports the test support)`);
+      if (file.startsWith('tools/') && dep.startsWith('src/') && !TOOL_SURFACE.includes(dep))
+        wrong.push(`${file} -> ${dep} (a tool reaches into the product: import src/dev.ts or src/index.ts)`);
     }
   }
   assert.deepEqual(wrong, []);
+  assert.ok(files.get('tools/match/game.ts')?.has('src/dev.ts'), "the graph sees the tools' imports");
   // Each room builds on its own (tsconfig.src.json, tsconfig.tools.json, tsconfig.test.json).
   const tsconfig = (name: string) =>
     JSON.parse(readFileSync(join(root, name), 'utf8')) as { include: string[]; references?: { path: string }[] };

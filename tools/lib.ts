@@ -55,7 +55,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-import { err, ok, type Result } from '../src/core/result.js';
+import { err, ok, type Result } from '../src/dev.js';
 
 /** The repository root: the nearest folder above this module with a package.json. */
 export function repoRoot(): string {

@@ -65,10 +65,6 @@ export function candidatePaths(given: string): string[] {
   return [given];
 }
 
-export function defaultProgramDirs(): string[] {
-  return [];
-}
-
 export function readNetworkFile(given: string): NetworkFileRead {
   return { kind: 'not-found', tried: [`${given} (a browser has no files: load a network from a URL or a file)`] };
 }

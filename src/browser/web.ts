@@ -2,10 +2,10 @@
 // project compiles without the DOM library (lib ES2022), as kernels-wasm.ts
 // types WebAssembly.
 
-export interface WebMessageEvent {
+interface WebMessageEvent {
   readonly data: unknown;
 }
-export interface WebErrorEvent {
+interface WebErrorEvent {
   readonly message?: string;
   preventDefault(): void;
 }

@@ -24,7 +24,7 @@ for (let s = 0; s < SQUARE_NB; s++) {
 }
 
 /** Side of the river a square is on: 0 = Red's half (ranks 0-4), 1 = Black's half. */
-export function halfOf(sq: number): number {
+function halfOf(sq: number): number {
   return RANK_OF[sq] >= 5 ? 1 : 0;
 }
 

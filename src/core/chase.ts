@@ -64,7 +64,7 @@ export function moveId(from: number, to: number): void {
  * is concerned (Pikafish's chase_legal): after it, the side's king is not
  * attacked. Works whichever side is to move; leaves the position unchanged.
  */
-export function chaseLegal(pos: Position, side: Color, from: number, to: number): boolean {
+function chaseLegal(pos: Position, side: Color, from: number, to: number): boolean {
   const b = pos.board;
   const pc = b[from];
   const cap = b[to];
@@ -148,7 +148,7 @@ const ray = new Int32Array(10);
  * both screens of a cannon with two pieces in between) and the enemy pieces that
  * pin a piece of color `c` this way. Returns the stamp that marks them.
  */
-export function computePins(pos: Position, c: Color): number {
+function computePins(pos: Position, c: Color): number {
   const st = ++pinStamp;
   const b = pos.board;
   const ksq = pos.kingSq[c];

@@ -311,5 +311,3 @@ export function hasLegalMove(pos: Position, scratch: Int32Array, start: number):
   for (let i = start; i < end; i++) if (pos.legal(scratch[i])) return true;
   return false;
 }
-
-export { GEN_CAPTURES, GEN_EVASIONS, GEN_LEGAL, GEN_PSEUDO_LEGAL, GEN_QUIETS };

@@ -14,7 +14,7 @@
 // (src/core/chase.ts) and, for ChineseRule, which moves threaten mate.
 
 import { assignIds, chasedMask, idBoard } from './chase.js';
-import { GEN_LEGAL, generate } from './movegen.js';
+import { generate } from './movegen.js';
 import { Position } from './position.js';
 import { parseLegalMove } from './ucimove.js';
 import {
@@ -22,6 +22,7 @@ import {
   BISHOP,
   BLACK,
   CANNON_VALUE,
+  GEN_LEGAL,
   MAX_MOVES,
   PAWN,
   RED,

@@ -7,10 +7,8 @@
 export type Color = 0 | 1;
 export const RED = 0 as const;
 export const BLACK = 1 as const;
-export const COLOR_NB = 2;
 
 /** Piece types, numbered as in Pikafish (ROOK..KING = 1..7). */
-export const NO_PIECE_TYPE = 0;
 export const ROOK = 1;
 export const ADVISOR = 2;
 export const CANNON = 3;
@@ -18,10 +16,8 @@ export const PAWN = 4;
 export const KNIGHT = 5;
 export const BISHOP = 6;
 export const KING = 7;
-export const PIECE_TYPE_NB = 8;
 
 /** A piece is `color << 3 | type`: red rook = 1 ... red king = 7, black rook = 9 ... black king = 15. */
-export const NO_PIECE = 0;
 export const PIECE_NB = 16;
 
 export function makePiece(color: number, type: number): number {
@@ -39,8 +35,8 @@ export const PIECE_CHARS = ' RACPNBK racpnbk';
 
 /** Squares are rank * 9 + file: a0 = 0 (Red's back rank, left), i9 = 89. */
 export const SQUARE_NB = 90;
-export const FILE_NB = 9;
-export const RANK_NB = 10;
+const FILE_NB = 9;
+const RANK_NB = 10;
 
 export function makeSquare(file: number, rank: number): number {
   return rank * 9 + file;
@@ -90,12 +86,12 @@ export function moveToUci(m: Move): string {
 }
 
 /** Piece values in internal units, from Pikafish (used by SEE and material terms). */
-export const ROOK_VALUE = 1305;
-export const ADVISOR_VALUE = 219;
+const ROOK_VALUE = 1305;
+const ADVISOR_VALUE = 219;
 export const CANNON_VALUE = 773;
 export const PAWN_VALUE = 144;
-export const KNIGHT_VALUE = 720;
-export const BISHOP_VALUE = 187;
+const KNIGHT_VALUE = 720;
+const BISHOP_VALUE = 187;
 
 export const PIECE_VALUE = new Int32Array(PIECE_NB);
 {

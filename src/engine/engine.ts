@@ -36,11 +36,11 @@ import { traceClassical } from '../eval/evaluate.js';
 import { TranspositionTable } from '../search/tt.js';
 import { MAX_THREADS, SharedSearch } from '../search/threads.js';
 
-export const MAX_HASH_MB = 65536;
+const MAX_HASH_MB = 65536;
 /** Pikafish's default network file name (evaluate.h). */
-export const DEFAULT_EVAL_FILE = 'pikafish.nnue';
+const DEFAULT_EVAL_FILE = 'pikafish.nnue';
 /** The name Kirin's embedded network goes by in messages. */
-export const EMBEDDED_NETWORK_NAME = 'kirin.knet';
+const EMBEDDED_NETWORK_NAME = 'kirin.knet';
 
 export interface EngineConfig {
   /**

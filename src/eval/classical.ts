@@ -69,14 +69,12 @@ import * as W from './classical-weights.js';
 
 export const T_MATERIAL = 0;
 export const T_DEFENCE = 1;
-export const T_PST = 2;
-export const T_MOBILITY = 3;
+const T_PST = 2;
+const T_MOBILITY = 3;
 export const T_KING = 4;
 export const T_CANNONS = 5;
 export const T_PINS = 6;
-export const T_ROOKS = 7;
-export const T_KNIGHTS = 8;
-export const T_STRUCTURE = 9;
+// 7 Rooks, 8 Knights, 9 Structure: the pattern terms (PATTERN_TERM)
 export const T_NB = 10;
 export const TERM_NAMES: readonly string[] = [
   'Material',
@@ -321,26 +319,26 @@ const ATTACK_WEIGHT = new Int32Array([0, 36, 0, 26, 14, 30, 0, 0]);
 // values at the end. What is not linear in its constants (the defence formula,
 // the king-danger curve, hollow and bottom cannons) stays in the term and is
 // tuned through the term's scale.
-export const F_ROOK_FREE = 0; // Rooks: the way forward is not blocked by an own piece
-export const F_KNIGHT_LINK = 1; // Knights: knights guarding each other (连环马)
-export const F_KNIGHT_TRAPPED = 2; // Knights: no decent square
-export const F_KNIGHT_CORNERED = 3; // Knights: one decent square, on its own side of the river
-export const F_PAWNS_CONNECTED = 4; // Structure: crossed pawns side by side
-export const F_BISHOPS_CONNECTED = 5; // Structure: bishops defending each other
-export const F_KING_CENTRE = 6; // Structure: king on the palace centre with both advisors
-export const F_KING_HOME = 7; // Structure: king at home with both advisors in shape
-export const F_NO_ADVISOR_VS_ROOKS = 8; // Defence: per missing advisor against two rooks (缺士怕双车)
-export const F_NO_BISHOP_VS_CANNON = 9; // Defence: per missing bishop and enemy cannon (缺象怕炮)
-export const F_KNIGHT_CANNON = 10; // Defence: knight and cannon together
-export const F_OPEN_KING_FILE = 11; // King safety: per rook, nothing in front of the enemy king
-export const F_CENTRAL_SCREENS = 12; // Cannons: central cannon with two screens
-export const F_PINNED_CENTRE_KNIGHT = 13; // Cannons: palace-centre knight pinned by a central cannon
-export const F_IRON_BOLT_1 = 14; // Cannons: iron bolt (铁门栓), one palace door
-export const F_IRON_BOLT_2 = 15; // Cannons: iron bolt, both palace doors
-export const F_ROOK_DISCOVERY = 16; // Pins: own piece between a rook and the enemy king
-export const F_CANNON_DISCOVERY = 17; // Pins: own far screen of a cannon with an enemy near screen
-export const F_ROOK_PIN = 17; // + type (1..6): enemy piece pinned by a rook, by its type
-export const F_SCREEN_PIN = 23; // + type (1..6): enemy screen of a cannon on the king's file, by its type
+const F_ROOK_FREE = 0; // Rooks: the way forward is not blocked by an own piece
+const F_KNIGHT_LINK = 1; // Knights: knights guarding each other (连环马)
+const F_KNIGHT_TRAPPED = 2; // Knights: no decent square
+const F_KNIGHT_CORNERED = 3; // Knights: one decent square, on its own side of the river
+const F_PAWNS_CONNECTED = 4; // Structure: crossed pawns side by side
+const F_BISHOPS_CONNECTED = 5; // Structure: bishops defending each other
+const F_KING_CENTRE = 6; // Structure: king on the palace centre with both advisors
+const F_KING_HOME = 7; // Structure: king at home with both advisors in shape
+const F_NO_ADVISOR_VS_ROOKS = 8; // Defence: per missing advisor against two rooks (缺士怕双车)
+const F_NO_BISHOP_VS_CANNON = 9; // Defence: per missing bishop and enemy cannon (缺象怕炮)
+const F_KNIGHT_CANNON = 10; // Defence: knight and cannon together
+const F_OPEN_KING_FILE = 11; // King safety: per rook, nothing in front of the enemy king
+const F_CENTRAL_SCREENS = 12; // Cannons: central cannon with two screens
+const F_PINNED_CENTRE_KNIGHT = 13; // Cannons: palace-centre knight pinned by a central cannon
+const F_IRON_BOLT_1 = 14; // Cannons: iron bolt (铁门栓), one palace door
+const F_IRON_BOLT_2 = 15; // Cannons: iron bolt, both palace doors
+const F_ROOK_DISCOVERY = 16; // Pins: own piece between a rook and the enemy king
+const F_CANNON_DISCOVERY = 17; // Pins: own far screen of a cannon with an enemy near screen
+const F_ROOK_PIN = 17; // + type (1..6): enemy piece pinned by a rook, by its type
+const F_SCREEN_PIN = 23; // + type (1..6): enemy screen of a cannon on the king's file, by its type
 export const F_NB = 30;
 /** Name of each pattern (the weights file's comments). */
 export const PATTERN_NAMES: readonly string[] = [
@@ -376,7 +374,7 @@ export const PATTERN_NAMES: readonly string[] = [
   'pins: cannon screen is a bishop',
 ];
 /** Term of each pattern. */
-export const PATTERN_TERM: readonly number[] = [
+const PATTERN_TERM: readonly number[] = [
   7,
   8,
   8,

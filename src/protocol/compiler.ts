@@ -13,7 +13,7 @@ interface WasmApi {
 }
 const wasm = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
 
-export function wasmSimdAvailable(): boolean {
+function wasmSimdAvailable(): boolean {
   try {
     return wasm !== undefined && wasm.validate(SIMD_PROBE);
   } catch {

@@ -27,7 +27,7 @@ import type { SearchLimits } from '../search/types.js';
 export const MAX_GO_DEPTH = MAX_PLY - 1;
 export const MAX_GO_MATE = Math.floor(MAX_PLY / 2);
 export const MAX_TIME_MS = 2 ** 31 - 1;
-export const MAX_PERFT_DEPTH = 20;
+const MAX_PERFT_DEPTH = 20;
 
 export type GoErrorCode = 'unknown-token' | 'missing-value' | 'not-an-integer' | 'out-of-range' | 'no-searchmoves';
 

@@ -37,13 +37,13 @@ import { parseGo } from './go.js';
 import { echo, runSession, Uci, type Received, type Session, type Writer } from './uci.js';
 
 /** Resign when the search found itself mated, or this far behind (centipawns, the ScoreType scale)... */
-export const RESIGN_CP = -900;
+const RESIGN_CP = -900;
 /** ...at this depth or deeper (a shallow search must not give a game away). */
-export const RESIGN_MIN_DEPTH = 8;
+const RESIGN_MIN_DEPTH = 8;
 /** A draw offered by the GUI (`go draw`, `ponderhit draw`) is accepted when the score is at most this. */
-export const DRAW_ACCEPT_CP = 0;
+const DRAW_ACCEPT_CP = 0;
 /** A mate score in UCCI's plain `score` (ElephantEye's MATE_VALUE): mate in N plies = ±(UCCI_MATE - N). */
-export const UCCI_MATE = 10000;
+const UCCI_MATE = 10000;
 
 /** Kirin's options under UCCI names (one lower-case word): the UCCI-standard ones first. */
 const RENAMED: Readonly<Record<string, string>> = Object.freeze({
@@ -95,7 +95,7 @@ function tokensOf(line: string): string[] {
 }
 
 /** The UCCI `option` lines for Kirin's options. */
-export function ucciOptionLines(options: readonly OptionInfo[]): string[] {
+function ucciOptionLines(options: readonly OptionInfo[]): string[] {
   const lines = ['option usemillisec type check default false', 'option batch type check default false'];
   lines.push('option debug type check default false');
   for (const o of options) {
@@ -116,7 +116,7 @@ export function ucciOptionLines(options: readonly OptionInfo[]): string[] {
   return lines;
 }
 
-export class Ucci implements Session {
+class Ucci implements Session {
   private readonly uci: Uci;
   private usemillisec = false;
   private batch = false;

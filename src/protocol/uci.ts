@@ -18,8 +18,6 @@ import { formatInfo, uciOptionLines } from './info.js';
 
 export type Writer = (line: string) => void;
 
-export { parseGo, type ParsedGo } from './go.js';
-
 /** What the reader learned about a line the moment it was read (see Uci.receive). */
 export interface Received {
   /** For `go`: the search's stop/ponderhit signals, live from the moment the line was read. */

@@ -16,11 +16,11 @@ export const CAPTURE_HISTORY_LIMIT = 10692;
 export const CONT_HISTORY_LIMIT = 30000;
 export const PAWN_HISTORY_LIMIT = 8192;
 export const CORRECTION_HISTORY_LIMIT = 1024;
-export const TT_MOVE_HISTORY_LIMIT = 8192;
+const TT_MOVE_HISTORY_LIMIT = 8192;
 
 export const LOW_PLY_HISTORY_SIZE = 5;
 export const PAWN_HISTORY_SIZE = 8192;
-export const CORRHIST_SIZE = 65536;
+const CORRHIST_SIZE = 65536;
 /** Entries of a [piece][to] table. */
 export const PIECE_TO = PIECE_NB * SQUARE_NB; // 1440
 /** Stride of a move-indexed (butterfly) table: from << 7 | to < 2^14. */

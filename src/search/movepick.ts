@@ -43,20 +43,20 @@ import {
 } from '../core/types.js';
 import { BUTTERFLY, Histories, LOW_PLY_HISTORY_SIZE, PAWN_HISTORY_SIZE, PIECE_TO } from './history.js';
 
-export const STAGE_MAIN_TT = 0;
+const STAGE_MAIN_TT = 0;
 const CAPTURE_INIT = 1;
 const GOOD_CAPTURE = 2;
 const QUIET_INIT = 3;
 const GOOD_QUIET = 4;
 const BAD_CAPTURE = 5;
 const BAD_QUIET = 6;
-export const STAGE_EVASION_TT = 7;
+const STAGE_EVASION_TT = 7;
 const EVASION_INIT = 8;
 const EVASION = 9;
-export const STAGE_PROBCUT_TT = 10;
+const STAGE_PROBCUT_TT = 10;
 const PROBCUT_INIT = 11;
 const PROBCUT = 12;
-export const STAGE_QSEARCH_TT = 13;
+const STAGE_QSEARCH_TT = 13;
 const QCAPTURE_INIT = 14;
 const QCAPTURE = 15;
 const STAGE_END = 16;

@@ -51,9 +51,9 @@ function warmupLimits(kind: number): SearchLimits {
 }
 
 /** Nodes of a nodes-limited warm-up search; with the other kinds, about a second in all on a fast machine, more when cold. */
-export const WARMUP_NODES = 12000;
+const WARMUP_NODES = 12000;
 /** Rounds over the positions (each round uses every kind of limit on every position). */
-export const WARMUP_ROUNDS = 1;
+const WARMUP_ROUNDS = 1;
 
 export interface WarmupJob {
   fen: string;

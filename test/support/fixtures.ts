@@ -67,7 +67,7 @@ export function tableLines(text: string): string[] {
 }
 
 /** FEN of a board given as a 90-entry piece-code array (no counters: "- - 0 1"). */
-export function boardFen(board: ArrayLike<number>, side: 'w' | 'b'): string {
+function boardFen(board: ArrayLike<number>, side: 'w' | 'b'): string {
   return `${formatBoard(board)} ${side} - - 0 1`;
 }
 
@@ -250,10 +250,10 @@ export function randomCheckPositions(count: number, seed: number): Position[] {
 /** File (0-8) of a square. */
 export const F = (s: number): number => s % 9;
 /** Rank (0-9) of a square. */
-export const R = (s: number): number => Math.floor(s / 9);
+const R = (s: number): number => Math.floor(s / 9);
 
 /** Is square s inside the palace of `color`? */
-export function inPalace(color: number, s: number): boolean {
+function inPalace(color: number, s: number): boolean {
   const f = F(s),
     r = R(s);
   return f >= 3 && f <= 5 && (color === RED ? r <= 2 : r >= 7);

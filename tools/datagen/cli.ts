@@ -9,7 +9,7 @@
 
 import { closeSync, writeSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import { Position } from '../../src/core/position.js';
+import { Position } from '../../src/dev.js';
 import { checkToolArgs, type ToolArgsSpec } from '../cli-args.js';
 import { loadOpenings } from '../match/openings.js';
 import {

@@ -3,22 +3,21 @@
 // `kirin tune` and (later) the network trainer.
 
 import { closeSync, fstatSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
-import { err, ok, type Result } from '../../src/core/result.js';
-import { Position } from '../../src/core/position.js';
+import { err, ok, Position, type Result } from '../../src/dev.js';
 
-export const MAGIC = 'KIRINDG\0';
-export const VERSION = 1;
+const MAGIC = 'KIRINDG\0';
+const VERSION = 1;
 export const HEADER_SIZE = 16;
 export const RECORD_SIZE = 56;
 
 // Record layout (byte offsets).
-export const OFF_SIDE = 45; // u8: 0 red to move, 1 black
-export const OFF_SCORE = 46; // i16: search score, side to move, internal units (PAWN_VALUE = 144)
-export const OFF_EVAL = 48; // i16: static (classical) evaluation, side to move, internal units
-export const OFF_RESULT = 50; // i8: game result for the side to move: 1 win, 0 draw, -1 loss
-export const OFF_RULE60 = 51; // u8: plies since the last capture (the 60-move rule counter)
-export const OFF_PLY = 52; // u16: game ply (0 = red's first move of the start position)
-export const OFF_MOVE = 54; // u16: best move found by the search, from * 128 + to (0 = none)
+const OFF_SIDE = 45; // u8: 0 red to move, 1 black
+const OFF_SCORE = 46; // i16: search score, side to move, internal units (PAWN_VALUE = 144)
+const OFF_EVAL = 48; // i16: static (classical) evaluation, side to move, internal units
+const OFF_RESULT = 50; // i8: game result for the side to move: 1 win, 0 draw, -1 loss
+const OFF_RULE60 = 51; // u8: plies since the last capture (the 60-move rule counter)
+const OFF_PLY = 52; // u16: game ply (0 = red's first move of the start position)
+const OFF_MOVE = 54; // u16: best move found by the search, from * 128 + to (0 = none)
 
 /** One decoded record. */
 export interface DataRecord {
@@ -42,7 +41,7 @@ export function makeHeader(): Uint8Array {
   return h;
 }
 
-export function checkHeader(h: Uint8Array): Result<null, 'datagen-format'> {
+function checkHeader(h: Uint8Array): Result<null, 'datagen-format'> {
   if (h.length < HEADER_SIZE) return err('datagen-format', 'file too short for a header');
   for (let i = 0; i < 8; i++) {
     if (h[i] !== MAGIC.charCodeAt(i)) return err('datagen-format', 'not a Kirin data file (bad magic)');
@@ -126,7 +125,7 @@ export function recordFen(r: DataRecord): string {
   return `${rows.join('/')} ${r.side ? 'b' : 'w'} - - ${r.rule60} ${(r.ply >> 1) + 1}`;
 }
 
-export function moveText(m: number): string {
+function moveText(m: number): string {
   if (!m) return '0000';
   const sq = (s: number) => String.fromCharCode(97 + (s % 9)) + String(Math.floor(s / 9));
   return sq(m >> 7) + sq(m & 127);

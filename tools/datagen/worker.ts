@@ -2,21 +2,24 @@
 // posts each finished game's records (and their dedup keys) to the main thread.
 
 import { parentPort, workerData } from 'node:worker_threads';
-import { generate } from '../../src/core/movegen.js';
-import { Position } from '../../src/core/position.js';
-import { mulberry32 } from '../../src/core/prng.js';
-import { DEFAULT_RULES, judge } from '../../src/core/rules.js';
 import {
+  DEFAULT_RULES,
+  DEFAULT_SEARCH_OPTIONS,
+  evaluate,
   GEN_CAPTURES,
   GEN_LEGAL,
+  generate,
+  judge,
   MAX_MOVES,
   MOVE_NONE,
+  mulberry32,
+  Position,
+  Searcher,
   VALUE_MATE_IN_MAX_PLY,
   type Move,
-} from '../../src/core/types.js';
-import { evaluate } from '../../src/eval/evaluate.js';
-import { Searcher } from '../../src/search/search.js';
-import { DEFAULT_SEARCH_OPTIONS, type SearchLimits, type SearchOptions } from '../../src/search/types.js';
+  type SearchLimits,
+  type SearchOptions,
+} from '../../src/dev.js';
 import { applyMoves, type Opening } from '../match/openings.js';
 import { RECORD_SIZE, dedupKey, encodeRecord } from './format.js';
 

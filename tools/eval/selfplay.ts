@@ -10,20 +10,22 @@
 // is played twice with colors swapped. Repetition counts as a draw here (the
 // real rules live in core/rules.ts); 300 plies or the 60-move rule end a game drawn.
 
-import { generate } from '../../src/core/movegen.js';
-import { Position } from '../../src/core/position.js';
 import {
+  evaluate,
   GEN_CAPTURES,
   GEN_LEGAL,
+  generate,
   MAX_MOVES,
+  mulberry32 as rng,
   PIECE_VALUE,
+  Position,
+  setTermWeight,
+  T_NB,
+  TERM_NAMES,
   VALUE_INFINITE,
   VALUE_MATE,
   type Move,
-} from '../../src/core/types.js';
-import { TERM_NAMES, T_NB, setTermWeight } from '../../src/eval/classical.js';
-import { evaluate } from '../../src/eval/evaluate.js';
-import { mulberry32 as rng } from '../../src/core/prng.js';
+} from '../../src/dev.js';
 
 const MAX_DEPTH_PLY = 64;
 const moves = new Int32Array(MAX_MOVES * MAX_DEPTH_PLY);

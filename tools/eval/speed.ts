@@ -3,9 +3,7 @@
 // A small set of positions keeps their data in cache, as in a search (which
 // evaluates one Position object over and over).
 
-import { Position } from '../../src/core/position.js';
-import { evaluateClassical } from '../../src/eval/classical.js';
-import { evaluate } from '../../src/eval/evaluate.js';
+import { evaluate, evaluateClassical, Position } from '../../src/dev.js';
 import { randomFens as randomPositions } from './random-fens.js';
 
 const count = Number(process.argv[2] ?? 64);

@@ -14,25 +14,27 @@
 // Exit status: 0 legal, 1 not, 2 usage/unreadable.
 
 import { readFileSync } from 'node:fs';
-import { legalMoves } from '../../src/core/movegen.js';
-import { Position } from '../../src/core/position.js';
-import { DEFAULT_RULES, formatJudgement, judge } from '../../src/core/rules.js';
 import {
   ADVISOR,
   BISHOP,
   CANNON,
+  DEFAULT_RULES,
   FILE_OF,
+  formatJudgement,
+  judge,
   KING,
   KNIGHT,
+  legalMoves,
   moveFrom,
   moveTo,
   moveToUci,
   PAWN,
+  Position,
   RANK_OF,
   ROOK,
   typeOf,
   type Move,
-} from '../../src/core/types.js';
+} from '../../src/dev.js';
 import { isMain } from '../lib.js';
 
 const LETTERS: Readonly<Record<string, number>> = { K: KING, A: ADVISOR, E: BISHOP, H: KNIGHT, R: ROOK, C: CANNON };

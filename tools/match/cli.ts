@@ -1,7 +1,7 @@
 // `kirin match`: command-line front end of the match runner.
 
 import { appendFileSync, writeFileSync } from 'node:fs';
-import { DEFAULT_RULES, ruleConfigFrom, type RuleConfig } from '../../src/core/rules.js';
+import { DEFAULT_RULES, ruleConfigFrom, type RuleConfig } from '../../src/dev.js';
 import type { EngineLogger, EngineSpec } from './uci-engine.js';
 import { NO_ADJUDICATION, formatTimeControl, parseTimeControl, type Adjudication, type TimeControl } from './game.js';
 import { runMatch, summaryLines, type SprtModel } from './match.js';

@@ -54,7 +54,7 @@ export function normalQuantile(p: number): number {
 }
 
 /** Complementary error function (Numerical Recipes erfcc, relative error < 1.2e-7). */
-export function erfc(x: number): number {
+function erfc(x: number): number {
   const z = Math.abs(x);
   const t = 1 / (1 + 0.5 * z);
   const r =
@@ -91,8 +91,8 @@ export interface ScoreDistribution {
   counts: readonly number[];
 }
 
-export const TRINOMIAL_SCORES: readonly number[] = [0, 0.5, 1];
-export const PENTANOMIAL_SCORES: readonly number[] = [0, 0.25, 0.5, 0.75, 1];
+const TRINOMIAL_SCORES: readonly number[] = [0, 0.5, 1];
+const PENTANOMIAL_SCORES: readonly number[] = [0, 0.25, 0.5, 0.75, 1];
 
 export function trinomial(wins: number, draws: number, losses: number): ScoreDistribution {
   return { scores: TRINOMIAL_SCORES, counts: [losses, draws, wins] };

@@ -15,9 +15,7 @@
 
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { legalMoves } from '../../src/core/movegen.js';
-import { Position } from '../../src/core/position.js';
-import { moveToUci } from '../../src/core/types.js';
+import { legalMoves, moveToUci, Position } from '../../src/dev.js';
 import { applyMoves } from './openings.js';
 
 interface FakeOptions {

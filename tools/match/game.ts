@@ -5,11 +5,19 @@
 // (time, illegal move, crash, no answer), by optional score adjudication,
 // or by the ply cap.
 
-import { Position } from '../../src/core/position.js';
-import { err, ok, type Result } from '../../src/core/result.js';
-import { isBoardReason, judge, type RuleConfig } from '../../src/core/rules.js';
-import { parseLegalMove } from '../../src/core/ucimove.js';
-import { RED, moveToUci, type Color } from '../../src/core/types.js';
+import {
+  err,
+  isBoardReason,
+  judge,
+  moveToUci,
+  ok,
+  parseLegalMove,
+  Position,
+  RED,
+  type Color,
+  type Result,
+  type RuleConfig,
+} from '../../src/dev.js';
 import type { GoResult, UciEngine } from './uci-engine.js';
 import { applyMoves, type Opening } from './openings.js';
 
@@ -29,7 +37,7 @@ export interface TimeControl {
   depth: number;
 }
 
-export const NO_LIMITS: TimeControl = Object.freeze({
+const NO_LIMITS: TimeControl = Object.freeze({
   baseMs: 0,
   incMs: 0,
   movesPerPeriod: 0,
@@ -38,7 +46,7 @@ export const NO_LIMITS: TimeControl = Object.freeze({
   depth: 0,
 }) as TimeControl;
 
-export function hasClock(tc: TimeControl): boolean {
+function hasClock(tc: TimeControl): boolean {
   return tc.baseMs > 0 || tc.incMs > 0;
 }
 

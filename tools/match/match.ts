@@ -3,7 +3,7 @@
 // W/D/L, Elo with error bars (trinomial and pentanomial), and an optional SPRT
 // that stops the match as soon as it decides.
 
-import type { RuleConfig } from '../../src/core/rules.js';
+import { type RuleConfig } from '../../src/dev.js';
 import { eloEstimate, formatElo, pentanomial, trinomial, type EloEstimate, type ScoreDistribution } from './elo.js';
 import { UciEngine, type EngineLogger, type EngineSpec } from './uci-engine.js';
 import { playGame, resultString, type Adjudication, type GameRecord, type TimeControl } from './game.js';
@@ -92,24 +92,24 @@ export function addGame(stats: MatchStats, fg: FinishedGame): void {
   if (partner) stats.pairs[Math.round((partner.score + fg.score) * 2)]++;
 }
 
-export function statsDistribution(stats: MatchStats, model: SprtModel): ScoreDistribution {
+function statsDistribution(stats: MatchStats, model: SprtModel): ScoreDistribution {
   return model === 'pentanomial' ? pentanomial(stats.pairs) : trinomial(stats.wins, stats.draws, stats.losses);
 }
 
 /** Points of engine 0 in a finished game. */
-export function engineZeroScore(g: ScheduledGame, r: GameRecord): number {
+function engineZeroScore(g: ScheduledGame, r: GameRecord): number {
   if (r.result === 'draw') return 0.5;
   const winnerEngine = r.result === 'red' ? g.redEngine : 1 - g.redEngine;
   return winnerEngine === 0 ? 1 : 0;
 }
 
-export function openingText(o: Opening): string {
+function openingText(o: Opening): string {
   const pos = o.fen ? `fen ${o.fen}${o.moves.length ? ' moves ' : ''}` : '';
   return pos + o.moves.join(' ');
 }
 
 /** The game-log line: fields separated by " | ". */
-export function gameLogLine(fg: FinishedGame): string {
+function gameLogLine(fg: FinishedGame): string {
   const r = fg.record;
   const o = fg.game.opening;
   return [

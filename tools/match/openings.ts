@@ -14,12 +14,19 @@
 // Each opening is played twice, once with each engine as red (a game pair).
 
 import { readFileSync } from 'node:fs';
-import { Position } from '../../src/core/position.js';
-import { START_FEN } from '../../src/core/fen.js';
-import { mulberry32 } from '../../src/core/prng.js';
-import { err, ok, type Result } from '../../src/core/result.js';
-import { parseLegalMove, parseUciMove } from '../../src/core/ucimove.js';
-import { DEFAULT_RULES, judge, type RuleConfig } from '../../src/core/rules.js';
+import {
+  DEFAULT_RULES,
+  err,
+  judge,
+  mulberry32,
+  ok,
+  parseLegalMove,
+  parseUciMove,
+  Position,
+  START_FEN,
+  type Result,
+  type RuleConfig,
+} from '../../src/dev.js';
 
 export interface Opening {
   /** Starting FEN, or null for the standard start position. */

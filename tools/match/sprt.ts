@@ -8,7 +8,7 @@
 // The test stops when LLR >= log((1 - beta) / alpha) (accept H1) or
 // LLR <= log(beta / (1 - alpha)) (accept H0).
 
-import { err, ok, type Result } from '../../src/core/result.js';
+import { err, ok, type Result } from '../../src/dev.js';
 import { scoreFromElo, scoreStats, type ScoreDistribution } from './elo.js';
 
 export interface SprtParams {
@@ -18,7 +18,7 @@ export interface SprtParams {
   beta: number;
 }
 
-export const DEFAULT_SPRT: SprtParams = Object.freeze({ elo0: 0, elo1: 10, alpha: 0.05, beta: 0.05 }) as SprtParams;
+const DEFAULT_SPRT: SprtParams = Object.freeze({ elo0: 0, elo1: 10, alpha: 0.05, beta: 0.05 }) as SprtParams;
 
 export interface SprtBounds {
   lower: number;
@@ -99,7 +99,7 @@ export function sprtLlrApprox(dist: ScoreDistribution, elo0: number, elo1: numbe
   return (st.n * (s1 - s0) * (2 * st.mean - s0 - s1)) / (2 * st.variance);
 }
 
-export type SprtDecision = 'H0' | 'H1' | null;
+type SprtDecision = 'H0' | 'H1' | null;
 
 export interface SprtStatus {
   llr: number;

@@ -35,11 +35,7 @@
 // - `stop`, `ponderhit`, `isready`, `quit` pass; a `bestmove` that UCI must
 //   hold back (go infinite / go ponder) waits for `stop` or `ponderhit`.
 
-import { Position } from '../../src/core/position.js';
-import { err, ok, type Result } from '../../src/core/result.js';
-import { legalMoves } from '../../src/core/movegen.js';
-import { playUciMoves } from '../../src/core/ucimove.js';
-import { RED, moveToUci, type Color } from '../../src/core/types.js';
+import { err, legalMoves, moveToUci, ok, playUciMoves, Position, RED, type Color, type Result } from '../../src/dev.js';
 import { runRelay, spawnEndpoint, type RelayIO } from './relay.js';
 import { isMain } from '../lib.js';
 

@@ -9,12 +9,24 @@
 // The accumulators come from random feature sets, so about a tenth of the
 // transformed features are non-zero, as with the synthetic net on real positions.
 
-import type { NnueKernels } from '../../src/eval/nnue/kernels.js';
-import { PortableKernels } from '../../src/eval/nnue/kernels-portable.js';
-import { createWasmKernels, wasmKernelsUnavailableReason, type WasmMemory } from '../../src/eval/nnue/kernels-wasm.js';
-import * as L from '../../src/eval/nnue/layout.js';
-import { allocateNetworkMemory, parsePayload } from '../../src/eval/nnue/loader.js';
-import { xorshift32 } from '../../src/core/prng.js';
+import {
+  ACC_BYTES,
+  allocateNetworkMemory,
+  createWasmKernels,
+  L1,
+  parsePayload,
+  PortableKernels,
+  PSQ_DIMS,
+  SCRATCH_BYTES,
+  STACK_BYTES,
+  STACKS,
+  THREAT_DIMS,
+  wasmKernelsUnavailableReason,
+  WEIGHTS_END,
+  xorshift32,
+  type NnueKernels,
+  type WasmMemory,
+} from '../../src/dev.js';
 import { referenceKernels } from './reference-kernels.js';
 import { makeSyntheticNet } from './synthetic.js';
 
@@ -30,12 +42,12 @@ for (let i = 0; i < args.length; i++) {
 
 // Work area after the weights: 2 x 64 accumulators, feature lists, scratch.
 const SETS = 64;
-const ACCS = L.WEIGHTS_END;
-const LISTS = ACCS + 2 * SETS * L.ACC_BYTES;
+const ACCS = WEIGHTS_END;
+const LISTS = ACCS + 2 * SETS * ACC_BYTES;
 const LIST_BYTES = 4 * 64;
 const SCRATCH = LISTS + 3 * SETS * LIST_BYTES;
-const END = SCRATCH + L.SCRATCH_BYTES;
-const memory = allocateNetworkMemory(END - L.WEIGHTS_END, false);
+const END = SCRATCH + SCRATCH_BYTES;
+const memory = allocateNetworkMemory(END - WEIGHTS_END, false);
 const loaded = parsePayload(makeSyntheticNet(1, { container: 'none' }), memory.buffer, 'seed-1 synthetic net');
 if (!loaded.ok) {
   process.stderr.write(`kernel-bench: ${loaded.error.message}\n`);
@@ -45,11 +57,11 @@ const view = new DataView(memory.buffer);
 
 let state = 0x9e3779b9 | 0;
 const rand = (): number => (state = xorshift32(state)) >>> 0;
-const psqRow = (): number => rand() % L.PSQ_DIMS;
-const threatRow = (): number => L.PSQ_DIMS + (rand() % L.THREAT_DIMS);
+const psqRow = (): number => rand() % PSQ_DIMS;
+const threatRow = (): number => PSQ_DIMS + (rand() % THREAT_DIMS);
 const list = (set: number, which: number): number => LISTS + (which * SETS + set) * LIST_BYTES;
 const writeList = (at: number, rows: number[]): void => rows.forEach((r, i) => view.setInt32(at + 4 * i, r, true));
-const acc = (set: number, side: number): number => ACCS + (2 * set + side) * L.ACC_BYTES;
+const acc = (set: number, side: number): number => ACCS + (2 * set + side) * ACC_BYTES;
 const rows = (n: number, f: () => number): number[] => Array.from({ length: n }, f);
 // Per set: a full feature list (32 + 24 rows), an added list and a removed list (2 + 3 each).
 for (let s = 0; s < SETS; s++) {
@@ -86,11 +98,11 @@ function nonZeroShares(): [number, number] {
   let groups = 0;
   for (let s = 0; s < SETS; s++) {
     for (let side = 0; side < 2; side++) {
-      for (let g = 0; g < L.L1 / 2; g += 8) {
+      for (let g = 0; g < L1 / 2; g += 8) {
         let any = 0;
         for (let j = g; j < g + 8; j++) {
           const a = view.getInt16(acc(s, side) + 2 * j, true);
-          const b = view.getInt16(acc(s, side) + 2 * (j + L.L1 / 2), true);
+          const b = view.getInt16(acc(s, side) + 2 * (j + L1 / 2), true);
           if (Math.min(255, Math.max(0, a)) * Math.min(255, Math.max(0, b)) >= 512) {
             nz++;
             any = 1;
@@ -100,7 +112,7 @@ function nonZeroShares(): [number, number] {
       }
     }
   }
-  return [nz / (SETS * L.L1), groups / ((SETS * L.L1) / 8)];
+  return [nz / (SETS * L1), groups / ((SETS * L1) / 8)];
 }
 
 const fmt = (x: number): string =>
@@ -115,7 +127,7 @@ for (const k of kernelSets) {
   shares ??= nonZeroShares();
   const propagate = rate((i) => {
     const s = i & (SETS - 1);
-    k.propagate(acc(s, 0), acc(s, 1), L.STACKS + (i & 15) * L.STACK_BYTES, SCRATCH);
+    k.propagate(acc(s, 0), acc(s, 1), STACKS + (i & 15) * STACK_BYTES, SCRATCH);
   });
   // In place: add then remove the same rows every other call keeps the values bounded.
   const update = rate((i) => {

@@ -4,15 +4,21 @@
 // of both accumulators plus propagate, and the incremental evaluation along
 // random games (one move, then evaluate: what a search does).
 
-import { generate } from '../../src/core/movegen.js';
-import { Position } from '../../src/core/position.js';
-import { GEN_LEGAL, MAX_MOVES } from '../../src/core/types.js';
-import { mulberry32 } from '../../src/core/prng.js';
+import {
+  createKernels,
+  GEN_LEGAL,
+  generate,
+  MAX_MOVES,
+  mulberry32,
+  NnueEvaluator,
+  NnueNetwork,
+  PortableKernels,
+  Position,
+  STACK_BYTES,
+  STACKS,
+  type NnueKernels,
+} from '../../src/dev.js';
 import { randomFens } from '../eval/random-fens.js';
-import { PortableKernels } from '../../src/eval/nnue/kernels-portable.js';
-import type { NnueKernels } from '../../src/eval/nnue/kernels.js';
-import { STACKS, STACK_BYTES } from '../../src/eval/nnue/layout.js';
-import { NnueEvaluator, NnueNetwork, createKernels } from '../../src/eval/nnue/network.js';
 
 const file = process.argv[2];
 const seconds = Number(process.argv[3] ?? 2);

@@ -52,7 +52,7 @@ const ZSTD_BLOCK = 128 * 1024;
  * Bump when the generator's output changes for a given seed and options (the cached
  * file name of syntheticNetFile includes it, together with a hash of the generator code).
  */
-export const SYNTHETIC_NET_VERSION = 1;
+const SYNTHETIC_NET_VERSION = 1;
 
 // ---- hashes (FORMAT.md section 3) ------------------------------------------------------
 

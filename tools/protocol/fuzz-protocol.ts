@@ -19,7 +19,7 @@
 import { spawn } from 'node:child_process';
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { mulberry32 } from '../../src/core/prng.js';
+import { mulberry32 } from '../../src/dev.js';
 import { repoRoot } from '../lib.js';
 import { toolOptions } from '../cli-args.js';
 

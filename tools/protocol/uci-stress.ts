@@ -29,7 +29,7 @@
 
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
-import { mulberry32 } from '../../src/core/prng.js';
+import { mulberry32 } from '../../src/dev.js';
 import { repoRoot } from '../lib.js';
 import { toolOptions } from '../cli-args.js';
 

@@ -13,9 +13,7 @@
 // prefix; the harness of docs/RULES.md); NoJudgement = none; then the optional
 // further expectations. Run from dist/ after `npm run build`.
 import { readFileSync } from 'node:fs';
-import { Position } from '../../src/core/position.js';
-import { judgeGame, ruleConfigFrom } from '../../src/core/rules.js';
-import { parseLegalMove } from '../../src/core/ucimove.js';
+import { judgeGame, parseLegalMove, Position, ruleConfigFrom } from '../../src/dev.js';
 import { trace } from './wxf-notation.js';
 import { chineseToMove, wxfToMove } from './notation.js';
 import { nativeFirstVerdict } from './pikafish-oracle.js';

@@ -8,7 +8,7 @@
 // root (the harness of docs/RULES.md, "Reproducing the oracle"), which ComputerRule
 // must equal. Run from dist/ after `npm run build`.
 import { readFileSync } from 'node:fs';
-import { REPETITION_RULES, judgeGame, ruleConfigFrom } from '../../src/core/rules.js';
+import { judgeGame, REPETITION_RULES, ruleConfigFrom } from '../../src/dev.js';
 import { nativeFirstVerdict } from './pikafish-oracle.js';
 
 const args = process.argv.slice(2);

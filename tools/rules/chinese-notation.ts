@@ -3,8 +3,7 @@
 //   node dist/tools/rules/chinese-notation.js test/rules/tiantian.txt
 // (run from dist/ after `npm run build`).
 import { readFileSync } from 'node:fs';
-import { Position } from '../../src/core/position.js';
-import { moveToUci } from '../../src/core/types.js';
+import { moveToUci, Position } from '../../src/dev.js';
 import { chineseToMove } from './notation.js';
 import { isMain } from '../lib.js';
 

@@ -8,13 +8,18 @@
 // by rule and a sample of the others are kept.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { Position } from '../../src/core/position.js';
-import { legalMoves } from '../../src/core/movegen.js';
-import { moveToUci, type Color } from '../../src/core/types.js';
-import { assignIds, chasedMask, idBoard } from '../../src/core/chase.js';
+import {
+  assignIds,
+  chasedMask,
+  idBoard,
+  legalMoves,
+  moveToUci,
+  mulberry32,
+  Position,
+  type Color,
+} from '../../src/dev.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { mulberry32 } from '../../src/core/prng.js';
 import { repoRoot } from '../lib.js';
 
 const [bin, countArg, seedArg, filterArg] = process.argv.slice(2);

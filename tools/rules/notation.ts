@@ -7,9 +7,7 @@
 // Black's from Black's right (file a) to its left (file i). Forward / backward /
 // sideways; straight movers (rook, cannon, pawn, king) count points forward and
 // backward, knights, elephants and advisors name the file they land on.
-import { legalMoves } from '../../src/core/movegen.js';
-import type { Position } from '../../src/core/position.js';
-import { FILE_OF, RANK_OF, type Move } from '../../src/core/types.js';
+import { FILE_OF, legalMoves, RANK_OF, type Move, type Position } from '../../src/dev.js';
 
 /**
  * The one legal move of the side to move matching the description: a piece of one

@@ -3,7 +3,7 @@
 // the root; the first final verdict (or a side left without a legal move) ends the
 // game. Shared by check-case.ts and book-to-corpus.ts. Run from dist/ after `npm run build`.
 import { spawnSync } from 'node:child_process';
-import { Position } from '../../src/core/position.js';
+import { Position } from '../../src/dev.js';
 
 /** { result: 'red' | 'black' | 'draw' | 'none', ply, noLegalMove } for `fen` + UCI `moves`. */
 export function nativeFirstVerdict(

@@ -4,9 +4,7 @@
 //   node dist/tools/rules/wxf-notation.js "<fen>" "R2=9 c1=2 R9=8 c2=1 ..."
 //   node dist/tools/rules/wxf-notation.js --cn "<fen>" "马二退一 车9平8 ..."   (Chinese notation)
 // Run from dist/ after `npm run build`.
-import { Position } from '../../src/core/position.js';
-import { moveToUci, squareName, type Move } from '../../src/core/types.js';
-import { assignIds, chasedMask, idBoard, moveId } from '../../src/core/chase.js';
+import { assignIds, chasedMask, idBoard, moveId, moveToUci, Position, squareName, type Move } from '../../src/dev.js';
 import { chineseToMove, wxfToMove } from './notation.js';
 import { isMain } from '../lib.js';
 

@@ -39,8 +39,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../lib.js';
-import { DEFAULT_RULES } from '../../src/core/rules.js';
-import { ELO_MAX, ELO_MIN, eloToLevel } from '../../src/search/skill.js';
+import { DEFAULT_RULES, ELO_MAX, ELO_MIN, eloToLevel } from '../../src/dev.js';
 import { NO_ADJUDICATION, parseTimeControl } from '../match/game.js';
 import { runMatch } from '../match/match.js';
 import { loadOpenings, shuffled } from '../match/openings.js';

@@ -12,8 +12,7 @@
 // to --out (default: src/eval/classical-weights.ts of this checkout) for review.
 
 import { writeFileSync } from 'node:fs';
-import { Position } from '../../src/core/position.js';
-import { PAWN_VALUE, RED } from '../../src/core/types.js';
+import { PAWN_VALUE, Position, RED } from '../../src/dev.js';
 import { decodeRecord, forEachRecord, recordPosition } from '../datagen/format.js';
 import { SMOOTH_RUNS, addPosition, currentWeights, freeMask, fromTheta, regScales, toTheta } from './features.js';
 import { Dataset, adam, fitK, meanError, predict, slope, spread, targets } from './model.js';

@@ -1,38 +1,47 @@
 // The classical evaluation's weights as a parameter vector, and positions as
 // sparse feature lists over it (see model.ts).
 
-import { FILE_MOVES, KNIGHT_LEG, KNIGHT_TO, RANK_MOVES, popcount } from '../../src/core/attacks.js';
-import type { Position } from '../../src/core/position.js';
-import { CANNON, FILE_OF, KNIGHT, RANK_OF, RED, ROOK } from '../../src/core/types.js';
-import * as CW from '../../src/eval/classical-weights.js';
 import {
+  CANNON,
+  classicalRawTerms,
+  classicalWeights as CW,
   F_NB,
+  FILE_MOVES,
+  FILE_OF,
+  KNIGHT,
+  KNIGHT_LEG,
+  KNIGHT_TO,
+  popcount,
+  postProcessFactor,
+  RANK_MOVES,
+  RANK_OF,
   RAW_TERMS,
-  TEMPO,
+  RED,
+  ROOK,
   T_CANNONS,
   T_DEFENCE,
   T_KING,
   T_NB,
-  classicalRawTerms,
-} from '../../src/eval/classical.js';
-import { postProcessFactor } from '../../src/eval/evaluate.js';
+  TEMPO,
+  type Position,
+} from '../../src/dev.js';
 import type { Dataset } from './model.js';
 import type { ClassicalWeights } from './weights-file.js';
 
-export const P_MATERIAL = 0; // 8 pairs by piece type
-export const P_PST = 8; // 7 * 90 pairs: (type - 1) * 90 + written index
-export const P_ROOK_MOB = P_PST + 7 * 90; // 18
-export const P_CANNON_MOB = P_ROOK_MOB + 18; // 18
-export const P_KNIGHT_MOB = P_CANNON_MOB + 18; // 9
-export const P_SCALE = P_KNIGHT_MOB + 9; // T_NB
-export const P_PATTERN = P_SCALE + T_NB; // F_NB
+const P_MATERIAL = 0; // 8 pairs by piece type
+const P_PST = 8; // 7 * 90 pairs: (type - 1) * 90 + written index
+const P_ROOK_MOB = P_PST + 7 * 90; // 18
+const P_CANNON_MOB = P_ROOK_MOB + 18; // 18
+const P_KNIGHT_MOB = P_CANNON_MOB + 18; // 9
+const P_SCALE = P_KNIGHT_MOB + 9; // T_NB
+const P_PATTERN = P_SCALE + T_NB; // F_NB
 export const PAIRS = P_PATTERN + F_NB;
 
 /**
  * Terms tuned through their scale: those with a part that is not linear in its
  * constants (the rest are tables of their own, or patterns only).
  */
-export function scaleTuned(t: number): boolean {
+function scaleTuned(t: number): boolean {
   return t === T_DEFENCE || t === T_KING || t === T_CANNONS;
 }
 

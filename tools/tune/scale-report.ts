@@ -21,18 +21,22 @@
 //     src/search/search.ts at that depth.
 
 import { statSync } from 'node:fs';
-import { Position } from '../../src/core/position.js';
-import { VALUE_MATE_IN_MAX_PLY } from '../../src/core/types.js';
-import { evaluate } from '../../src/eval/evaluate.js';
 import {
   CLASSICAL_WIN_RATE,
-  PIKAFISH_WIN_RATE,
+  DEFAULT_SEARCH_OPTIONS,
+  evaluate,
   materialCount,
+  PIKAFISH_WIN_RATE,
+  Position,
+  quietFutilityMargin,
+  razoringMargin,
+  reverseFutilityMargin,
+  Searcher,
+  VALUE_MATE_IN_MAX_PLY,
   winRateParams,
+  type SearchOptions,
   type WinRateModel,
-} from '../../src/eval/score.js';
-import { Searcher, quietFutilityMargin, razoringMargin, reverseFutilityMargin } from '../../src/search/search.js';
-import { DEFAULT_SEARCH_OPTIONS, type SearchOptions } from '../../src/search/types.js';
+} from '../../src/dev.js';
 import { HEADER_SIZE, RECORD_SIZE, decodeRecord, forEachRecord, recordFen, recordPosition } from '../datagen/format.js';
 import {
   MODEL_MATERIAL_MAX,
@@ -49,11 +53,11 @@ import {
   type WdlPoints,
 } from './scale.js';
 
-export const SCALE_USAGE = `usage: kirin tune --scale-report --data FILE[,FILE...] [--limit N] [--sweep N] [--sweep-depth D]
+const SCALE_USAGE = `usage: kirin tune --scale-report --data FILE[,FILE...] [--limit N] [--sweep N] [--sweep-depth D]
 `;
 
 /** Material buckets of the report (score.ts's material count; 110 = all pieces). */
-export const BUCKETS: readonly [number, number][] = [
+const BUCKETS: readonly [number, number][] = [
   [0, 39],
   [40, 59],
   [60, 79],

@@ -85,7 +85,7 @@ export function wdlNll(p: WdlPoints, a: number, b: number): number {
 }
 
 /** Nelder-Mead minimisation of f from x0 with initial steps `step` (small dimensions). */
-export function nelderMead(
+function nelderMead(
   f: (x: number[]) => number,
   x0: readonly number[],
   step: readonly number[],
@@ -133,7 +133,7 @@ export function nelderMead(
 }
 
 /** Bounds of a fitted (a, b): outside them a fit has run away (results that do not depend on the value). */
-export const FIT_MAX = 20000;
+const FIT_MAX = 20000;
 
 /** Maximum-likelihood (a, b) of the win-rate model for the points (0 < a, b <= FIT_MAX). */
 export function fitWdl(p: WdlPoints): { a: number; b: number; nll: number } {
@@ -220,7 +220,7 @@ export function polyEval(c: readonly number[], x: number): number {
 /** Material clamp and anchor of the win-rate model's polynomials (Pikafish's uci.cpp). */
 export const MODEL_MATERIAL_MIN = 17;
 export const MODEL_MATERIAL_MAX = 110;
-export const MODEL_MATERIAL_ANCHOR = 65;
+const MODEL_MATERIAL_ANCHOR = 65;
 
 export interface WinRatePolynomials {
   as: number[];
@@ -233,11 +233,7 @@ export interface WinRatePolynomials {
 }
 
 /** Negative log-likelihood per game of histograms by material under cubics `as`, `bs` (Pikafish's form). */
-export function polynomialNll(
-  parts: readonly { material: number; p: WdlPoints }[],
-  as: number[],
-  bs: number[],
-): number {
+function polynomialNll(parts: readonly { material: number; p: WdlPoints }[], as: number[], bs: number[]): number {
   let s = 0,
     n = 0;
   for (const { material, p } of parts) {

@@ -1,7 +1,7 @@
 // The classical evaluation's tunable weights as data, and the generator of
 // src/eval/classical-weights.ts (the file `kirin tune` writes for review).
 
-import { PATTERN_NAMES } from '../../src/eval/classical.js';
+import { PATTERN_NAMES } from '../../src/dev.js';
 
 export interface ClassicalWeights {
   MATERIAL_MG: number[];
@@ -23,7 +23,7 @@ export interface ClassicalWeights {
   PATTERN_EG: number[];
 }
 
-export const WEIGHT_KEYS: readonly (keyof ClassicalWeights)[] = [
+const WEIGHT_KEYS: readonly (keyof ClassicalWeights)[] = [
   'MATERIAL_MG',
   'MATERIAL_EG',
   'PST_MG',

@@ -6,7 +6,7 @@ import type { Browser } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
-export const CHROMIUM_ARGS: readonly string[] = [
+const CHROMIUM_ARGS: readonly string[] = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',

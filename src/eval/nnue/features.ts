@@ -30,10 +30,10 @@ import { ADVISOR, BISHOP, CANNON, FILE_OF, KING, KNIGHT, PAWN, RANK_OF, ROOK, SQ
 import { PSQ_DIMS, THREAT_DIMS } from './layout.js';
 
 /** Squares per HalfKAv2_hm feature bucket. */
-export const PS_NB = 689;
+const PS_NB = 689;
 
 /** Pikafish's AllPieces order: own R A C P N B K, then enemy r a c p n b k. */
-export const ALL_PIECES = [1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13, 14, 15];
+const ALL_PIECES = [1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13, 14, 15];
 
 const inRanks = (s: number, ...ranks: number[]): boolean => ranks.includes(RANK_OF[s]);
 const inFiles = (s: number, ...files: number[]): boolean => files.includes(FILE_OF[s]);
@@ -115,7 +115,7 @@ const VALID_PAIRS = [
 ];
 
 /** ThreatOffsets[((attacker * 90 + from) * 90 + to) * 16 + attacked], THREAT_DIMS when not a feature (after initThreatTables()). */
-export const THREAT_OFFSETS = new Uint16Array(16 * SQUARE_NB * SQUARE_NB * 16);
+const THREAT_OFFSETS = new Uint16Array(16 * SQUARE_NB * SQUARE_NB * 16);
 /** First threat index of each attacker piece (-1 when it has none), and counts. */
 export const THREAT_FIRST = new Int32Array(16).fill(-1);
 export const THREAT_COUNT = new Int32Array(16);
@@ -196,10 +196,10 @@ export function initThreatTables(): void {
 // ---- The mid-mirror encoding (64-bit values as two 32-bit halves) ------------
 
 /** MidMirrorEncoding[pc * 90 + sq] as unsigned 32-bit halves. */
-export const MID_LO = new Uint32Array(16 * SQUARE_NB);
-export const MID_HI = new Uint32Array(16 * SQUARE_NB);
-export const BALANCE_LO = 0xe989d3a7;
-export const BALANCE_HI = 0xa4a92a74;
+const MID_LO = new Uint32Array(16 * SQUARE_NB);
+const MID_HI = new Uint32Array(16 * SQUARE_NB);
+const BALANCE_LO = 0xe989d3a7;
+const BALANCE_HI = 0xa4a92a74;
 {
   const shifts = [
     [0, 0],
@@ -422,7 +422,7 @@ export function appendRawThreats(pos: Position, out: Int32Array, n: number): num
 }
 
 /** FullThreats index of a raw threat for perspective p (THREAT_DIMS when it is no feature). */
-export function threatIndex(p: number, raw: number, mirror: number): number {
+function threatIndex(p: number, raw: number, mirror: number): number {
   const from = raw >>> 15,
     to = (raw >>> 8) & 127;
   const map = (mirror * 2 + p) * SQUARE_NB;

@@ -44,7 +44,7 @@ export function candidatePaths(given: string, programDirs: readonly string[] = d
 }
 
 /** The directories "beside the program": bin/ (where kirin.js lives) and the package root. */
-export function defaultProgramDirs(): string[] {
+function defaultProgramDirs(): string[] {
   const here = dirname(fileURLToPath(import.meta.url)); // dist/src/eval/nnue
   const root = resolve(here, '..', '..', '..', '..');
   return [join(root, 'bin'), root];

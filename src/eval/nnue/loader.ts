@@ -61,21 +61,13 @@ export const STACK_HASH = affineHash(
 /** Network hash in the file header. */
 export const NETWORK_HASH = (FT_HASH ^ STACK_HASH) >>> 0;
 
-/** The payload bytes of everything except the description and the three LEB128 blocks' contents. */
-export const FIXED_PAYLOAD_BYTES =
-  12 +
-  4 +
-  3 * 21 +
-  THREAT_DIMS * L1 +
-  PSQ_DIMS * L1 +
-  LAYER_STACKS * (4 + 4 * L2 + L2 * L1 + 4 * L3 + L3 * 2 * L2 + 4 + 2 * L2 + 2 * L3);
 /** Payloads larger than this are refused before they are unpacked (a real one is about 64 MiB). */
 export const MAX_PAYLOAD_BYTES = 256 * 1024 * 1024;
 
 const hex = (v: number): string => '0x' + (v >>> 0).toString(16).toUpperCase().padStart(8, '0');
 
 /** What the loader expects, for error messages. */
-export const EXPECTED_FORMAT =
+const EXPECTED_FORMAT =
   `expected a Pikafish NNUE network: version ${hex(NNUE_VERSION)}, architecture hash ${hex(NETWORK_HASH)} ` +
   `(HalfKAv2_hm + FullThreats -> 2x${L1} -> ${L2} -> ${L3} -> 1, ${LAYER_STACKS} layer stacks), zstd-compressed as Pikafish ships it, or plain; or a Kirin network (.knet, starting with KIRINNET)`;
 
@@ -147,7 +139,7 @@ export interface NnueMemory {
   grow?(pages: number): number;
 }
 /** The most pages a shared network memory may grow to (4 GiB, the wasm32 limit; the kernels' module allows it). */
-export const MAX_SHARED_PAGES = 65536;
+const MAX_SHARED_PAGES = 65536;
 type MemoryConstructor = new (d: { initial: number; maximum?: number; shared?: boolean }) => NnueMemory;
 const WasmMemory = (globalThis as unknown as { WebAssembly: { Memory: MemoryConstructor } }).WebAssembly.Memory;
 
@@ -323,7 +315,7 @@ export function parsePayload(payload: Uint8Array, memory: ArrayBufferLike, name:
   return ok(description);
 }
 
-export { candidatePaths, defaultProgramDirs } from './files.js';
+export { candidatePaths } from './files.js';
 
 /** Reads, unpacks and parses a network file into a fresh memory with `workBytes` of work areas. */
 export function loadNetworkFile(

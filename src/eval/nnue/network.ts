@@ -38,9 +38,9 @@ import { loadNetworkFile, loadNetworkBytes, type NetworkData, type NnueLoadCode,
 import { ok, type Result } from '../../core/result.js';
 
 /** Plies of accumulators kept per thread (a ring indexed by ply). */
-export const STACK_PLIES = 256;
+const STACK_PLIES = 256;
 /** How far back an evaluation looks for a computed ancestor. */
-export const MAX_WALK = 24;
+const MAX_WALK = 24;
 /** Finny-cache entries per perspective: 24 feature buckets x 2 mirror states. */
 const CACHE_ENTRIES = 48;
 /** Capacity of the added/removed feature lists. */
@@ -55,7 +55,7 @@ const SLOT_VERIFY = SLOT_CACHE + 2 * CACHE_ENTRIES * ACC_BYTES;
 const SLOT_ADDED = SLOT_VERIFY + 2 * ACC_BYTES;
 const SLOT_REMOVED = SLOT_ADDED + 4 * LIST_CAP;
 const SLOT_SCRATCH = SLOT_REMOVED + 4 * LIST_CAP;
-export const SLOT_BYTES = Math.ceil((SLOT_SCRATCH + SCRATCH_BYTES) / 65536) * 65536;
+const SLOT_BYTES = Math.ceil((SLOT_SCRATCH + SCRATCH_BYTES) / 65536) * 65536;
 /**
  * Work slots allocated with a network: 0 for the protocol thread (`eval`), slot
  * i + 1 for search thread i. More threads grow the (shared) memory with
@@ -70,14 +70,8 @@ export const SLOT_COUNT = 4;
  * runtime has WebAssembly SIMD and the compiled module is present, else the
  * portable TypeScript kernels (identical numbers, slower).
  */
-export type KernelFactory = (memory: NnueMemory) => NnueKernels;
-let kernelFactory: KernelFactory = (memory) =>
-  createWasmKernels(memory as unknown as WasmMemory) ?? new PortableKernels(memory.buffer);
-export function setKernelFactory(f: KernelFactory): void {
-  kernelFactory = f;
-}
 export function createKernels(memory: NnueMemory): NnueKernels {
-  return kernelFactory(memory);
+  return createWasmKernels(memory as unknown as WasmMemory) ?? new PortableKernels(memory.buffer);
 }
 
 /** What a search thread needs to use a network loaded elsewhere (postMessage-able; the memory is shared). */

@@ -1,0 +1,95 @@
+// The development tools' entry point: the library (src/index.ts) plus the
+// internals that the tools under tools/ measure, tune and drive (the match
+// runner, the data generator, the tuner, the speed and robustness checks).
+// A tool imports the product through this file or src/index.ts, never by a
+// deep path; test/architecture.test.ts checks it. Not part of the package's
+// "exports" (npm ships it, but `import 'kirin-xiangqi/...'` cannot reach it),
+// and nothing here is a promise to the package's users: these names change
+// with the engine. Tests may import any module directly.
+
+export * from './index.js';
+
+// Rules internals: board geometry, move generation into caller-owned lists,
+// chase detection, random numbers, piece and value constants.
+export { FILE_MOVES, KNIGHT_LEG, KNIGHT_TO, RANK_MOVES, popcount } from './core/attacks.js';
+export { assignIds, chasedMask, idBoard, moveId } from './core/chase.js';
+export { generate } from './core/movegen.js';
+export { mulberry32, xorshift32 } from './core/prng.js';
+export {
+  ADVISOR,
+  BISHOP,
+  CANNON,
+  FILE_OF,
+  GEN_CAPTURES,
+  GEN_LEGAL,
+  KING,
+  KNIGHT,
+  MAX_MOVES,
+  PAWN,
+  PAWN_VALUE,
+  PIECE_VALUE,
+  RANK_OF,
+  ROOK,
+  VALUE_INFINITE,
+  VALUE_MATE,
+  VALUE_MATE_IN_MAX_PLY,
+  typeOf,
+} from './core/types.js';
+
+// The classical evaluation: its terms and weights (the tuner), the blend.
+export * as classicalWeights from './eval/classical-weights.js';
+export {
+  F_NB,
+  PATTERN_NAMES,
+  RAW_TERMS,
+  TEMPO,
+  TERM_NAMES,
+  T_CANNONS,
+  T_DEFENCE,
+  T_KING,
+  T_NB,
+  classicalRawTerms,
+  evaluateClassical,
+  setTermWeight,
+} from './eval/classical.js';
+export { postProcessFactor } from './eval/evaluate.js';
+
+// Pikafish's NNUE: the memory layout, the kernels, the loader's pieces (the
+// kernel benchmark and the speed measurements).
+export type { NnueKernels } from './eval/nnue/kernels.js';
+export { PortableKernels } from './eval/nnue/kernels-portable.js';
+export { createWasmKernels, wasmKernelsUnavailableReason, type WasmMemory } from './eval/nnue/kernels-wasm.js';
+export {
+  ACC_BYTES,
+  ACC_PSQT,
+  FC0_BIAS,
+  FC0_WEIGHTS,
+  FC1_BIAS,
+  FC1_WEIGHTS,
+  FC2_BIAS,
+  FC2_WEIGHTS,
+  FT_BIAS,
+  FT_PSQT,
+  FT_WEIGHTS,
+  L1,
+  L2,
+  L3,
+  PSQT_BUCKETS,
+  PSQ_DIMS,
+  SCRATCH_BYTES,
+  STACKS,
+  STACK_BYTES,
+  THREAT_DIMS,
+  WEIGHTS_END,
+} from './eval/nnue/layout.js';
+export { allocateNetworkMemory, parsePayload } from './eval/nnue/loader.js';
+export { createKernels } from './eval/nnue/network.js';
+
+// The search, driven directly (data generation, self-play, the scale report).
+export { Searcher, quietFutilityMargin, razoringMargin, reverseFutilityMargin } from './search/search.js';
+export { ELO_MAX, ELO_MIN, eloToLevel } from './search/skill.js';
+export { DEFAULT_SEARCH_OPTIONS, type SearchOptions } from './search/types.js';
+
+// The bench (its positions and the fixed searches).
+export { runBench } from './protocol/bench.js';
+export { BENCH_FENS } from './protocol/benchpositions.js';
