@@ -58,7 +58,7 @@ export { postProcessFactor } from './eval/evaluate.js';
 // kernel benchmark and the speed measurements).
 export type { NnueKernels } from './eval/nnue/kernels.js';
 export { PortableKernels } from './eval/nnue/kernels-portable.js';
-export { createWasmKernels, wasmKernelsUnavailableReason, type WasmMemory } from './eval/nnue/kernels-wasm.js';
+export { createWasmKernels, type WasmMemory } from './eval/nnue/kernels-wasm.js';
 export {
   ACC_BYTES,
   ACC_PSQT,

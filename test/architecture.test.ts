@@ -83,6 +83,17 @@ test('the rooms point one way: tests may use tools and the product, tools only t
   assert.deepEqual(tsconfig('tsconfig.tools.json').references, [{ path: './tsconfig.src.json' }]);
 });
 
+test('the product sets positions from FENs through Position.fromFen / setFen (a Result), never the test constructor', () => {
+  const wrong: string[] = [];
+  for (const file of files.keys()) {
+    if (!file.startsWith('src/')) continue;
+    const text = readFileSync(join(root, file), 'utf8');
+    for (const m of text.matchAll(/new Position\(([^)]*)\)/g))
+      if (m[1].trim() !== '' && m[1].trim() !== 'null') wrong.push(`${file}: ${m[0]}`);
+  }
+  assert.deepEqual(wrong, []);
+});
+
 test('the checker sees imports: a made-up cycle is found', () => {
   const g = new Map([
     ['a.ts', new Set(['b.ts'])],

@@ -15,6 +15,12 @@
 //     Whether the module whose `import.meta.url` is given is the script Node was
 //     started with (`node dist/tools/x.js`), symbolic links resolved; false when
 //     it was imported. Every tool that is also imported uses this one check.
+//   readTextFile(path): Result<string, 'file'>
+//     A file's text, or why it cannot be read (the message names the path).
+//   exitWithError(name, message, code = 1): never
+//     Prints `<name>: <message>` to stderr and ends the process: how a script that
+//     runs at the top level reports an error Result.
+//
 //   runMain(importMetaUrl, main): void
 //     If isMain(importMetaUrl): runs `main(process.argv.slice(2))` (a number or a
 //     promise of one) and sets process.exitCode to what it returns; an exception
@@ -50,7 +56,7 @@
 // The product's Result (ok/err, src/core/result.ts, through src/dev.ts) is the
 // tools' way to fail too: functions that can reject input return one with a code.
 
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -71,6 +77,21 @@ export function repoRoot(): string {
 /** A path inside the repository. */
 export function repoPath(...parts: string[]): string {
   return join(repoRoot(), ...parts);
+}
+
+/** A file's text, or why it cannot be read. */
+export function readTextFile(path: string): Result<string, 'file'> {
+  try {
+    return ok(readFileSync(path, 'utf8'));
+  } catch (e) {
+    return err('file', `cannot read ${path}: ${(e as Error).message}`);
+  }
+}
+
+/** Prints `<name>: <message>` to stderr and ends the process with `code`. */
+export function exitWithError(name: string, message: string, code = 1): never {
+  process.stderr.write(`${name}: ${message}\n`);
+  process.exit(code);
 }
 
 function realPath(path: string): string {

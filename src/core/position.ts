@@ -106,12 +106,24 @@ export class Position {
   check10Black!: Int16Array;
   pliesFromNull!: Int16Array;
 
-  /** A position set from `fen` (the start position by default); `null` leaves the board empty. */
+  /** The start position. (`Position.fromFen` sets any other, and says why a FEN is refused.) */
+  constructor();
+  /**
+   * @internal For tests and trusted literals: `null` leaves the board empty; a
+   * FEN sets it and throws when it is refused. The product never passes a FEN
+   * here (test/architecture.test.ts checks it): input goes through fromFen/setFen.
+   */
+  constructor(fen: string | null);
   constructor(fen: string | null = START_FEN) {
     this.allocate(INITIAL_CAPACITY);
     if (fen === null) return;
     const r = this.setFen(fen);
     if (!r.ok) throw new Error(r.error.message);
+  }
+
+  /** The position of a FEN, or why the FEN is refused (a `fen-*` code and a message). */
+  static fromFen(fen: string): Result<Position, FenErrorCode> {
+    return new Position(null).setFen(fen);
   }
 
   private allocate(capacity: number): void {

@@ -70,7 +70,9 @@ describe('rule-case corpus', () => {
           rule60MaxPly: 120,
           mateThreatDepth: Number(depthText ?? 0),
         });
-        const { judgement, ply } = judgeGame(c.fen, c.moves, cfg);
+        const game = judgeGame(c.fen, c.moves, cfg);
+        assert.ok(game.ok, `${c.id}: ${game.ok ? '' : game.error.message}`);
+        const { judgement, ply } = game.value;
         const ok =
           want === 'nowin' ? judgement.result === 'none' || judgement.result === 'draw' : judgement.result === want;
         if (kind === '~') {

@@ -167,7 +167,11 @@ describe('60-move rule', () => {
 });
 
 describe('DrawRule', () => {
-  const repDraw = (dr: DrawRule) => judgeGame(PROTECTED, CHASE_CYCLE.split(' '), cfg('AsianRule', dr)).judgement;
+  const repDraw = (dr: DrawRule) => {
+    const game = judgeGame(PROTECTED, CHASE_CYCLE.split(' '), cfg('AsianRule', dr));
+    assert.ok(game.ok, game.ok ? '' : game.error.message);
+    return game.value.judgement;
+  };
   it('converts repetition draws', () => {
     assert.deepEqual(repDraw('None'), { result: 'draw', code: 'repetition', byDrawRule: false, reason: 'repetition' });
     assert.deepEqual(repDraw('DrawAsBlackWin'), {

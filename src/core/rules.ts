@@ -15,8 +15,10 @@
 
 import { assignIds, chasedMask, idBoard } from './chase.js';
 import { generate } from './movegen.js';
+import type { FenErrorCode } from './fen.js';
 import { Position } from './position.js';
-import { parseLegalMove } from './ucimove.js';
+import { err, ok, type Result } from './result.js';
+import { parseLegalMove, type MoveErrorCode } from './ucimove.js';
 import {
   ADVISOR,
   BISHOP,
@@ -783,22 +785,25 @@ export function formatJudgement(j: Judgement): string {
 /**
  * Plays a game from `fen` (UCI moves) and returns the first judgement that ends it
  * (with the number of plies played when it was given), or `none` after the last
- * move. Throws on an illegal move.
+ * move. A refused FEN or move is the error (`fen-*`, `move-syntax`,
+ * `move-illegal`; the message names the ply).
  */
 export function judgeGame(
   fen: string,
   moves: readonly string[],
   cfg: RuleConfig,
-): { judgement: Judgement; ply: number } {
-  const pos = new Position(fen);
+): Result<{ judgement: Judgement; ply: number }, FenErrorCode | MoveErrorCode> {
+  const start = Position.fromFen(fen);
+  if (!start.ok) return start;
+  const pos = start.value;
   pos.reserve(moves.length + 1);
   const list = new Int32Array(MAX_MOVES);
   for (let i = 0; i < moves.length; i++) {
     const m = parseLegalMove(pos, moves[i], list);
-    if (!m.ok) throw new Error(`illegal move ${moves[i]} at ply ${i + 1}`);
+    if (!m.ok) return err(m.error.code, `ply ${i + 1}: ${m.error.message}`);
     pos.doMove(m.value);
     const j = judge(pos, cfg);
-    if (j.result !== 'none') return { judgement: j, ply: i + 1 };
+    if (j.result !== 'none') return ok({ judgement: j, ply: i + 1 });
   }
-  return { judgement: { ...NO_JUDGEMENT }, ply: moves.length };
+  return ok({ judgement: { ...NO_JUDGEMENT }, ply: moves.length });
 }

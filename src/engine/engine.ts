@@ -4,11 +4,11 @@
 
 import { START_FEN, type FenErrorCode } from '../core/fen.js';
 import { Position } from '../core/position.js';
-import { ok, type Result } from '../core/result.js';
+import { err, ok, type Result } from '../core/result.js';
 import { DRAW_RULES, REPETITION_RULES, ruleConfigFrom, type RuleConfig } from '../core/rules.js';
 import { moveToUci, type Move } from '../core/types.js';
 import { playUciMoves, type MoveErrorCode } from '../core/ucimove.js';
-import { Options } from './options.js';
+import { ACCEPTED, Options, type OptionChange } from './options.js';
 import { spawnSearchWorker, type SearchThread } from './platform.js';
 import {
   CLASSICAL_WIN_RATE,
@@ -126,7 +126,10 @@ export class Engine {
       default: 16,
       min: 1,
       max: MAX_HASH_MB,
-      onChange: (v) => this.resizeHash(v as number),
+      onChange: (v) => {
+        this.resizeHash(v as number);
+        return ACCEPTED;
+      },
     });
     o.add({
       name: 'Threads',
@@ -134,9 +137,19 @@ export class Engine {
       default: 1,
       min: 1,
       max: MAX_THREADS,
-      onChange: (v) => this.resizeThreads(v as number),
+      onChange: (v) => {
+        this.resizeThreads(v as number);
+        return ACCEPTED;
+      },
     });
-    o.add({ name: 'Clear Hash', type: 'button', onChange: () => this.post({ type: 'clear' }) });
+    o.add({
+      name: 'Clear Hash',
+      type: 'button',
+      onChange: () => {
+        this.post({ type: 'clear' });
+        return ACCEPTED;
+      },
+    });
     o.add({ name: 'Ponder', type: 'check', default: false });
     o.add({ name: 'MultiPV', type: 'spin', default: 1, min: 1, max: 500 });
     o.add({ name: 'Skill Level', type: 'spin', default: 20, min: 0, max: 20 });
@@ -157,7 +170,7 @@ export class Engine {
       default: DEFAULT_EVAL_FILE,
       onChange: (v) => this.loadNetwork(String(v)),
     });
-    o.add({ name: 'Use NNUE', type: 'check', default: true, onChange: () => this.selectEvaluation() });
+    o.add({ name: 'Use NNUE', type: 'check', default: true, onChange: () => ok(this.selectEvaluation()) });
     this.loadInitialNetwork(DEFAULT_EVAL_FILE);
     if (this.warmupWanted) this.ensureWorker();
   }
@@ -220,23 +233,23 @@ export class Engine {
    * the file (the embedded network plays). A file that cannot be used is
    * refused with its error and the evaluation in use stays.
    */
-  private loadNetwork(file: string): string {
+  private loadNetwork(file: string): OptionChange {
     this.fileError = '';
     if (file === '') {
       this.fileNetwork = null;
       this.fileNote = 'EvalFile is empty';
-      return this.selectEvaluation();
+      return ok(this.selectEvaluation());
     }
     const r = loadEvalNetwork(file);
     if (!r.ok) {
       // A GUI that sends every option back with its default value (XBoard via
       // uci2wb does) changes nothing here: the evaluation that played plays on.
-      if (r.error.code === 'not-found' && file === DEFAULT_EVAL_FILE && !this.fileNetwork) return this.evalStatus;
-      throw new Error(`${r.error.message}; the evaluation stays: ${this.evaluationName()}`);
+      if (r.error.code === 'not-found' && file === DEFAULT_EVAL_FILE && !this.fileNetwork) return ok(this.evalStatus);
+      return err('option-rejected', `${r.error.message}; the evaluation stays: ${this.evaluationName()}`);
     }
     this.fileNetwork = r.value;
     this.fileNote = '';
-    return this.selectEvaluation();
+    return ok(this.selectEvaluation());
   }
 
   /**

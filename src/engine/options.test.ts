@@ -1,15 +1,33 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { uciOptionLines } from '../protocol/info.js';
-import { Options } from './options.js';
+import { err } from '../core/result.js';
+import { ACCEPTED, Options } from './options.js';
 
 function make() {
   const changes: unknown[] = [];
   const o = new Options()
-    .add({ name: 'Hash', type: 'spin', default: 16, min: 1, max: 1024, onChange: (v) => void changes.push(v) })
+    .add({
+      name: 'Hash',
+      type: 'spin',
+      default: 16,
+      min: 1,
+      max: 1024,
+      onChange: (v) => {
+        changes.push(v);
+        return ACCEPTED;
+      },
+    })
     .add({ name: 'Ponder', type: 'check', default: false })
     .add({ name: 'Repetition Rule', type: 'combo', default: 'AsianRule', vars: ['AsianRule', 'ComputerRule'] })
-    .add({ name: 'Clear Hash', type: 'button', onChange: () => void changes.push('cleared') })
+    .add({
+      name: 'Clear Hash',
+      type: 'button',
+      onChange: () => {
+        changes.push('cleared');
+        return ACCEPTED;
+      },
+    })
     .add({ name: 'Debug Log File', type: 'string', default: '' });
   return { o, changes };
 }
@@ -62,14 +80,12 @@ test('out-of-range and malformed values are rejected with a message and the old 
   assert.deepEqual(changes, []);
 });
 
-test('a handler that throws rejects the change', () => {
+test('a handler that refuses a value rejects the change', () => {
   const o = new Options().add({
     name: 'EvalFile',
     type: 'string',
     default: 'a',
-    onChange: (v) => {
-      if (v === 'bad') throw new Error('cannot read bad');
-    },
+    onChange: (v) => (v === 'bad' ? err('option-rejected', 'cannot read bad') : ACCEPTED),
   });
   const r = o.set('EvalFile', 'bad');
   assert.equal(r.ok, false);

@@ -15,9 +15,19 @@ export interface OptionDef {
   min?: number;
   max?: number;
   vars?: readonly string[];
-  /** Runs after the value changed (and for buttons when pressed). May return an info message or throw to reject. */
-  onChange?: (value: OptionValue) => string | void;
+  /**
+   * Runs after the value changed (and for buttons when pressed): accepts the
+   * value (with a message for the user, or none) or refuses it with the reason,
+   * and the option keeps its previous value.
+   */
+  onChange?: (value: OptionValue) => OptionChange;
 }
+
+/** A handler's verdict on a new value: accepted (an optional message for the user) or refused (why). */
+export type OptionChange = Result<string | undefined, 'option-rejected'>;
+
+/** A change accepted with nothing to say. */
+export const ACCEPTED: OptionChange = ok(undefined);
 
 interface Option extends OptionDef {
   value: OptionValue;
@@ -120,16 +130,15 @@ export class Options {
     }
     const previous = o.value;
     if (o.type !== 'button') o.value = v;
-    try {
-      const message = o.onChange?.(v);
-      return ok(message ? { message } : {});
-    } catch (e) {
+    const change = o.onChange?.(v) ?? ACCEPTED;
+    if (!change.ok) {
       o.value = previous;
       return err(
         'option-rejected',
-        `${o.name}: ${(e as Error).message}; keeping ${previous === '' ? '<empty>' : previous}`,
+        `${o.name}: ${change.error.message}; keeping ${previous === '' ? '<empty>' : previous}`,
       );
     }
+    return ok(change.value ? { message: change.value } : {});
   }
 
   /** The options in the order they were added (definitions, not values). */

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Engine } from '../engine/engine.js';
 import { parseBenchArgs, runBench, runSpeedtest } from './bench.js';
+import { Uci } from './uci.js';
 
 test('bench arguments: defaults, and codes for what is rejected', () => {
   const r = parseBenchArgs([], 'fen');
@@ -20,26 +21,31 @@ test('bench arguments: defaults, and codes for what is rejected', () => {
   assert.ok(!file.ok && file.error.code === 'bench-file');
 });
 
-test('a rejected Hash value is printed as its message', async () => {
+test('a rejected Hash value is the error, with its code and message; nothing is searched', async () => {
   const engine = new Engine();
   try {
     // bench [hash] ...; speedtest [threads] [hash] ... (a hash above the maximum).
-    for (const [run, args] of [
-      [runBench, ['70000']],
-      [runSpeedtest, ['1', '70000']],
-    ] as const) {
-      const lines: string[] = [];
-      const r = await run(
-        engine,
-        [...args],
-        (l) => lines.push(l),
-        () => {},
-      );
-      assert.equal(r, null);
-      const error = lines.find((l) => l.startsWith('info string ERROR: '));
-      assert.match(error ?? lines.join('\n'), /^info string ERROR: Hash value 70000 is out of range 1\.\.65536/);
+    const lines: string[] = [];
+    const bench = await runBench(
+      engine,
+      ['70000'],
+      (l) => lines.push(l),
+      (l) => lines.push(l),
+    );
+    const speed = await runSpeedtest(engine, ['1', '70000'], (l) => lines.push(l));
+    for (const r of [bench, speed]) {
+      assert.ok(!r.ok && r.error.code === 'option-range', JSON.stringify(r));
+      assert.match(r.error.message, /^Hash value 70000 is out of range 1\.\.65536/);
     }
+    assert.deepEqual(lines, []);
     assert.equal(engine.options.getNumber('Hash'), 16);
+    // The protocol prints it as one error line.
+    const out: string[] = [];
+    const uci = new Uci(engine, (l) => out.push(l));
+    await uci.command('bench 70000');
+    await uci.command('speedtest 1 x');
+    assert.match(out[0], /^info string ERROR: Hash value 70000 is out of range 1\.\.65536/);
+    assert.equal(out[1], "info string ERROR: speedtest [threads] [hash MB] [seconds]: 'x' is not a positive integer");
   } finally {
     await engine.close();
   }

@@ -12,6 +12,7 @@
 
 import { readFileSync } from 'node:fs';
 import { err, ok, type Result } from '../core/result.js';
+import type { OptionErrorCode } from '../engine/options.js';
 import { perft } from '../core/perft.js';
 import type { Engine } from '../engine/engine.js';
 import { formatInfo } from './info.js';
@@ -76,23 +77,24 @@ export interface BenchResult {
   nps: number;
 }
 
-export async function runBench(engine: Engine, args: string[], out: Out, err: Out): Promise<BenchResult | null> {
+/**
+ * Runs `bench` with its arguments: the searches' output goes to `out`, the
+ * progress and the summary to `log`. Refused arguments (a bad number or file, a Hash or Threads
+ * value out of range) are the error, and nothing is searched.
+ */
+export async function runBench(
+  engine: Engine,
+  args: string[],
+  out: Out,
+  log: Out,
+): Promise<Result<BenchResult, BenchErrorCode | OptionErrorCode>> {
   const parsed = parseBenchArgs(args, engine.fen());
-  if (!parsed.ok) {
-    out(`info string ERROR: ${parsed.error.message}`);
-    return null;
-  }
+  if (!parsed.ok) return parsed;
   const setup = parsed.value;
   const threadsSet = engine.options.set('Threads', String(setup.threads));
-  if (!threadsSet.ok) {
-    out(`info string ERROR: ${threadsSet.error.message}`);
-    return null;
-  }
+  if (!threadsSet.ok) return threadsSet;
   const hashSet = engine.options.set('Hash', String(setup.hash));
-  if (!hashSet.ok) {
-    out(`info string ERROR: ${hashSet.error.message}`);
-    return null;
-  }
+  if (!hashSet.ok) return hashSet;
   engine.newGame();
   out(`info string bench evaluation: ${engine.evaluationName()}`);
   const saved = engine.game();
@@ -116,7 +118,7 @@ export async function runBench(engine: Engine, args: string[], out: Out, err: Ou
         out(`info string ERROR: bench position ${i + 1}: ${e.error.message}; skipped`);
         continue;
       }
-      err(`\nPosition: ${i + 1}/${setup.fens.length} (${engine.fen()})`);
+      log(`\nPosition: ${i + 1}/${setup.fens.length} (${engine.fen()})`);
       if (setup.limitType === 'eval') {
         for (const l of engine.traceEval().split('\n')) out(l);
         continue;
@@ -146,36 +148,36 @@ export async function runBench(engine: Engine, args: string[], out: Out, err: Ou
   }
   const timeMs = Date.now() - start + 1;
   const nps = Math.floor((1000 * nodes) / timeMs);
-  err('\n===========================');
-  err(`Total time (ms) : ${timeMs}`);
-  err(`Nodes searched  : ${nodes}`);
-  err(`Nodes/second    : ${nps}`);
-  err(`Evaluation      : ${engine.evaluationName()}`);
-  return { nodes, timeMs, nps };
+  log('\n===========================');
+  log(`Total time (ms) : ${timeMs}`);
+  log(`Nodes searched  : ${nodes}`);
+  log(`Nodes/second    : ${nps}`);
+  log(`Evaluation      : ${engine.evaluationName()}`);
+  return ok({ nodes, timeMs, nps });
 }
 
-export async function runSpeedtest(engine: Engine, args: string[], out: Out, err: Out): Promise<BenchResult | null> {
+/**
+ * Runs `speedtest [threads] [hash MB] [seconds]`: progress and the summary go to
+ * `log`. Refused arguments are the error, and nothing is searched.
+ */
+export async function runSpeedtest(
+  engine: Engine,
+  args: string[],
+  log: Out,
+): Promise<Result<BenchResult, BenchErrorCode | OptionErrorCode>> {
   const nums: number[] = [];
   for (const a of args) {
-    if (!/^\d+$/.test(a) || Number(a) < 1) {
-      out(`info string ERROR: speedtest [threads] [hash MB] [seconds]: '${a}' is not a positive integer`);
-      return null;
-    }
+    if (!/^\d+$/.test(a) || Number(a) < 1)
+      return err('bench-arg', `speedtest [threads] [hash MB] [seconds]: '${a}' is not a positive integer`);
     nums.push(Number(a));
   }
   const threads = nums[0] ?? 1;
   const threadsSet = engine.options.set('Threads', String(threads));
-  if (!threadsSet.ok) {
-    out(`info string ERROR: ${threadsSet.error.message}`);
-    return null;
-  }
+  if (!threadsSet.ok) return threadsSet;
   const hash = nums[1] ?? 128;
   const seconds = nums[2] ?? 150;
   const hashSet = engine.options.set('Hash', String(hash));
-  if (!hashSet.ok) {
-    out(`info string ERROR: ${hashSet.error.message}`);
-    return null;
-  }
+  if (!hashSet.ok) return hashSet;
   // Time per move fitted to long games (Pikafish): 50000 / (ply + 15) ms, scaled to the budget.
   const corrected = (ply: number) => 50000 / (ply + 15);
   let total = 0;
@@ -192,7 +194,7 @@ export async function runSpeedtest(engine: Engine, args: string[], out: Out, err
       for (let i = 0; i < g.length; i++) {
         k++;
         if (!engine.setPosition(g[i], []).ok) continue;
-        err(`Position ${k}/${count}`);
+        log(`Position ${k}/${count}`);
         const movetime = Math.max(1, Math.round(corrected(i + 1) * scale));
         const t0 = Date.now();
         const r = await engine.go({ startTime: t0, movetime });
@@ -206,12 +208,12 @@ export async function runSpeedtest(engine: Engine, args: string[], out: Out, err
   searchMs = Math.max(1, searchMs);
   const hashfull = await engine.hashfull();
   const nps = Math.floor((1000 * nodes) / searchMs);
-  err('===========================');
-  err(`Thread count               : ${threads}`);
-  err(`TT size [MiB]              : ${hash}`);
-  err(`Hash used at end [per mille]: ${hashfull}`);
-  err(`Total nodes searched       : ${nodes}`);
-  err(`Total search time [s]      : ${(searchMs / 1000).toFixed(3)}`);
-  err(`Nodes/second               : ${nps}`);
-  return { nodes, timeMs: searchMs, nps };
+  log('===========================');
+  log(`Thread count               : ${threads}`);
+  log(`TT size [MiB]              : ${hash}`);
+  log(`Hash used at end [per mille]: ${hashfull}`);
+  log(`Total nodes searched       : ${nodes}`);
+  log(`Total search time [s]      : ${(searchMs / 1000).toFixed(3)}`);
+  log(`Nodes/second               : ${nps}`);
+  return ok({ nodes, timeMs: searchMs, nps });
 }

@@ -22,8 +22,8 @@ async function search(engine: Engine): Promise<{ line: string; nodes: number }> 
     () => {},
   );
   const infos = out.filter((l) => l.startsWith('info depth 6 ') && !/lowerbound|upperbound/.test(l));
-  assert.ok(infos.length && r, out.join('\n'));
-  return { line: infos.at(-1)!, nodes: r.nodes };
+  assert.ok(infos.length && r.ok, out.join('\n'));
+  return { line: infos.at(-1)!, nodes: r.value.nodes };
 }
 
 const cpOf = (line: string): number => Number(/ score cp (-?\d+) /.exec(line)![1]);

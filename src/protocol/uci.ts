@@ -15,6 +15,8 @@ import { runBench, runSpeedtest } from './bench.js';
 import { compilerInfo } from './compiler.js';
 import { parseGo } from './go.js';
 import { formatInfo, uciOptionLines } from './info.js';
+import { ACCEPTED } from '../engine/options.js';
+import { err } from '../core/result.js';
 
 export type Writer = (line: string) => void;
 
@@ -50,8 +52,16 @@ export class Uci implements Session {
       type: 'string',
       default: '',
       onChange: (v) => {
-        this.logFile = String(v);
-        if (this.logFile) appendFileSync(this.logFile, '');
+        const file = String(v);
+        if (file) {
+          try {
+            appendFileSync(file, '');
+          } catch (e) {
+            return err('option-rejected', (e as Error).message);
+          }
+        }
+        this.logFile = file;
+        return ACCEPTED;
       },
     });
   }
@@ -184,23 +194,16 @@ export class Uci implements Session {
         for (const l of compilerInfo().split('\n')) this.out(l);
         return true;
       case 'bench':
+      case 'speedtest': {
         await this.whenIdle();
-        await runBench(
-          this.engine,
-          args,
-          (l) => this.out(l),
-          (l) => process.stderr.write(l + '\n'),
-        );
+        const log = (l: string): void => void process.stderr.write(l + '\n');
+        const r =
+          cmd === 'bench'
+            ? await runBench(this.engine, args, (l) => this.out(l), log)
+            : await runSpeedtest(this.engine, args, log);
+        if (!r.ok) this.out(`info string ERROR: ${r.error.message}`);
         return true;
-      case 'speedtest':
-        await this.whenIdle();
-        await runSpeedtest(
-          this.engine,
-          args,
-          (l) => this.out(l),
-          (l) => process.stderr.write(l + '\n'),
-        );
-        return true;
+      }
       case 'help':
       case '--help':
       case 'license':

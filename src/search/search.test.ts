@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Worker } from 'node:worker_threads';
+import { START_FEN } from '../core/fen.js';
 import { legalMoves } from '../core/movegen.js';
 import { Position } from '../core/position.js';
 import { MOVE_NONE, VALUE_MATE, mateIn, moveToUci, type Move } from '../core/types.js';
@@ -149,7 +150,7 @@ test('best and ponder moves are legal; depth limit honoured; info lines consiste
 });
 
 test('MultiPV returns distinct root moves with non-increasing scores', () => {
-  for (const fen of [undefined, MIDDLEGAMES[0]]) {
+  for (const fen of [START_FEN, MIDDLEGAMES[0]]) {
     const pos = new Position(fen);
     searcher.clear();
     const io = recordingIO();

@@ -10,7 +10,9 @@
 // `shared` buffer of each `go` (src/search/threads.ts), never to the engine.
 
 import { parentPort, workerData } from './thread-host.js';
+import type { FenErrorCode } from '../core/fen.js';
 import { Position } from '../core/position.js';
+import type { Result } from '../core/result.js';
 import type { Move } from '../core/types.js';
 import { applyWeightsFromEnvironment } from '../eval/classical.js';
 import { networkFromHandle, type EvalNetwork, type EvalNetworkHandle } from '../eval/networks/networks.js';
@@ -85,11 +87,17 @@ function settleClear(): void {
   }
 }
 
+/** The game the engine sent, as a position (the engine accepted its FEN when it set the game). */
+function gamePosition(fen: string, moves: readonly Move[]): Result<Position, FenErrorCode> {
+  const r = Position.fromFen(fen);
+  if (r.ok) for (const m of moves) r.value.doMove(m);
+  return r;
+}
+
 /** One search, the same code for a `go` and for the warm-up (so the warm-up compiles what a `go` runs). */
 function runSearch(
   s: Searcher,
-  fen: string,
-  moves: readonly Move[],
+  pos: Position,
   limits: SearchLimits,
   options: SearchOptions,
   signals: Int32Array,
@@ -97,8 +105,6 @@ function runSearch(
   send: (m: FromWorker) => void,
   shared?: SharedSearch,
 ): import('./types.js').SearchResult {
-  const pos = new Position(fen);
-  for (const m of moves) pos.doMove(m);
   return s.search(pos, limits, options, {
     signals,
     info: (info) => send({ type: 'info', id, info }),
@@ -119,7 +125,8 @@ if (data.warmup && data.abort) {
     for (const job of warmupJobs()) {
       if (Atomics.load(abort, 0) !== 0) break;
       const { fen, limits } = job();
-      runSearch(scratch, fen, [], limits, DEFAULT_SEARCH_OPTIONS, abort, 0, discard);
+      const pos = gamePosition(fen, []);
+      if (pos.ok) runSearch(scratch, pos.value, limits, DEFAULT_SEARCH_OPTIONS, abort, 0, discard);
     }
   } catch (e) {
     // A failed warm-up costs speed, not correctness.
@@ -146,7 +153,9 @@ port.on('message', (msg: ToWorker) => {
             break;
           }
           settleClear();
-          runSearch(searcher, msg.fen, msg.moves, msg.limits, msg.options, signals, msg.id, () => {}, shared);
+          const pos = gamePosition(msg.fen, msg.moves);
+          if (pos.ok) runSearch(searcher, pos.value, msg.limits, msg.options, signals, msg.id, () => {}, shared);
+          else post({ type: 'text', id: 0, line: `ERROR: search thread ${threadIndex}: ${pos.error.message}` });
         } catch (e) {
           post({ type: 'text', id: 0, line: `ERROR: search thread ${threadIndex} failed: ${(e as Error).message}` });
         } finally {
@@ -155,12 +164,17 @@ port.on('message', (msg: ToWorker) => {
         break;
       }
       try {
+        const pos = gamePosition(msg.fen, msg.moves);
+        if (!pos.ok) {
+          Atomics.store(signals, 0, 1);
+          shared?.publishNoSearch();
+          post({ type: 'error', id: msg.id, message: pos.error.message });
+          break;
+        }
         if (Atomics.load(signals, 0) !== 0) {
           shared?.publishNoSearch();
           // Stopped before it began: no search, the first root move and its info line.
-          const pos = new Position(msg.fen);
-          for (const m of msg.moves) pos.doMove(m);
-          const result = searcher.answerStopped(pos, msg.limits, msg.options, {
+          const result = searcher.answerStopped(pos.value, msg.limits, msg.options, {
             signals,
             info: (info) => post({ type: 'info', id: msg.id, info }),
             text: (line) => post({ type: 'text', id: msg.id, line }),
@@ -169,7 +183,7 @@ port.on('message', (msg: ToWorker) => {
           break;
         }
         settleClear();
-        const result = runSearch(searcher, msg.fen, msg.moves, msg.limits, msg.options, signals, msg.id, post, shared);
+        const result = runSearch(searcher, pos.value, msg.limits, msg.options, signals, msg.id, post, shared);
         post({ type: 'done', id: msg.id, result });
       } catch (e) {
         // Helpers must not search on for a main thread that failed.
@@ -203,9 +217,9 @@ port.on('message', (msg: ToWorker) => {
       break;
     case 'eval':
       try {
-        const pos = new Position(msg.fen);
-        for (const m of msg.moves) pos.doMove(m);
-        post({ type: 'eval', id: msg.id, result: searcher.staticEvaluation(pos) });
+        const pos = gamePosition(msg.fen, msg.moves);
+        if (pos.ok) post({ type: 'eval', id: msg.id, result: searcher.staticEvaluation(pos.value) });
+        else post({ type: 'eval-error', id: msg.id, message: pos.error.message });
       } catch (e) {
         post({ type: 'eval-error', id: msg.id, message: (e as Error).message });
       }

@@ -24,6 +24,7 @@ import {
   type Move,
 } from '../../src/core/types.js';
 import { mulberry32 } from '../../src/core/prng.js';
+import type { Result } from '../../src/core/result.js';
 import { parseUciMove } from '../../src/core/ucimove.js';
 import { repoRoot } from '../../tools/lib.js';
 import type { SearchIO } from '../../src/search/search.js';
@@ -34,6 +35,12 @@ import { DEFAULT_SEARCH_OPTIONS, type SearchInfo, type SearchOptions } from '../
 // The generators live in src/core/prng.ts (mulberry32 for random positions and games).
 
 // ---- moves, files and positions -------------------------------------------------------
+
+/** The value of a Result that must be ok (the test fails with its message otherwise). */
+export function unwrap<T>(r: Result<T>): T {
+  if (!r.ok) assert.fail(`${r.error.code}: ${r.error.message}`);
+  return r.value;
+}
 
 /** The move of a UCI text such as "h2e2" (no legality check). */
 export function uciMove(text: string): Move {

@@ -28,7 +28,7 @@ export async function playRunnerGames(a: UciEngine, b: UciEngine, o: RunnerGames
     [a, b],
     [b, a],
   ] as Array<[UciEngine, UciEngine]>) {
-    const rec = await playGame({
+    const played = await playGame({
       opening: START_OPENING,
       engines,
       tc: [tc.value, tc.value],
@@ -38,6 +38,8 @@ export async function playRunnerGames(a: UciEngine, b: UciEngine, o: RunnerGames
       maxPlies: 12,
       adjudication: NO_ADJUDICATION,
     });
+    assert.ok(played.ok, played.ok ? '' : played.error.message);
+    const rec = played.value;
     assert.notEqual(rec.termination, 'illegal', rec.reason);
     assert.notEqual(rec.termination, 'crash', rec.reason);
     assert.notEqual(rec.termination, 'time', rec.reason);

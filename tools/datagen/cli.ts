@@ -144,13 +144,12 @@ export async function runDatagenCli(argv: string[]): Promise<number> {
   }
   if (nums.nodes === 0 && nums.depth === 0) nums.nodes = 5000;
   const openingsPath = args.get('openings') ?? new URL('../../../data/openings/openings.txt', import.meta.url).pathname;
-  let openings;
-  try {
-    openings = loadOpenings(openingsPath);
-  } catch (e) {
-    process.stderr.write(`kirin datagen: openings: ${(e as Error).message}\n`);
+  const loaded = loadOpenings(openingsPath);
+  if (!loaded.ok) {
+    process.stderr.write(`kirin datagen: openings: ${loaded.error.message}\n`);
     return 2;
   }
+  const openings = loaded.value;
 
   const opened = openForAppend(out);
   if (!opened.ok) {
@@ -163,10 +162,15 @@ export async function runDatagenCli(argv: string[]): Promise<number> {
   {
     const pos = new Position(null);
     const board = new Uint8Array(90);
-    const r = forEachRecord(out, (buf, off) => seen.add(dedupKey(recordPosition(decodeRecord(buf, off, board), pos))));
-    if (!r.ok) {
+    let badRecord = '';
+    const r = forEachRecord(out, (buf, off) => {
+      const set = recordPosition(decodeRecord(buf, off, board), pos);
+      if (set.ok) seen.add(dedupKey(set.value));
+      else badRecord ||= set.error.message;
+    });
+    if (!r.ok || badRecord) {
       closeSync(fd);
-      process.stderr.write(`kirin datagen: ${out}: ${r.error.message}\n`);
+      process.stderr.write(`kirin datagen: ${out}: ${r.ok ? badRecord : r.error.message}\n`);
       return 2;
     }
   }

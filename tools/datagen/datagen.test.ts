@@ -19,6 +19,7 @@ import {
   recordPosition,
 } from './format.js';
 import { playGame } from './worker.js';
+import { unwrap } from '../../test/support/fixtures.js';
 
 const FEN = 'r1bakab1r/9/1cn4c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R b - - 3 3';
 
@@ -32,7 +33,7 @@ test('a record keeps the position, the labels and the best move', () => {
     [r.side, r.score, r.eval, r.result, r.move, r.rule60],
     [1, -123, 45, -1, (10 << 7) | 20, pos.rule60Count()],
   );
-  assert.equal(dedupKey(recordPosition(r)), dedupKey(pos));
+  assert.equal(dedupKey(unwrap(recordPosition(r))), dedupKey(pos));
   encodeRecord(buf, 0, pos, 99999, -99999, 1, 0);
   const c = decodeRecord(buf, 0);
   assert.deepEqual([c.score, c.eval], [32767, -32767]);
@@ -62,7 +63,7 @@ test('a self-play game gives filtered records with consistent results', () => {
   const results = new Set<number>();
   for (let i = 0; i < n; i++) {
     const r = decodeRecord(g.records, i * RECORD_SIZE);
-    const pos = recordPosition(r);
+    const pos = unwrap(recordPosition(r));
     assert.ok(!pos.inCheck(), 'no positions in check');
     assert.ok(Math.abs(r.score) < 30000, 'no mate scores');
     assert.ok(!pos.isCapture(r.move), 'no capture as best move');
@@ -95,7 +96,7 @@ test('datagen writes, resumes without duplicates and cuts a partial last record'
     assert.equal(all.length, HEADER_SIZE + 90 * RECORD_SIZE);
     assert.deepEqual(all.subarray(0, first.length), first, 'what was written stays');
     const keys = new Set<number>();
-    const r = forEachRecord(file, (buf, off) => keys.add(dedupKey(recordPosition(decodeRecord(buf, off)))));
+    const r = forEachRecord(file, (buf, off) => keys.add(dedupKey(unwrap(recordPosition(decodeRecord(buf, off))))));
     assert.ok(r.ok && r.value === 90);
     assert.equal(keys.size, 90, 'no duplicates');
     // A file that is not ours is refused.

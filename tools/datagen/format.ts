@@ -202,9 +202,8 @@ export function forEachRecord(
   }
 }
 
-/** A Position set from a decoded record. */
-export function recordPosition(r: DataRecord, pos = new Position(null)): Position {
+/** A Position set from a decoded record (into `pos` when given), or why the record holds no valid position. */
+export function recordPosition(r: DataRecord, pos = new Position(null)): Result<Position, 'record'> {
   const s = pos.setFen(recordFen(r));
-  if (!s.ok) throw new Error(`bad record position: ${s.error.message}`);
-  return pos;
+  return s.ok ? s : err('record', `a record holds no valid position: ${s.error.message}`);
 }

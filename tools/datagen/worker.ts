@@ -13,6 +13,7 @@ import {
   MAX_MOVES,
   MOVE_NONE,
   mulberry32,
+  ok,
   Position,
   Searcher,
   VALUE_MATE_IN_MAX_PLY,
@@ -20,7 +21,7 @@ import {
   type SearchLimits,
   type SearchOptions,
 } from '../../src/dev.js';
-import { applyMoves, type Opening } from '../match/openings.js';
+import { openingPosition, type Opening } from '../match/openings.js';
 import { RECORD_SIZE, dedupKey, encodeRecord } from './format.js';
 
 export interface WorkerConfig {
@@ -71,9 +72,10 @@ export function playGame(
   // Opening line, then random plies (retry when the random walk ends the game).
   for (;;) {
     const o = cfg.openings.length ? cfg.openings[Math.floor(rng() * cfg.openings.length)] : null;
-    pos = new Position(o?.fen ?? undefined);
+    const start = o ? openingPosition(o) : ok(new Position());
+    if (!start.ok) continue;
+    pos = start.value;
     pos.reserve(cfg.maxPly + 64);
-    if (o && !applyMoves(pos, o.moves).ok) continue;
     let okWalk = true;
     for (let i = 0; i < cfg.randomPlies; i++) {
       const n = generate(pos, GEN_LEGAL, list, 0);

@@ -9,7 +9,10 @@ import { randomFens as randomPositions } from './random-fens.js';
 const count = Number(process.argv[2] ?? 64);
 const seconds = Number(process.argv[3] ?? 3);
 const fens = randomPositions(count, 7);
-const positions = fens.map((f) => new Position(f));
+const positions = fens.flatMap((f) => {
+  const p = Position.fromFen(f);
+  return p.ok ? [p.value] : [];
+});
 
 let sink = 0;
 function run(fn: (p: Position) => number, label: string): void {

@@ -13,11 +13,11 @@
 // agreed/adjudicated draw is accepted when every move was legal.
 // Exit status: 0 legal, 1 not, 2 usage/unreadable.
 
-import { readFileSync } from 'node:fs';
 import {
   ADVISOR,
   BISHOP,
   CANNON,
+  err,
   DEFAULT_RULES,
   FILE_OF,
   formatJudgement,
@@ -28,14 +28,16 @@ import {
   moveFrom,
   moveTo,
   moveToUci,
+  ok,
   PAWN,
   Position,
   RANK_OF,
   ROOK,
   typeOf,
   type Move,
+  type Result,
 } from '../../src/dev.js';
-import { isMain } from '../lib.js';
+import { commandSpec, readCommandLine, readTextFile, reportCommandLine, runMain } from '../lib.js';
 
 const LETTERS: Readonly<Record<string, number>> = { K: KING, A: ADVISOR, E: BISHOP, H: KNIGHT, R: ROOK, C: CANNON };
 
@@ -80,10 +82,10 @@ export function parsePgn(text: string): {
   return { tags, san, result, ending };
 }
 
-/** The legal move of `pos` that the SAN text names, or an error text. */
-export function sanToMove(pos: Position, san: string, oneBasedRanks: boolean): Move | string {
+/** The legal move of `pos` that the SAN text names, or why there is none. */
+export function sanToMove(pos: Position, san: string, oneBasedRanks: boolean): Result<Move, 'san'> {
   const m = /^([KAEHRCP]?)([a-i])?(\d{1,2})?(x)?([a-i])(\d{1,2})[+#]?[!?]*$/.exec(san);
-  if (!m) return `cannot read move '${san}'`;
+  if (!m) return err('san', `cannot read move '${san}'`);
   const type = m[1] === '' || m[1] === 'P' ? PAWN : LETTERS[m[1]];
   const rank = (t: string): number => Number(t) - (oneBasedRanks ? 1 : 0);
   const fromFile = m[2] === undefined ? -1 : m[2].charCodeAt(0) - 97;
@@ -101,8 +103,8 @@ export function sanToMove(pos: Position, san: string, oneBasedRanks: boolean): M
       (fromRank < 0 || RANK_OF[f] === fromRank)
     );
   });
-  if (hits.length === 1) return hits[0];
-  return hits.length === 0 ? `'${san}' is not a legal move` : `'${san}' is ambiguous`;
+  if (hits.length === 1) return ok(hits[0]);
+  return err('san', hits.length === 0 ? `'${san}' is not a legal move` : `'${san}' is ambiguous`);
 }
 
 export function checkPgn(text: string): PgnCheck {
@@ -111,17 +113,22 @@ export function checkPgn(text: string): PgnCheck {
   const uci: string[] = [];
   if (tags.Variant !== undefined && tags.Variant.toLowerCase() !== 'xiangqi')
     problems.push(`variant is ${tags.Variant}, not xiangqi`);
-  const pos = new Position(tags.FEN ?? undefined);
+  const start = tags.FEN === undefined ? ok(new Position()) : Position.fromFen(tags.FEN);
+  if (!start.ok) {
+    problems.push(`the FEN tag: ${start.error.message}`);
+    return { ok: false, uci, result, ending, judgement: '', problems };
+  }
+  const pos = start.value;
   pos.reserve(san.length + 1);
   const oneBased = san.some((s) => /10/.test(s));
   for (let i = 0; i < san.length; i++) {
     const mv = sanToMove(pos, san[i], oneBased);
-    if (typeof mv === 'string') {
-      problems.push(`ply ${i + 1}: ${mv} in ${pos.fen()}`);
+    if (!mv.ok) {
+      problems.push(`ply ${i + 1}: ${mv.error.message} in ${pos.fen()}`);
       break;
     }
-    uci.push(moveToUci(mv));
-    pos.doMove(mv);
+    uci.push(moveToUci(mv.value));
+    pos.doMove(mv.value);
   }
   const j = judge(pos, DEFAULT_RULES);
   const judgement = formatJudgement(j);
@@ -139,21 +146,23 @@ export function checkPgn(text: string): PgnCheck {
   return { ok: problems.length === 0, uci, result, ending, judgement, problems };
 }
 
+const SPEC = commandSpec({
+  name: 'check-pgn',
+  usage: 'usage: node dist/tools/gui/check-pgn.js <game.pgn> [--json]',
+  options: { json: { type: 'boolean' } },
+  positionals: { min: 1, max: 1 },
+});
+
 function main(argv: string[]): number {
-  const file = argv.find((a) => !a.startsWith('--'));
-  if (!file) {
-    process.stderr.write('usage: node dist/tools/gui/check-pgn.js <game.pgn> [--json]\n');
+  const cl = readCommandLine(argv, SPEC);
+  if (!cl.ok) return reportCommandLine(SPEC, cl.error);
+  const text = readTextFile(cl.value.positionals[0]);
+  if (!text.ok) {
+    process.stderr.write(`check-pgn: ${text.error.message}\n`);
     return 2;
   }
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    process.stderr.write(`check-pgn: ${(e as Error).message}\n`);
-    return 2;
-  }
-  const r = checkPgn(text);
-  if (argv.includes('--json')) process.stdout.write(JSON.stringify(r) + '\n');
+  const r = checkPgn(text.value);
+  if (cl.value.values.json) process.stdout.write(JSON.stringify(r) + '\n');
   else {
     process.stdout.write(`moves: ${r.uci.length} plies, all legal: ${r.problems.length === 0 ? 'yes' : 'no'}\n`);
     process.stdout.write(`result: ${r.result} {${r.ending}}\n`);
@@ -164,6 +173,4 @@ function main(argv: string[]): number {
   return r.ok ? 0 : 1;
 }
 
-if (isMain(import.meta.url)) {
-  process.exitCode = main(process.argv.slice(2));
-}
+runMain(import.meta.url, main);

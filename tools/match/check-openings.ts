@@ -26,9 +26,18 @@ for (let i = 0; i < args.length; i++) {
   else file = args[i];
 }
 
-const openings = loadOpenings(file);
+const loaded = loadOpenings(file);
+if (!loaded.ok) {
+  process.stderr.write(`check-openings: ${loaded.error.message}\n`);
+  process.exit(2);
+}
+const openings = loaded.value;
 const eng = new UciEngine({ command: engine, options: [] });
-await eng.start(20000);
+const started = await eng.start(20000);
+if (!started.ok) {
+  process.stderr.write(`check-openings: ${started.error.message}\n`);
+  process.exit(1);
+}
 let bad = 0;
 for (const o of openings) {
   const base = o.fen ? `position fen ${o.fen}` : 'position startpos';

@@ -321,12 +321,12 @@ export async function runMatchCli(argv: string[]): Promise<number> {
   };
   let openings: Opening[] = [];
   if (args.openingsFile) {
-    try {
-      openings = loadOpenings(args.openingsFile, args.rules);
-    } catch (e) {
-      process.stderr.write(`kirin match: ${(e as Error).message}\n`);
+    const loaded = loadOpenings(args.openingsFile, args.rules);
+    if (!loaded.ok) {
+      process.stderr.write(`kirin match: ${loaded.error.message}\n`);
       return 2;
     }
+    openings = loaded.value;
     if (openings.length === 0) {
       process.stderr.write(`kirin match: no openings in ${args.openingsFile}\n`);
       return 2;

@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UciEngine } from './uci-engine.js';
 import { playRunnerGames } from '../../test/support/runner-games.js';
+import { unwrap } from '../../test/support/fixtures.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const wrapper = join(here, 'fairy-stockfish-uci.js');
@@ -58,8 +59,8 @@ test(
     const fsf = new UciEngine({ command: `"${process.execPath}" "${wrapper}"`, options: [['Hash', '8']] });
     const other = new UciEngine({ command: `"${process.execPath}" "${fake}" --mode random --seed 5`, options: [] });
     try {
-      await fsf.start(30000);
-      await other.start(10000);
+      unwrap(await fsf.start(30000));
+      unwrap(await other.start(10000));
       assert.equal(fsf.name, 'Fairy-Stockfish');
       // Every move is checked by the runner; an untranslated square would be an illegal move.
       await playRunnerGames(fsf, other, { moveTimeoutMs: 20000, minPlies: 2 });

@@ -15,7 +15,7 @@
 
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { legalMoves, moveToUci, Position } from '../../src/dev.js';
+import { legalMoves, moveToUci, ok, Position } from '../../src/dev.js';
 import { applyMoves } from './openings.js';
 
 interface FakeOptions {
@@ -149,7 +149,12 @@ function run(o: FakeOptions): void {
         const k = words.indexOf('moves');
         const head = k >= 0 ? words.slice(1, k) : words.slice(1);
         const moves = k >= 0 ? words.slice(k + 1) : [];
-        pos = head[0] === 'fen' ? new Position(head.slice(1).join(' ')) : new Position();
+        const start = head[0] === 'fen' ? Position.fromFen(head.slice(1).join(' ')) : ok(new Position());
+        if (!start.ok) {
+          process.stderr.write(`fake engine: ${start.error.message}\n`);
+          break;
+        }
+        pos = start.value;
         const played = applyMoves(pos, moves);
         if (!played.ok) process.stderr.write(`fake engine: ${played.error.message}\n`);
         break;

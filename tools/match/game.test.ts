@@ -8,6 +8,7 @@ import { parseLegalMove } from '../../src/core/ucimove.js';
 import { UciEngine, parseInfoScore, splitCommand } from './uci-engine.js';
 import { NO_ADJUDICATION, goCommand, parseTimeControl, playGame, type GameConfig, type TimeControl } from './game.js';
 import { START_OPENING, type Opening } from './openings.js';
+import { unwrap } from '../../test/support/fixtures.js';
 
 const fake = join(dirname(fileURLToPath(import.meta.url)), 'fake-engine.js');
 const started: UciEngine[] = [];
@@ -18,7 +19,7 @@ after(async () => {
 async function engine(args: string): Promise<UciEngine> {
   const e = new UciEngine({ command: `"${process.execPath}" "${fake}" ${args}`, options: [] });
   started.push(e);
-  await e.start(10000);
+  unwrap(await e.start(10000));
   return e;
 }
 
@@ -88,8 +89,17 @@ test('go commands: both clocks, each side its own increment, movestogo, fixed li
 });
 
 test('splitCommand and parseInfoScore', () => {
-  assert.deepEqual(splitCommand(`node "my dir/e.js" --x 'a b' c\\ d`), ['node', 'my dir/e.js', '--x', 'a b', 'c d']);
-  assert.throws(() => splitCommand('node "oops'));
+  assert.deepEqual(unwrap(splitCommand(`node "my dir/e.js" --x 'a b' c\\ d`)), [
+    'node',
+    'my dir/e.js',
+    '--x',
+    'a b',
+    'c d',
+  ]);
+  const open = splitCommand('node "oops');
+  assert.ok(!open.ok && open.error.code === 'engine-command' && /unterminated quote/.test(open.error.message));
+  const empty = splitCommand('  ');
+  assert.ok(!empty.ok && /empty engine command/.test(empty.error.message));
   assert.deepEqual(parseInfoScore('info depth 7 seldepth 9 score cp -35 nodes 10 pv h2e2'), {
     value: -35,
     mate: null,
@@ -112,7 +122,8 @@ test('engine handshake: id name and declared options', async () => {
 
 test('a bad engine command fails to start with a clear message', async () => {
   const e = new UciEngine({ command: '/nonexistent/engine-binary', options: [] });
-  await assert.rejects(e.start(3000), /could not run|exited|did not answer/);
+  const started = await e.start(3000);
+  assert.ok(!started.ok && /could not run|exited|did not answer/.test(started.error.message));
 });
 
 /** Replays a game record independently and checks every move and the final verdict. */
@@ -137,7 +148,7 @@ function replay(moves: string[], repetitions: number): { pos: Position; counts: 
 test('a full game between two scripted engines ends with the judgement of the rules core', async () => {
   const red = await engine('--name R --mode first');
   const black = await engine('--name B --mode random --seed 7');
-  const rec = await playGame(config(red, black, 'movetime=1000', START_OPENING, { maxPlies: 300 }));
+  const rec = unwrap(await playGame(config(red, black, 'movetime=1000', START_OPENING, { maxPlies: 300 })));
   assert.notEqual(rec.result, 'aborted');
   const { pos, counts } = replay(rec.moves, 3);
   const j = judge(pos, DEFAULT_RULES);
@@ -159,8 +170,8 @@ test('a full game between two scripted engines ends with the judgement of the ru
 test('repetition verdicts apply at the 2nd or the 3rd occurrence as configured', async () => {
   const red = await engine('--mode first');
   const black = await engine('--mode first');
-  const twice = await playGame(config(red, black, 'depth=1', START_OPENING, { repetitions: 2 }));
-  const thrice = await playGame(config(red, black, 'depth=1', START_OPENING, { repetitions: 3 }));
+  const twice = unwrap(await playGame(config(red, black, 'depth=1', START_OPENING, { repetitions: 2 })));
+  const thrice = unwrap(await playGame(config(red, black, 'depth=1', START_OPENING, { repetitions: 3 })));
   assert.equal(twice.reason, 'repetition');
   assert.equal(thrice.reason, 'repetition');
   const a = replay(twice.moves, 2),
@@ -174,7 +185,7 @@ test('repetition verdicts apply at the 2nd or the 3rd occurrence as configured',
 test('checkmate ends the game at once', async () => {
   const red = await engine('--mode mate');
   const black = await engine('--mode first');
-  const rec = await playGame(config(red, black, '5+0.1', fenOpening('3k5/R8/9/9/9/9/9/9/9/1R2K4 w')));
+  const rec = unwrap(await playGame(config(red, black, '5+0.1', fenOpening('3k5/R8/9/9/9/9/9/9/9/1R2K4 w'))));
   assert.equal(rec.result, 'red');
   assert.equal(rec.reason, 'checkmate');
   assert.equal(rec.moves.length, 1);
@@ -191,7 +202,7 @@ test('opening moves are sent before the game moves', async () => {
     name: 'x',
     line: 1,
   };
-  const rec = await playGame(config(red, black, 'movetime=500', opening));
+  const rec = unwrap(await playGame(config(red, black, 'movetime=500', opening)));
   assert.equal(rec.result, 'red');
   assert.equal(rec.reason, 'checkmate');
   assert.equal(rec.moves.length, 1);
@@ -201,7 +212,7 @@ test('opening moves are sent before the game moves', async () => {
 test('loss on time: no answer within movetime + margin', async () => {
   const red = await engine('--sleep 400');
   const black = await engine('');
-  const rec = await playGame(config(red, black, 'movetime=100'));
+  const rec = unwrap(await playGame(config(red, black, 'movetime=100')));
   assert.equal(rec.result, 'black');
   assert.equal(rec.termination, 'time');
   assert.equal(rec.forfeit, 0);
@@ -212,7 +223,7 @@ test('loss on time: no answer within movetime + margin', async () => {
 test('loss on time: the clock runs out after a few moves', async () => {
   const red = await engine('--sleep 150');
   const black = await engine('');
-  const rec = await playGame(config(red, black, '0.4+0'));
+  const rec = unwrap(await playGame(config(red, black, '0.4+0')));
   // 400 ms: two moves of 150 ms fit, the third does not.
   assert.equal(rec.result, 'black');
   assert.equal(rec.termination, 'time');
@@ -222,7 +233,7 @@ test('loss on time: the clock runs out after a few moves', async () => {
 test('an illegal move loses', async () => {
   const red = await engine('');
   const black = await engine('--illegal-at 2');
-  const rec = await playGame(config(red, black, 'depth=1'));
+  const rec = unwrap(await playGame(config(red, black, 'depth=1')));
   assert.equal(rec.result, 'red');
   assert.equal(rec.termination, 'illegal');
   assert.equal(rec.forfeit, 1);
@@ -233,7 +244,7 @@ test('an illegal move loses', async () => {
 test('a crashing engine loses', async () => {
   const red = await engine('--crash-at 2');
   const black = await engine('');
-  const rec = await playGame(config(red, black, 'nodes=100'));
+  const rec = unwrap(await playGame(config(red, black, 'nodes=100')));
   assert.equal(rec.result, 'black');
   assert.equal(rec.termination, 'crash');
   assert.match(rec.reason, /crashed: .*exited with code 3/);
@@ -244,7 +255,7 @@ test('a crashing engine loses', async () => {
 test('an engine that never answers (depth limit only) loses after the move timeout', async () => {
   const red = await engine('');
   const black = await engine('--hang-at 1');
-  const rec = await playGame(config(red, black, 'depth=3', START_OPENING, { moveTimeoutMs: 200 }));
+  const rec = unwrap(await playGame(config(red, black, 'depth=3', START_OPENING, { moveTimeoutMs: 200 })));
   assert.equal(rec.result, 'red');
   assert.equal(rec.termination, 'time');
   assert.match(rec.reason, /did not answer within 200 ms/);
@@ -254,14 +265,14 @@ test('score adjudication: resign and draw', async () => {
   const red = await engine('--score 600');
   const black = await engine('--score -600');
   const adj = { ...NO_ADJUDICATION, resignMoves: 3, resignScore: 500 };
-  const rec = await playGame(config(red, black, 'depth=1', START_OPENING, { adjudication: adj }));
+  const rec = unwrap(await playGame(config(red, black, 'depth=1', START_OPENING, { adjudication: adj })));
   assert.equal(rec.result, 'red');
   assert.equal(rec.termination, 'adjudication');
   assert.equal(rec.moves.length, 6);
   const r2 = await engine('--score 5');
   const b2 = await engine('--score -3');
   const draw = { ...NO_ADJUDICATION, drawMoveNumber: 3, drawMoves: 2, drawScore: 10 };
-  const rec2 = await playGame(config(r2, b2, 'depth=1', START_OPENING, { adjudication: draw }));
+  const rec2 = unwrap(await playGame(config(r2, b2, 'depth=1', START_OPENING, { adjudication: draw })));
   assert.equal(rec2.result, 'draw');
   assert.equal(rec2.termination, 'adjudication');
   assert.equal(rec2.moves.length, 5);
@@ -270,7 +281,7 @@ test('score adjudication: resign and draw', async () => {
 test('max plies ends the game in a draw', async () => {
   const red = await engine('--mode random --seed 3');
   const black = await engine('--mode random --seed 4');
-  const rec = await playGame(config(red, black, 'depth=1', START_OPENING, { maxPlies: 6 }));
+  const rec = unwrap(await playGame(config(red, black, 'depth=1', START_OPENING, { maxPlies: 6 })));
   if (rec.termination !== 'rules') {
     assert.equal(rec.result, 'draw');
     assert.equal(rec.termination, 'maxplies');

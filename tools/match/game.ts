@@ -191,10 +191,12 @@ export function goCommand(tcs: [TimeControl, TimeControl], clocks: number[], mov
 const colorName = (c: number): string => (c === RED ? 'red' : 'black');
 
 /** Plays one game. Engines must be started; they get `ucinewgame` first. */
-export async function playGame(cfg: GameConfig): Promise<GameRecord> {
+export async function playGame(cfg: GameConfig): Promise<Result<GameRecord, 'opening-fen' | 'opening-move'>> {
   const t0 = Date.now();
   const [redEng, blackEng] = cfg.engines;
-  const pos: Position = new Position(cfg.opening.fen ?? undefined);
+  const start = cfg.opening.fen === null ? ok(new Position()) : Position.fromFen(cfg.opening.fen);
+  if (!start.ok) return err('opening-fen', `opening ${cfg.opening.name}: ${start.error.message}`);
+  const pos: Position = start.value;
   // How often each position (key incl. side to move) has occurred in the game, opening included.
   const seen = new Map<string, number>();
   const note = (): number => {
@@ -206,165 +208,169 @@ export async function playGame(cfg: GameConfig): Promise<GameRecord> {
   note();
   for (const text of cfg.opening.moves) {
     const played = applyMoves(pos, [text]);
-    if (!played.ok) throw new Error(`opening ${cfg.opening.name}: ${played.error.message}`);
+    if (!played.ok) return err('opening-move', `opening ${cfg.opening.name}: ${played.error.message}`);
     note();
   }
-  const repetitions = Math.max(2, cfg.repetitions ?? 3);
-  const openingMoves = cfg.opening.moves;
-  const moves: string[] = [];
-  const base = cfg.opening.fen === null ? 'position startpos' : `position fen ${cfg.opening.fen}`;
-  const clocks = [cfg.tc[0].baseMs, cfg.tc[1].baseMs];
-  const movesToGo = [cfg.tc[0].movesPerPeriod, cfg.tc[1].movesPerPeriod];
-  // Scores reported by each color's engine for its last moves (own point of view).
-  const scores: number[][] = [[], []];
+  // The game itself, from the opening's position.
+  const play = async (): Promise<GameRecord> => {
+    const repetitions = Math.max(2, cfg.repetitions ?? 3);
+    const openingMoves = cfg.opening.moves;
+    const moves: string[] = [];
+    const base = cfg.opening.fen === null ? 'position startpos' : `position fen ${cfg.opening.fen}`;
+    const clocks = [cfg.tc[0].baseMs, cfg.tc[1].baseMs];
+    const movesToGo = [cfg.tc[0].movesPerPeriod, cfg.tc[1].movesPerPeriod];
+    // Scores reported by each color's engine for its last moves (own point of view).
+    const scores: number[][] = [[], []];
 
-  const record = (
-    result: GameResult,
-    reason: string,
-    termination: Termination,
-    forfeit: Color | null = null,
-  ): GameRecord => ({
-    result,
-    reason,
-    termination,
-    forfeit,
-    moves,
-    redName: redEng.name,
-    blackName: blackEng.name,
-    durationMs: Date.now() - t0,
-    finalFen: pos.fen(),
-  });
-  const forfeitBy = (side: Color, reason: string, termination: Termination): GameRecord =>
-    record(side === RED ? 'black' : 'red', reason, termination, side);
+    const record = (
+      result: GameResult,
+      reason: string,
+      termination: Termination,
+      forfeit: Color | null = null,
+    ): GameRecord => ({
+      result,
+      reason,
+      termination,
+      forfeit,
+      moves,
+      redName: redEng.name,
+      blackName: blackEng.name,
+      durationMs: Date.now() - t0,
+      finalFen: pos.fen(),
+    });
+    const forfeitBy = (side: Color, reason: string, termination: Termination): GameRecord =>
+      record(side === RED ? 'black' : 'red', reason, termination, side);
 
-  for (const [c, eng] of [
-    [0, redEng],
-    [1, blackEng],
-  ] as Array<[Color, UciEngine]>) {
-    const r = await eng.newGame();
-    if (r !== true) {
-      eng.kill();
-      return forfeitBy(
-        c,
-        r === false
-          ? `${eng.name} (${colorName(c)}) did not answer isready`
-          : `${eng.name} (${colorName(c)}) crashed: ${r}`,
-        'crash',
-      );
+    for (const [c, eng] of [
+      [0, redEng],
+      [1, blackEng],
+    ] as Array<[Color, UciEngine]>) {
+      const r = await eng.newGame();
+      if (r !== true) {
+        eng.kill();
+        return forfeitBy(
+          c,
+          r === false
+            ? `${eng.name} (${colorName(c)}) did not answer isready`
+            : `${eng.name} (${colorName(c)}) crashed: ${r}`,
+          'crash',
+        );
+      }
     }
-  }
 
-  for (;;) {
-    const j = judge(pos, cfg.rules);
-    if (j.result !== 'none') {
-      const occurrences = seen.get(pos.keyHex()) ?? 1;
-      const byRepetition = occurrences >= 2 && !isBoardReason(j.code);
-      if (!byRepetition || occurrences >= repetitions) return record(j.result, j.reason, 'rules');
-    }
-    if (cfg.maxPlies > 0 && moves.length >= cfg.maxPlies)
-      return record('draw', `game reached ${cfg.maxPlies} plies`, 'maxplies');
-    if (cfg.aborted?.()) return record('aborted', 'match stopped', 'aborted');
+    for (;;) {
+      const j = judge(pos, cfg.rules);
+      if (j.result !== 'none') {
+        const occurrences = seen.get(pos.keyHex()) ?? 1;
+        const byRepetition = occurrences >= 2 && !isBoardReason(j.code);
+        if (!byRepetition || occurrences >= repetitions) return record(j.result, j.reason, 'rules');
+      }
+      if (cfg.maxPlies > 0 && moves.length >= cfg.maxPlies)
+        return record('draw', `game reached ${cfg.maxPlies} plies`, 'maxplies');
+      if (cfg.aborted?.()) return record('aborted', 'match stopped', 'aborted');
 
-    const side = pos.side;
-    const eng = side === RED ? redEng : blackEng;
-    const tc = cfg.tc[side];
-    const all = openingMoves.concat(moves);
-    const positionCmd = all.length ? `${base} moves ${all.join(' ')}` : base;
-    const goCmd = goCommand(cfg.tc, clocks, movesToGo, side);
-    // Hard limit on the wait: the clock (or movetime) plus the margin, else the move timeout.
-    let limit = cfg.moveTimeoutMs;
-    if (hasClock(tc)) limit = Math.min(limit, clocks[side] + cfg.timeMarginMs);
-    if (tc.movetimeMs) limit = Math.min(limit, tc.movetimeMs + cfg.timeMarginMs);
-    const res: GoResult = await eng.go(positionCmd, goCmd, limit + 1);
+      const side = pos.side;
+      const eng = side === RED ? redEng : blackEng;
+      const tc = cfg.tc[side];
+      const all = openingMoves.concat(moves);
+      const positionCmd = all.length ? `${base} moves ${all.join(' ')}` : base;
+      const goCmd = goCommand(cfg.tc, clocks, movesToGo, side);
+      // Hard limit on the wait: the clock (or movetime) plus the margin, else the move timeout.
+      let limit = cfg.moveTimeoutMs;
+      if (hasClock(tc)) limit = Math.min(limit, clocks[side] + cfg.timeMarginMs);
+      if (tc.movetimeMs) limit = Math.min(limit, tc.movetimeMs + cfg.timeMarginMs);
+      const res: GoResult = await eng.go(positionCmd, goCmd, limit + 1);
 
-    if (res.kind === 'crash')
-      return forfeitBy(side, `${eng.name} (${colorName(side)}) crashed: ${res.message}`, 'crash');
-    if (res.kind === 'timeout') {
-      const what =
-        hasClock(tc) || tc.movetimeMs
-          ? `${eng.name} (${colorName(side)}) lost on time (no move after ${Math.round(res.elapsedMs)} ms)`
-          : `${eng.name} (${colorName(side)}) did not answer within ${cfg.moveTimeoutMs} ms`;
-      // Let the engine finish its search so it can play the next game; the match restarts it if it cannot.
-      if (!(await eng.stopSearch(1000))) eng.kill();
-      return forfeitBy(side, what, 'time');
-    }
-    const used = res.elapsedMs;
-    if (hasClock(tc)) {
-      if (used > clocks[side] + cfg.timeMarginMs) {
+      if (res.kind === 'crash')
+        return forfeitBy(side, `${eng.name} (${colorName(side)}) crashed: ${res.message}`, 'crash');
+      if (res.kind === 'timeout') {
+        const what =
+          hasClock(tc) || tc.movetimeMs
+            ? `${eng.name} (${colorName(side)}) lost on time (no move after ${Math.round(res.elapsedMs)} ms)`
+            : `${eng.name} (${colorName(side)}) did not answer within ${cfg.moveTimeoutMs} ms`;
+        // Let the engine finish its search so it can play the next game; the match restarts it if it cannot.
+        if (!(await eng.stopSearch(1000))) eng.kill();
+        return forfeitBy(side, what, 'time');
+      }
+      const used = res.elapsedMs;
+      if (hasClock(tc)) {
+        if (used > clocks[side] + cfg.timeMarginMs) {
+          return forfeitBy(
+            side,
+            `${eng.name} (${colorName(side)}) lost on time (${Math.round(used)} ms used, ${Math.round(clocks[side])} ms left)`,
+            'time',
+          );
+        }
+        clocks[side] = clocks[side] - used + tc.incMs;
+        if (tc.movesPerPeriod) {
+          if (--movesToGo[side] === 0) {
+            movesToGo[side] = tc.movesPerPeriod;
+            clocks[side] += tc.baseMs;
+          }
+        }
+      } else if (tc.movetimeMs && used > tc.movetimeMs + cfg.timeMarginMs) {
         return forfeitBy(
           side,
-          `${eng.name} (${colorName(side)}) lost on time (${Math.round(used)} ms used, ${Math.round(clocks[side])} ms left)`,
+          `${eng.name} (${colorName(side)}) lost on time (${Math.round(used)} ms used, movetime ${tc.movetimeMs} ms)`,
           'time',
         );
       }
-      clocks[side] = clocks[side] - used + tc.incMs;
-      if (tc.movesPerPeriod) {
-        if (--movesToGo[side] === 0) {
-          movesToGo[side] = tc.movesPerPeriod;
-          clocks[side] += tc.baseMs;
-        }
-      }
-    } else if (tc.movetimeMs && used > tc.movetimeMs + cfg.timeMarginMs) {
-      return forfeitBy(
-        side,
-        `${eng.name} (${colorName(side)}) lost on time (${Math.round(used)} ms used, movetime ${tc.movetimeMs} ms)`,
-        'time',
-      );
-    }
 
-    // The engine's text must be the move exactly as UCI writes it (no other case or spacing).
-    const m = parseLegalMove(pos, res.move);
-    if (!m.ok || moveToUci(m.value) !== res.move) {
-      return forfeitBy(
-        side,
-        `${eng.name} (${colorName(side)}) played an illegal move "${res.move}" in ${pos.fen()}`,
-        'illegal',
-      );
-    }
-    pos.doMove(m.value);
-    note();
-    moves.push(res.move);
-
-    const adj = cfg.adjudication;
-    if (res.score) {
-      scores[side].push(res.score.value);
-    } else {
-      scores[side].length = 0; // a move without a score breaks any streak
-    }
-    if (adj.resignMoves > 0) {
-      const mine = scores[side].slice(-adj.resignMoves);
-      const theirs = scores[side ^ 1].slice(-adj.resignMoves);
-      if (mine.length === adj.resignMoves && theirs.length === adj.resignMoves) {
-        if (mine.every((v) => v <= -adj.resignScore) && theirs.every((v) => v >= adj.resignScore)) {
-          return record(
-            side === RED ? 'black' : 'red',
-            `${colorName(side)} resigns (both engines agree on a score beyond ${adj.resignScore} cp)`,
-            'adjudication',
-          );
-        }
-        if (mine.every((v) => v >= adj.resignScore) && theirs.every((v) => v <= -adj.resignScore)) {
-          return record(
-            side === RED ? 'red' : 'black',
-            `${colorName(side ^ 1)} resigns (both engines agree on a score beyond ${adj.resignScore} cp)`,
-            'adjudication',
-          );
-        }
-      }
-    }
-    if (adj.drawMoves > 0 && (moves.length + 1) >> 1 >= adj.drawMoveNumber) {
-      const a = scores[0].slice(-adj.drawMoves),
-        b = scores[1].slice(-adj.drawMoves);
-      if (
-        a.length === adj.drawMoves &&
-        b.length === adj.drawMoves &&
-        a.concat(b).every((v) => Math.abs(v) <= adj.drawScore)
-      ) {
-        return record(
-          'draw',
-          `draw by adjudication (|score| <= ${adj.drawScore} cp for ${adj.drawMoves} moves)`,
-          'adjudication',
+      // The engine's text must be the move exactly as UCI writes it (no other case or spacing).
+      const m = parseLegalMove(pos, res.move);
+      if (!m.ok || moveToUci(m.value) !== res.move) {
+        return forfeitBy(
+          side,
+          `${eng.name} (${colorName(side)}) played an illegal move "${res.move}" in ${pos.fen()}`,
+          'illegal',
         );
       }
+      pos.doMove(m.value);
+      note();
+      moves.push(res.move);
+
+      const adj = cfg.adjudication;
+      if (res.score) {
+        scores[side].push(res.score.value);
+      } else {
+        scores[side].length = 0; // a move without a score breaks any streak
+      }
+      if (adj.resignMoves > 0) {
+        const mine = scores[side].slice(-adj.resignMoves);
+        const theirs = scores[side ^ 1].slice(-adj.resignMoves);
+        if (mine.length === adj.resignMoves && theirs.length === adj.resignMoves) {
+          if (mine.every((v) => v <= -adj.resignScore) && theirs.every((v) => v >= adj.resignScore)) {
+            return record(
+              side === RED ? 'black' : 'red',
+              `${colorName(side)} resigns (both engines agree on a score beyond ${adj.resignScore} cp)`,
+              'adjudication',
+            );
+          }
+          if (mine.every((v) => v >= adj.resignScore) && theirs.every((v) => v <= -adj.resignScore)) {
+            return record(
+              side === RED ? 'red' : 'black',
+              `${colorName(side ^ 1)} resigns (both engines agree on a score beyond ${adj.resignScore} cp)`,
+              'adjudication',
+            );
+          }
+        }
+      }
+      if (adj.drawMoves > 0 && (moves.length + 1) >> 1 >= adj.drawMoveNumber) {
+        const a = scores[0].slice(-adj.drawMoves),
+          b = scores[1].slice(-adj.drawMoves);
+        if (
+          a.length === adj.drawMoves &&
+          b.length === adj.drawMoves &&
+          a.concat(b).every((v) => Math.abs(v) <= adj.drawScore)
+        ) {
+          return record(
+            'draw',
+            `draw by adjudication (|score| <= ${adj.drawScore} cp for ${adj.drawMoves} moves)`,
+            'adjudication',
+          );
+        }
+      }
     }
-  }
+  };
+  return ok(await play());
 }

@@ -9,6 +9,7 @@ import { addGame, emptyStats, runMatch, type MatchConfig } from './match.js';
 import { parseOpenings, scheduleGames } from './openings.js';
 import { UciEngine } from './uci-engine.js';
 import type { GameRecord } from './game.js';
+import { unwrap } from '../../test/support/fixtures.js';
 
 const fake = join(dirname(fileURLToPath(import.meta.url)), 'fake-engine.js');
 const cmd = (args: string): string => `"${process.execPath}" "${fake}" ${args}`;
@@ -154,7 +155,7 @@ test('runMatchCli: bad arguments give exit code 2', async () => {
 });
 
 test('pair statistics: pentanomial counts from both games of a pair', () => {
-  const set = parseOpenings('h2e2\nc3c4\n');
+  const set = unwrap(parseOpenings('h2e2\nc3c4\n'));
   const games = scheduleGames(set, 4);
   const rec = (result: GameRecord['result']): GameRecord => ({
     result,
@@ -181,7 +182,7 @@ test('pair statistics: pentanomial counts from both games of a pair', () => {
 test('a small match: colors alternate per opening, W/D/L add up, one log line per game', async () => {
   const lines: string[] = [];
   const printed: string[] = [];
-  const openings = parseOpenings('h2e2 h9g7 # one\nc3c4 g6g5 # two\ng0e2 # three\n');
+  const openings = unwrap(parseOpenings('h2e2 h9g7 # one\nc3c4 g6g5 # two\ng0e2 # three\n'));
   const out = await runMatch(
     config('--name A --mode mate', '--name B --mode random --seed 9', {
       games: 6,
@@ -259,7 +260,7 @@ test('an engine that cannot start stops the match before any game', async () => 
 
 test('engines run in their own process group: a Ctrl-C (SIGINT to the match group) does not reach them', async () => {
   const e = new UciEngine({ command: cmd(''), options: [] });
-  await e.start(10000);
+  unwrap(await e.start(10000));
   try {
     const pid = e.pid;
     assert.ok(pid !== null && pid > 0);
@@ -274,7 +275,7 @@ test('engines run in their own process group: a Ctrl-C (SIGINT to the match grou
 
 test('quit ends an engine that ignores it: the process group (with a child holding its stderr) is killed', async () => {
   const e = new UciEngine({ command: cmd('--stubborn'), options: [] });
-  await e.start(10000);
+  unwrap(await e.start(10000));
   const pid = e.pid;
   assert.ok(pid !== null && pid > 0);
   const t0 = Date.now();
@@ -298,7 +299,7 @@ test('quit ends an engine that ignores it: the process group (with a child holdi
 test('quit of a well-behaved engine: alive is false as soon as quit resolves', async () => {
   for (let i = 0; i < 3; i++) {
     const e = new UciEngine({ command: cmd(''), options: [] });
-    await e.start(10000);
+    unwrap(await e.start(10000));
     await e.quit();
     assert.equal(e.alive, false);
     assert.match(e.deathMessage, /exited with code 0/);

@@ -179,13 +179,19 @@ export async function runMatch(cfg: MatchConfig, interrupted: () => boolean = ()
     cfg.engines[1].name ?? cfg.engines[1].command,
   ];
 
-  try {
-    // Start every engine first so that a bad command stops the match before any game.
-    for (let s = 0; s < concurrency; s++) {
-      const slot: Slot = { engines: [makeEngine(0, s), makeEngine(1, s)] };
-      slots.push(slot);
-      for (const e of slot.engines) await e.start(cfg.startTimeoutMs);
+  // Start every engine first so that a bad command stops the match before any game.
+  starting: for (let s = 0; s < concurrency; s++) {
+    const slot: Slot = { engines: [makeEngine(0, s), makeEngine(1, s)] };
+    slots.push(slot);
+    for (const e of slot.engines) {
+      const started = await e.start(cfg.startTimeoutMs);
+      if (!started.ok) {
+        error = started.error.message;
+        break starting;
+      }
     }
+  }
+  if (error === null) {
     names[0] = slots[0].engines[0].name;
     names[1] = slots[0].engines[1].name;
     if (names[0] === names[1]) names[1] += ' (2)';
@@ -199,8 +205,7 @@ export async function runMatch(cfg: MatchConfig, interrupted: () => boolean = ()
           cfg.print(`Warning: ${names[i]} has no option "${k}"; not set`);
       }
     }
-  } catch (e) {
-    error = (e as Error).message;
+  } else {
     await Promise.all(slots.flatMap((s) => s.engines.map((x) => x.quit())));
     return {
       names,
@@ -216,16 +221,16 @@ export async function runMatch(cfg: MatchConfig, interrupted: () => boolean = ()
   const restartFailures = [0, 0];
   const ensureAlive = async (eng: UciEngine, idx: 0 | 1): Promise<boolean> => {
     if (eng.alive) return true;
-    try {
-      cfg.print(`Restarting ${eng.name}${eng.deathMessage ? ` (${eng.deathMessage})` : ''}`);
-      const name = eng.name;
-      await eng.start(cfg.startTimeoutMs);
-      eng.name = name;
+    cfg.print(`Restarting ${eng.name}${eng.deathMessage ? ` (${eng.deathMessage})` : ''}`);
+    const name = eng.name;
+    const started = await eng.start(cfg.startTimeoutMs);
+    eng.name = name;
+    if (started.ok) {
       restartFailures[idx] = 0;
       return true;
-    } catch (e) {
+    } else {
       restartFailures[idx]++;
-      cfg.print(`Could not restart ${eng.name}: ${(e as Error).message}`);
+      cfg.print(`Could not restart ${eng.name}: ${started.error.message}`);
       if (restartFailures[idx] >= 3) {
         error = `${eng.name} could not be restarted 3 times in a row; match stopped`;
         stop = true;
@@ -291,7 +296,7 @@ export async function runMatch(cfg: MatchConfig, interrupted: () => boolean = ()
           finalFen: '',
         };
       } else {
-        record = await playGame({
+        const played = await playGame({
           opening: g.opening,
           engines: [red, black],
           tc: [cfg.tc[g.redEngine], cfg.tc[1 - g.redEngine]],
@@ -303,6 +308,9 @@ export async function runMatch(cfg: MatchConfig, interrupted: () => boolean = ()
           adjudication: cfg.adjudication,
           aborted: shouldStop,
         });
+        // The openings were checked when their file was read (loadOpenings).
+        if (!played.ok) throw new Error(played.error.message);
+        record = played.value;
       }
       if (record.result === 'aborted') return;
       onFinished({ game: g, record, score: engineZeroScore(g, record) });

@@ -12,6 +12,7 @@ import {
   type Opening,
 } from './openings.js';
 import { repoRoot } from '../lib.js';
+import { unwrap } from '../../test/support/fixtures.js';
 
 const root = repoRoot();
 
@@ -55,7 +56,7 @@ test('FEN lines with and without moves', () => {
   const c = line('r2ak4/9/9/9/9/9/9/9/4A4/3K1R3 b');
   assert.equal(c.fen, 'r2ak4/9/9/9/9/9/9/9/4A4/3K1R3 b');
   assert.deepEqual(c.moves, []);
-  const pos = openingPosition(a);
+  const pos = unwrap(openingPosition(a));
   assert.equal(pos.fen(), 'rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2');
 });
 
@@ -65,14 +66,16 @@ test('bad lines are reported with their line numbers', () => {
   assert.match(rejected('h2e2 xx', 2).message, /"xx" is not a move/);
   assert.equal(rejected('rnbakabnr/9/9 w', 4).code, 'opening-fen');
   assert.match(rejected('rnbakabnr/9/9 w', 4).message, /line 4: .*ranks/);
-  assert.throws(() => parseOpenings('h2e2\nh2e2 h2e2\nb0b0\n'), /line 2[\s\S]*line 3/);
+  const file = parseOpenings('h2e2\nh2e2 h2e2\nb0b0\n');
+  assert.ok(!file.ok && file.error.code === 'opening-file');
+  assert.match(file.ok ? '' : file.error.message, /line 2[\s\S]*line 3/);
   // A position where the side to move is already mated is not an opening.
   assert.equal(rejected('3k5/9/9/9/9/9/9/9/3R5/3RK4 b').code, 'opening-ends');
   assert.match(rejected('3k5/9/9/9/9/9/9/9/3R5/3RK4 b').message, /already ends the game \(red, checkmate\)/);
 });
 
 test('schedule: each opening twice with colors swapped, cycling through the set', () => {
-  const set = parseOpenings('h2e2\nc3c4\ng0e2\n');
+  const set = unwrap(parseOpenings('h2e2\nc3c4\ng0e2\n'));
   const s = scheduleGames(set, 8);
   assert.equal(s.length, 8);
   assert.deepEqual(
@@ -106,12 +109,12 @@ test('shuffled is a seeded permutation', () => {
 });
 
 test('the shipped opening book: >= 100 legal, distinct openings (no transpositions) of a few plies', () => {
-  const book = loadOpenings(join(root, 'data', 'openings', 'openings.txt'));
+  const book = unwrap(loadOpenings(join(root, 'data', 'openings', 'openings.txt')));
   assert.ok(book.length >= 100, `only ${book.length} openings`);
   const keys = new Set<string>();
   for (const o of book) {
     assert.ok(o.moves.length >= 4 && o.moves.length <= 12, `${o.line}: ${o.moves.length} plies`);
-    const pos: Position = openingPosition(o);
+    const pos: Position = unwrap(openingPosition(o));
     keys.add(pos.keyHex());
   }
   assert.equal(keys.size, book.length, 'two openings reach the same position');

@@ -54,12 +54,13 @@ export function applyMoves(pos: Position, moves: readonly string[]): Result<null
   return ok(null);
 }
 
-/** The position an opening leads to (with its history). Throws on a bad opening. */
-export function openingPosition(o: Opening): Position {
-  const pos = new Position(o.fen ?? undefined);
-  const r = applyMoves(pos, o.moves);
-  if (!r.ok) throw new Error(r.error.message);
-  return pos;
+/** The position an opening leads to (with its history), or why the opening does not play. */
+export function openingPosition(o: Opening): Result<Position, 'opening-fen' | 'opening-move'> {
+  const start = o.fen === null ? ok(new Position()) : Position.fromFen(o.fen);
+  if (!start.ok) return err('opening-fen', `opening ${o.name}: ${start.error.message}`);
+  const r = applyMoves(start.value, o.moves);
+  if (!r.ok) return err('opening-move', `opening ${o.name}: ${r.error.message}`);
+  return start;
 }
 
 /** Parses one line: an Opening, null for a blank or comment line, or the error (naming the line). */
@@ -116,8 +117,8 @@ export function parseOpeningLine(
   });
 }
 
-/** Parses the text of an opening file; throws with every bad line listed. */
-export function parseOpenings(text: string, rules: RuleConfig = DEFAULT_RULES): Opening[] {
+/** Parses the text of an opening file; the error lists every bad line. */
+export function parseOpenings(text: string, rules: RuleConfig = DEFAULT_RULES): Result<Opening[], 'opening-file'> {
   const out: Opening[] = [];
   const errors: string[] = [];
   const lines = text.split(/\r?\n/);
@@ -126,12 +127,20 @@ export function parseOpenings(text: string, rules: RuleConfig = DEFAULT_RULES): 
     if (!r.ok) errors.push(r.error.message);
     else if (r.value !== null) out.push(r.value);
   }
-  if (errors.length) throw new Error(`bad opening file:\n  ${errors.join('\n  ')}`);
-  return out;
+  if (errors.length) return err('opening-file', `bad opening file:\n  ${errors.join('\n  ')}`);
+  return ok(out);
 }
 
-export function loadOpenings(path: string, rules: RuleConfig = DEFAULT_RULES): Opening[] {
-  return parseOpenings(readFileSync(path, 'utf8'), rules);
+/** Reads and parses an opening file (parseOpenings); a file that cannot be read is the error too. */
+export function loadOpenings(path: string, rules: RuleConfig = DEFAULT_RULES): Result<Opening[], 'opening-file'> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    return err('opening-file', `cannot read the opening file ${path}: ${(e as Error).message}`);
+  }
+  const r = parseOpenings(text, rules);
+  return r.ok ? r : err('opening-file', `${path}: ${r.error.message}`);
 }
 
 export const START_OPENING: Opening = Object.freeze({ fen: null, moves: [], name: 'startpos', line: 0 }) as Opening;

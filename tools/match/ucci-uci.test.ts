@@ -26,6 +26,7 @@ import {
   MAX_UCCI_MOVES,
 } from './ucci-uci.js';
 import { UciEngine } from './uci-engine.js';
+import { unwrap } from '../../test/support/fixtures.js';
 
 after(killEngineProcesses);
 
@@ -338,7 +339,7 @@ test('go infinite and go ponder: the bestmove waits for stop or ponderhit; searc
 test('Kirin in UCCI mode behind the adapter: uciok, options, a clocked search with a legal move', async () => {
   const e = new UciEngine({ command: WRAPPED_KIRIN, options: [['Hash', '16']] });
   try {
-    await e.start(30000);
+    unwrap(await e.start(30000));
     assert.match(e.name, /^Kirin /);
     assert.ok(e.declaredOptions.has('hash'));
     assert.ok(e.declaredOptions.has('threads'));
@@ -376,8 +377,8 @@ test('two games through the match runner: Kirin UCCI (adapter) against Kirin UCI
     options: [['Hash', '8']],
   });
   try {
-    await wrapped.start(30000);
-    await plain.start(30000);
+    unwrap(await wrapped.start(30000));
+    unwrap(await plain.start(30000));
     await playRunnerGames(wrapped, plain, { moveTimeoutMs: 30000, minPlies: 8 });
   } finally {
     await wrapped.quit();

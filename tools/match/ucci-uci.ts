@@ -306,13 +306,12 @@ export function createUcciAdapter(
     }
     const fen = m[1] === 'startpos' ? null : m[2];
     const moves = m[3] ? m[3].trim().split(/\s+/) : [];
-    let p: Position;
-    try {
-      p = fen === null ? new Position() : new Position(fen);
-    } catch (e) {
-      error(io, `bad FEN in position: ${(e as Error).message}`);
+    const start = fen === null ? ok(new Position()) : Position.fromFen(fen);
+    if (!start.ok) {
+      error(io, `bad FEN in position: ${start.error.message}`);
       return;
     }
+    const p = start.value;
     const base = fen === null ? 'position startpos' : `position fen ${fen}`;
     let head = base;
     let tail = moves;

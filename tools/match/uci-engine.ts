@@ -4,6 +4,7 @@
 
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
+import { err, ok, type Result } from '../../src/dev.js';
 
 export interface EngineSpec {
   /** Command line, split like a shell would (quotes and backslashes; no pipes or redirections). */
@@ -32,7 +33,7 @@ export type GoResult =
   | { kind: 'crash'; elapsedMs: number; message: string };
 
 /** Splits a command line into words (handles '...' and "..." quoting and backslash escapes). */
-export function splitCommand(command: string): string[] {
+export function splitCommand(command: string): Result<string[], 'engine-command'> {
   const words: string[] = [];
   let cur = '';
   let have = false;
@@ -59,9 +60,10 @@ export function splitCommand(command: string): string[] {
       have = true;
     }
   }
-  if (quote) throw new Error(`unterminated quote in command: ${command}`);
+  if (quote) return err('engine-command', `unterminated quote in command: ${command}`);
   if (have) words.push(cur);
-  return words;
+  if (words.length === 0) return err('engine-command', 'empty engine command');
+  return ok(words);
 }
 
 /** Parses the score of an `info` line, or null when it has none. */
@@ -114,10 +116,11 @@ export class UciEngine {
     return this.exitMessage;
   }
 
-  /** Starts the process and runs the uci / setoption / isready handshake. Throws with a clear message on failure. */
-  async start(timeoutMs = 10000): Promise<void> {
-    const words = splitCommand(this.spec.command);
-    if (words.length === 0) throw new Error('empty engine command');
+  /** Starts the process and runs the uci / setoption / isready handshake; the error says what failed. */
+  async start(timeoutMs = 10000): Promise<Result<null, 'engine-command' | 'engine-start'>> {
+    const split = splitCommand(this.spec.command);
+    if (!split.ok) return split;
+    const words = split.value;
     this.exited = false;
     this.exitMessage = '';
     this.stderrTail = [];
@@ -154,7 +157,7 @@ export class UciEngine {
     });
 
     let idName: string | null = null;
-    const ok = await this.exchange(
+    const answered = await this.exchange(
       'uci',
       (line) => {
         const id = /^id\s+name\s+(.*\S)\s*$/.exec(line);
@@ -165,10 +168,13 @@ export class UciEngine {
       },
       timeoutMs,
     );
-    if (ok !== true) {
+    if (answered !== true) {
       this.kill();
-      throw new Error(
-        ok === false ? `engine "${this.spec.command}" did not answer "uci" with "uciok" within ${timeoutMs} ms` : ok,
+      return err(
+        'engine-start',
+        answered === false
+          ? `engine "${this.spec.command}" did not answer "uci" with "uciok" within ${timeoutMs} ms`
+          : answered,
       );
     }
     if (this.spec.name === undefined && idName) this.name = idName;
@@ -176,10 +182,12 @@ export class UciEngine {
     const ready = await this.isReady(timeoutMs);
     if (ready !== true) {
       this.kill();
-      throw new Error(
+      return err(
+        'engine-start',
         ready === false ? `engine "${this.name}" did not answer "isready" within ${timeoutMs} ms` : ready,
       );
     }
+    return ok(null);
   }
 
   /** Sends `setoption`; returns false (and sends nothing) when the engine did not declare the option. */

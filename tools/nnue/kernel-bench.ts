@@ -21,7 +21,6 @@ import {
   STACK_BYTES,
   STACKS,
   THREAT_DIMS,
-  wasmKernelsUnavailableReason,
   WEIGHTS_END,
   xorshift32,
   type NnueKernels,
@@ -72,8 +71,8 @@ for (let s = 0; s < SETS; s++) {
 
 const kernelSets: NnueKernels[] = [];
 const wasm = createWasmKernels(memory as unknown as WasmMemory);
-if (wasm) kernelSets.push(wasm);
-else process.stdout.write(`wasm-simd: unavailable (${wasmKernelsUnavailableReason()})\n`);
+if (wasm.ok) kernelSets.push(wasm.value);
+else process.stdout.write(`wasm-simd: unavailable (${wasm.error.message})\n`);
 kernelSets.push(new PortableKernels(memory.buffer));
 kernelSets.push(referenceKernels(memory));
 

@@ -32,7 +32,10 @@ if (!loaded.ok) {
   process.exit(1);
 }
 const net = loaded.value;
-const positions = randomFens(64, 11).map((f) => new Position(f));
+const positions = randomFens(64, 11).flatMap((f) => {
+  const p = Position.fromFen(f);
+  return p.ok ? [p.value] : [];
+});
 
 function rate(label: string, body: () => number): void {
   for (let i = 0; i < 3; i++) body();

@@ -9,16 +9,21 @@
 // must equal. Run from dist/ after `npm run build`.
 import { readFileSync } from 'node:fs';
 import { judgeGame, REPETITION_RULES, ruleConfigFrom } from '../../src/dev.js';
+import { commandLineOrExit, commandSpec, exitWithError, readTextFile } from '../lib.js';
 import { nativeFirstVerdict } from './pikafish-oracle.js';
 
-const args = process.argv.slice(2);
-let pikafish = null;
-const pi = args.indexOf('--pikafish');
-if (pi >= 0) {
-  pikafish = args[pi + 1];
-  args.splice(pi, 2);
-}
-const text = readFileSync(args[0] ?? 0, 'utf8');
+const SPEC = commandSpec({
+  name: 'check-case',
+  usage: 'usage: node dist/tools/rules/check-case.js [--pikafish ./rulejudge] [file]   (stdin without a file)',
+  options: { pikafish: { type: 'string' } },
+  positionals: { max: 1 },
+});
+const { values, positionals } = commandLineOrExit(process.argv.slice(2), SPEC);
+const pikafish = values.pikafish ?? null;
+const read =
+  positionals[0] === undefined ? { ok: true as const, value: readFileSync(0, 'utf8') } : readTextFile(positionals[0]);
+if (!read.ok) exitWithError(SPEC.name, read.error.message);
+const text = read.value;
 
 for (const line of text.split('\n')) {
   if (!line.trim() || line.startsWith('#')) continue;
@@ -32,19 +37,22 @@ for (const line of text.split('\n')) {
     const depths = rule === 'ChineseRule' ? [0, 3] : [0];
     for (const d of depths) {
       const cfg = ruleConfigFrom({ repetitionRule: rule, drawRule: 'None', rule60MaxPly: 120, mateThreatDepth: d });
-      try {
-        const { judgement, ply } = judgeGame(fen, moves, cfg);
-        parts.push(
-          `${rule}${d ? '/' + d : ''}=${judgement.result}@${ply}${judgement.reason ? ` (${judgement.reason})` : ''}`,
-        );
-      } catch (e) {
-        parts.push(`${rule}: ${(e as Error).message}`);
+      const game = judgeGame(fen, moves, cfg);
+      if (!game.ok) {
+        parts.push(`${rule}: ${game.error.message}`);
+        continue;
       }
+      const { judgement, ply } = game.value;
+      parts.push(
+        `${rule}${d ? '/' + d : ''}=${judgement.result}@${ply}${judgement.reason ? ` (${judgement.reason})` : ''}`,
+      );
     }
   }
   console.log(`${id}\n  ${parts.join('\n  ')}`);
   if (pikafish) {
-    const v = nativeFirstVerdict(pikafish, fen, moves);
+    const verdict = nativeFirstVerdict(pikafish, fen, moves);
+    if (!verdict.ok) exitWithError(SPEC.name, `${id}: ${verdict.error.message}`);
+    const v = verdict.value;
     console.log(
       `  Pikafish=${v.result === 'none' ? 'none' : `${v.result}@${v.ply}${v.noLegalMove ? ' (no legal move)' : ''}`}`,
     );

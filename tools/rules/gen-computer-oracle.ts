@@ -20,11 +20,23 @@ import {
 } from '../../src/dev.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot } from '../lib.js';
+import { commandLineOrExit, commandSpec, exitWithError, repoRoot } from '../lib.js';
 
-const [bin, countArg, seedArg, filterArg] = process.argv.slice(2);
+const SPEC = commandSpec({
+  name: 'gen-computer-oracle',
+  usage:
+    'usage: node dist/tools/rules/gen-computer-oracle.js <rulejudge-binary> [count=200] [seed=1] [verdicts] > out.tsv',
+  options: {},
+  positionals: { min: 1, max: 4 },
+});
+const [bin, countArg, seedArg, filterArg] = commandLineOrExit(process.argv.slice(2), SPEC).positionals;
 const count = Number(countArg ?? 200);
-const rnd = mulberry32(Number(seedArg ?? 1));
+const seed = Number(seedArg ?? 1);
+if (!Number.isInteger(count) || count < 1) exitWithError(SPEC.name, `count ${countArg}: not a positive integer`, 2);
+if (!Number.isInteger(seed)) exitWithError(SPEC.name, `seed ${seedArg}: not an integer`, 2);
+if (filterArg !== undefined && filterArg !== 'verdicts')
+  exitWithError(SPEC.name, `unexpected argument '${filterArg}' (only 'verdicts')`, 2);
+const rnd = mulberry32(seed);
 
 const here = join(repoRoot(), 'test', 'rules') + '/';
 const fens = [
@@ -55,7 +67,9 @@ for (let g = 0; g < count; g++) {
     f[4] = String(80 + Math.floor(rnd() * 40));
     fen = f.join(' ');
   }
-  const pos = new Position(fen);
+  const start = Position.fromFen(fen);
+  if (!start.ok) exitWithError(SPEC.name, start.error.message);
+  const pos = start.value;
   const moves = [];
   const len = 8 + Math.floor(rnd() * 60);
   const k = [4, 4, 4, 6, 8, 12][Math.floor(rnd() * 6)];
@@ -115,8 +129,9 @@ for (const { fen, moves } of games) {
 }
 if (process.env.DUMP) writeFileSync(process.env.DUMP, lines.join('\n') + '\n');
 const res = spawnSync(bin, { input: lines.join('\n') + '\n', maxBuffer: 1 << 28 });
+if (res.error) exitWithError(SPEC.name, `${bin} did not run: ${res.error.message}`);
 const out = res.stdout.toString().trim().split('\n');
-if (out.length !== lines.length) throw new Error('the oracle stopped early');
+if (out.length !== lines.length) exitWithError(SPEC.name, 'the oracle stopped early');
 // Compact output, one line per game: fen, moves, then per ply a string with one
 // character per prefix of 4.. plies: '.' no verdict, 'd' draw, 'W'/'L' win/loss
 // for the side to move, 'w'/'l' a not yet final two-fold win/loss (hint), '-' n/a.

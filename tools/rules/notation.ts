@@ -7,14 +7,17 @@
 // Black's from Black's right (file a) to its left (file i). Forward / backward /
 // sideways; straight movers (rook, cannon, pawn, king) count points forward and
 // backward, knights, elephants and advisors name the file they land on.
-import { FILE_OF, legalMoves, RANK_OF, type Move, type Position } from '../../src/dev.js';
+import { err, FILE_OF, legalMoves, ok, RANK_OF, type Move, type Position, type Result } from '../../src/dev.js';
+
+/** A move text that does not name exactly one legal move. */
+export type NotationResult = Result<Move, 'notation'>;
 
 /**
  * The one legal move of the side to move matching the description: a piece of one
  * of `types`, standing on `file` (1..9 in the mover's numbering) or, with `which`
  * ('front' | 'middle' | 'rear') in place of the file, the one in that place among
  * several on a file; `act` '+' forward, '-' backward, '=' sideways; `n` points or
- * destination file. Throws naming `text` unless exactly one move matches.
+ * destination file. The error names `text` unless exactly one move matches.
  */
 type Which = 'front' | 'middle' | 'rear' | null;
 
@@ -26,7 +29,7 @@ function findMove(
   file: number,
   act: string,
   n: number,
-): Move {
+): NotationResult {
   const side = pos.side;
   const fileIdx = (k: number): number => (side === 0 ? 9 - k : k - 1);
   const fwd = side === 0 ? 1 : -1;
@@ -57,8 +60,8 @@ function findMove(
     else ok = FILE_OF[to] === fileIdx(n) && (act === '+' ? dr > 0 : dr < 0);
     if (ok) cands.push(m);
   }
-  if (cands.length !== 1) throw new Error(`"${text}" matches ${cands.length} legal moves in ${pos.fen()}`);
-  return cands[0];
+  if (cands.length !== 1) return err('notation', `"${text}" matches ${cands.length} legal moves in ${pos.fen()}`);
+  return ok(cands[0]);
 }
 
 // R rook, H/N knight, E/B/M elephant, A/G advisor ("guard"), K king, C cannon,
@@ -82,12 +85,12 @@ const LETTERS: Record<string, number[] | undefined> = {
  * WXF notation: letter, file (or "+" / "-" for the front / rear of two on a file),
  * "+" / "-" / "=" (also "." or nothing, as in "c89"), number.
  */
-export function wxfToMove(pos: Position, text: string): Move {
+export function wxfToMove(pos: Position, text: string): NotationResult {
   const t = text.trim().replace(/[.]$/, '');
   const m = /^([A-Za-z])([1-9+-])([+=.-]?)([1-9])$/.exec(t);
-  if (!m) throw new Error(`cannot read move "${text}"`);
+  if (!m) return err('notation', `cannot read move "${text}"`);
   const types = LETTERS[m[1].toUpperCase()];
-  if (!types) throw new Error(`unknown piece letter in "${text}"`);
+  if (!types) return err('notation', `unknown piece letter in "${text}"`);
   const which = m[2] === '+' ? 'front' : m[2] === '-' ? 'rear' : null;
   const act = m[3] === '' || m[3] === '.' ? '=' : m[3];
   return findMove(pos, text, types, which, which ? 0 : Number(m[2]), act, Number(m[4]));
@@ -114,22 +117,27 @@ const TYPES: Record<string, number | undefined> = {
 const WHICH: Record<string, Which | undefined> = { 前: 'front', 中: 'middle', 后: 'rear' };
 const ACTIONS: Record<string, string | undefined> = { 进: '+', 進: '+', 退: '-', 平: '=' };
 const RED_NUM = '一二三四五六七八九';
-function num(ch: string): number {
+/** The number a digit stands for (一..九, full-width or ASCII 1..9), or 0. */
+function num(ch: string | undefined): number {
+  if (ch === undefined) return 0;
   const r = RED_NUM.indexOf(ch);
   if (r >= 0) return r + 1;
   const code = ch.charCodeAt(0);
   if (code >= 0xff11 && code <= 0xff19) return code - 0xff10;
   if (code >= 0x31 && code <= 0x39) return code - 0x30;
-  throw new Error(`not a number: ${ch}`);
+  return 0;
 }
 
 /** Chinese notation: piece and file (or 前/中/后 and piece), 进/退/平, number. */
-export function chineseToMove(pos: Position, text: string): Move {
+export function chineseToMove(pos: Position, text: string): NotationResult {
   const t = [...text.trim()];
   const which = WHICH[t[0]] ?? null;
   const type = TYPES[which ? t[1] : t[0]];
   const act = ACTIONS[t[2]];
-  if (type === undefined) throw new Error(`unknown piece in ${text}`);
-  if (act === undefined) throw new Error(`bad action in ${text}`);
-  return findMove(pos, text, [type], which, which ? 0 : num(t[1]), act, num(t[3]));
+  if (type === undefined) return err('notation', `unknown piece in ${text}`);
+  if (act === undefined) return err('notation', `bad action in ${text}`);
+  const file = which ? 0 : num(t[1]);
+  const n = num(t[3]);
+  if ((!which && file === 0) || n === 0) return err('notation', `not a number in ${text}`);
+  return findMove(pos, text, [type], which, file, act, n);
 }

@@ -4,9 +4,20 @@
 //   node dist/tools/rules/wxf-notation.js "<fen>" "R2=9 c1=2 R9=8 c2=1 ..."
 //   node dist/tools/rules/wxf-notation.js --cn "<fen>" "马二退一 车9平8 ..."   (Chinese notation)
 // Run from dist/ after `npm run build`.
-import { assignIds, chasedMask, idBoard, moveId, moveToUci, Position, squareName, type Move } from '../../src/dev.js';
-import { chineseToMove, wxfToMove } from './notation.js';
-import { isMain } from '../lib.js';
+import {
+  assignIds,
+  chasedMask,
+  idBoard,
+  moveId,
+  moveToUci,
+  ok,
+  Position,
+  squareName,
+  type FenErrorCode,
+  type Result,
+} from '../../src/dev.js';
+import { commandSpec, readCommandLine, reportCommandLine, runMain } from '../lib.js';
+import { chineseToMove, wxfToMove, type NotationResult } from './notation.js';
 
 const NAMES = ['', 'rook', 'advisor', 'cannon', 'pawn', 'knight', 'bishop', 'king'];
 
@@ -24,18 +35,22 @@ function idsToSquares(pos: Position, color: number, mask: number): string[] {
   return out;
 }
 
-/** Plays the moves; returns the UCI list and a trace line per move. */
+/** Plays the moves: the UCI list and a trace line per move, or the first FEN or move that cannot be read. */
 export function trace(
   fen: string,
   texts: readonly string[],
-  convert: (pos: Position, text: string) => Move = wxfToMove,
-) {
-  const pos = new Position(fen);
+  convert: (pos: Position, text: string) => NotationResult = wxfToMove,
+): Result<{ uci: string[]; lines: string[]; fen: string }, FenErrorCode | 'notation'> {
+  const start = Position.fromFen(fen);
+  if (!start.ok) return start;
+  const pos = start.value;
   assignIds(pos);
-  const uci = [],
-    lines = [];
+  const uci: string[] = [],
+    lines: string[] = [];
   for (const text of texts) {
-    const mv = convert(pos, text);
+    const read = convert(pos, text);
+    if (!read.ok) return read;
+    const mv = read.value;
     const mover = pos.side,
       from = mv >> 7,
       to = mv & 127;
@@ -52,13 +67,21 @@ export function trace(
         `${fresh.length ? ` newly chases: ${fresh.join(', ')}` : ''}${still.length ? `; still chases: ${still.join(', ')}` : ''}`,
     );
   }
-  return { uci, lines, fen: pos.fen() };
+  return ok({ uci, lines, fen: pos.fen() });
 }
 
-if (isMain(import.meta.url)) {
-  const args = process.argv.slice(2);
-  const cn = args[0] === '--cn';
-  const [fen, moves] = cn ? args.slice(1) : args;
+const SPEC = commandSpec({
+  name: 'wxf-notation',
+  usage: 'usage: node dist/tools/rules/wxf-notation.js [--cn] "<fen>" "<moves in WXF notation, or Chinese with --cn>"',
+  options: { cn: { type: 'boolean' } },
+  positionals: { min: 2, max: 2 },
+});
+
+function main(argv: string[]): number {
+  const cl = readCommandLine(argv, SPEC);
+  if (!cl.ok) return reportCommandLine(SPEC, cl.error);
+  const cn = cl.value.values.cn === true;
+  const [fen, moves] = cl.value.positionals;
   const texts = cn
     ? moves
         .replace(/[（(][^）)]*[）)]/g, ' ')
@@ -66,8 +89,15 @@ if (isMain(import.meta.url)) {
         .trim()
         .split(/\s+/)
     : moves.trim().split(/\s+/);
-  const { uci, lines, fen: end } = trace(fen, texts, cn ? chineseToMove : wxfToMove);
-  console.log(lines.join('\n'));
-  console.log(`UCI: ${uci.join(' ')}`);
-  console.log(`end: ${end}`);
+  const r = trace(fen, texts, cn ? chineseToMove : wxfToMove);
+  if (!r.ok) {
+    process.stderr.write(`wxf-notation: ${r.error.message}\n`);
+    return 1;
+  }
+  console.log(r.value.lines.join('\n'));
+  console.log(`UCI: ${r.value.uci.join(' ')}`);
+  console.log(`end: ${r.value.fen}`);
+  return 0;
 }
+
+runMain(import.meta.url, main);

@@ -151,12 +151,9 @@ const anchor = Number(am[2]);
 
 /** Ratings, slope and calibration points from the pairs measured so far (null while they do not connect everyone). */
 function summarize(): object | null {
-  let ratings: number[];
-  try {
-    ratings = fitRatings(players.length, rows, anchorIdx, anchor);
-  } catch {
-    return null;
-  }
+  const fitted = fitRatings(players.length, rows, anchorIdx, anchor);
+  if (!fitted.ok) return null;
+  const ratings = fitted.value;
   const limited = players
     .map((p, i) => ({ p, i }))
     .filter(({ p }) => p.kind === 'elo')
@@ -165,16 +162,14 @@ function summarize(): object | null {
     .map((p, i) => ({ player: labels[i], level: Math.round(levelOf(p) * 100) / 100, rating: Math.round(ratings[i]) }))
     .sort((x, y) => x.level - y.level);
   // Calibration points that would make this measurement honest (needs a level-0 player).
-  const calibration = players.some((p) => levelOf(p) === 0)
-    ? calibrationPoints(
-        players.map((p, i) => ({ level: levelOf(p), rating: ratings[i] })),
-        ELO_MIN,
-        ELO_MAX,
-        Number(opt('max-level', '19')),
-        argv.includes('--stairs'),
-      )
-    : null;
-  return { table, slope: slope(limited), calibration };
+  const calibration = calibrationPoints(
+    players.map((p, i) => ({ level: levelOf(p), rating: ratings[i] })),
+    ELO_MIN,
+    ELO_MAX,
+    Number(opt('max-level', '19')),
+    argv.includes('--stairs'),
+  );
+  return { table, slope: slope(limited), calibration: calibration.ok ? calibration.value : null };
 }
 
 function save(): object {
@@ -215,7 +210,9 @@ if (!fromFiles) {
 
   const root = repoRoot();
   const kirin = join(root, 'bin', 'kirin.js');
-  const openings = shuffled(loadOpenings(join(root, 'data', 'openings', 'openings.txt'), DEFAULT_RULES), seed);
+  const book = loadOpenings(join(root, 'data', 'openings', 'openings.txt'), DEFAULT_RULES);
+  if (!book.ok) fail(book.error.message);
+  const openings = shuffled(book.value, seed);
 
   log(`elo-scale: ${argv.join(' ')}`);
   for (const [a, b] of pairs) {

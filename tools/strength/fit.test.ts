@@ -17,6 +17,7 @@ import {
   slope,
   type SavedPair,
 } from './fit.js';
+import { unwrap } from '../../test/support/fixtures.js';
 
 test('settings parse from their labels and select the right options', () => {
   assert.deepEqual(parseSetting('1500'), { kind: 'elo', elo: 1500 });
@@ -52,20 +53,25 @@ test('the fit recovers ratings from consistent differences and weighs by error',
     [2, 3],
     [0, 3],
   ].map(([a, b]) => ({ a, b, elo: truth[a] - truth[b], error: 50 }));
-  const r = fitRatings(4, res, 0, 1500);
+  const r = unwrap(fitRatings(4, res, 0, 1500));
   r.forEach((x, i) => assert.ok(Math.abs(x - truth[i]) < 1e-6, `${i}: ${x}`));
   // Two contradicting measurements of one gap: the precise one wins.
-  const r2 = fitRatings(
-    2,
-    [
-      { a: 1, b: 0, elo: 300, error: 20 },
-      { a: 1, b: 0, elo: 100, error: 200 },
-    ],
-    0,
-    0,
+  const r2 = unwrap(
+    fitRatings(
+      2,
+      [
+        { a: 1, b: 0, elo: 300, error: 20 },
+        { a: 1, b: 0, elo: 100, error: 200 },
+      ],
+      0,
+      0,
+    ),
   );
   assert.ok(r2[1] > 290 && r2[1] < 300, `${r2[1]}`);
-  assert.throws(() => fitRatings(3, [{ a: 0, b: 1, elo: 0, error: 10 }], 0, 0), /connect/);
+  const apart = fitRatings(3, [{ a: 0, b: 1, elo: 0, error: 10 }], 0, 0);
+  assert.ok(!apart.ok && apart.error.code === 'fit-disconnected' && /connect/.test(apart.error.message));
+  const noBase = calibrationPoints([{ level: 5, rating: 1800 }], 1280, 3133);
+  assert.ok(!noBase.ok && noBase.error.code === 'fit-no-level-0');
   assert.ok(Math.abs(slope(truth.map((x) => ({ x, y: 2 * x + 5 }))) - 2) < 1e-12);
 });
 
@@ -78,7 +84,7 @@ test('calibration points follow the measured ratings from level 0 and end at the
     { level: 9, rating: 900 },
     { level: 20, rating: 1900 },
   ];
-  const p = calibrationPoints(rows, 1280, 3133);
+  const p = unwrap(calibrationPoints(rows, 1280, 3133));
   assert.deepEqual(p.slice(0, 4), [
     [1280, 0],
     [1680, 2],
@@ -88,15 +94,17 @@ test('calibration points follow the measured ratings from level 0 and end at the
   // 3133 is 453 above level 9 of the 1000 between level 9 and full strength.
   assert.deepEqual(p[4], [3133, 13.98]);
   // A noisy level that measured weaker than the one below is left out.
-  const noisy = calibrationPoints(
-    [
-      { level: 0, rating: 0 },
-      { level: 2, rating: 300 },
-      { level: 4, rating: 250 },
-      { level: 20, rating: 900 },
-    ],
-    1280,
-    3133,
+  const noisy = unwrap(
+    calibrationPoints(
+      [
+        { level: 0, rating: 0 },
+        { level: 2, rating: 300 },
+        { level: 4, rating: 250 },
+        { level: 20, rating: 900 },
+      ],
+      1280,
+      3133,
+    ),
   );
   assert.deepEqual(noisy, [
     [1280, 0],
@@ -149,7 +157,7 @@ test('measurements of several runs join into one fit by their labels', () => {
       [2, 3, -400],
     ],
   );
-  assert.deepEqual(fitRatings(4, m.results, 0, 1280).map(Math.round), [1280, 1380, 1530, 1930]);
+  assert.deepEqual(unwrap(fitRatings(4, m.results, 0, 1280)).map(Math.round), [1280, 1380, 1530, 1930]);
   assert.equal(mergeMeasurements([low, { pairs: [] }]), null);
 });
 
@@ -162,7 +170,7 @@ test('calibration points with stairs: a level that follows a measured level star
     { level: 20, rating: 2500 },
   ];
   // Levels 1 and 2 follow a measured level: their depth takes over halfway; level 6 does not.
-  assert.deepEqual(calibrationPoints(rows, 1280, 3133, 19, true), [
+  assert.deepEqual(unwrap(calibrationPoints(rows, 1280, 3133, 19, true)), [
     [1280, 0],
     [1380, 1],
     [1530, 2],
@@ -170,7 +178,7 @@ test('calibration points with stairs: a level that follows a measured level star
     [3133, 14.97],
   ]);
   // Without stairs the same rows give the points at the ratings (the default).
-  assert.deepEqual(calibrationPoints(rows, 1280, 3133).slice(0, 4), [
+  assert.deepEqual(unwrap(calibrationPoints(rows, 1280, 3133)).slice(0, 4), [
     [1280, 0],
     [1480, 1],
     [1580, 2],
@@ -178,16 +186,18 @@ test('calibration points with stairs: a level that follows a measured level star
   ]);
   // Full strength (level 20) is no stair: after level 19 the top still follows the ratings (3133 is
   // halfway from level 19 to full strength; a stair would put full strength's point at 3133).
-  const top = calibrationPoints(
-    [
-      { level: 0, rating: 0 },
-      { level: 19, rating: 1653 },
-      { level: 20, rating: 2053 },
-    ],
-    1280,
-    3133,
-    20,
-    true,
+  const top = unwrap(
+    calibrationPoints(
+      [
+        { level: 0, rating: 0 },
+        { level: 19, rating: 1653 },
+        { level: 20, rating: 2053 },
+      ],
+      1280,
+      3133,
+      20,
+      true,
+    ),
   );
   assert.deepEqual(top, [
     [1280, 0],
@@ -202,14 +212,14 @@ test('ELO_CALIBRATION of skill.ts is what the stored measurement gives (test/dat
   };
   const m = mergeMeasurements(data.runs);
   assert.ok(m);
-  const ratings = fitRatings(m.labels.length, m.results, m.labels.indexOf('l0'), ELO_MIN);
+  const ratings = unwrap(fitRatings(m.labels.length, m.results, m.labels.indexOf('l0'), ELO_MIN));
   const rows = m.labels.map((label, i) => {
     const s = parseSetting(label);
     assert.ok(s && s.kind !== 'elo', label);
     return { level: s.kind === 'full' ? 20 : s.level, rating: ratings[i] };
   });
   assert.deepEqual(
-    calibrationPoints(rows, ELO_MIN, ELO_MAX, 19.99, true),
+    unwrap(calibrationPoints(rows, ELO_MIN, ELO_MAX, 19.99, true)),
     ELO_CALIBRATION.map(([e, l]) => [e, l]),
   );
 });

@@ -4,6 +4,7 @@
 // points (UCI_Elo -> skill level) that make the measured scale follow the
 // nominal one.
 
+import { err, ok, type Result } from '../../src/dev.js';
 import { eloEstimate, pentanomial, trinomial } from '../match/elo.js';
 
 /** A setting of the engine: `UCI_Elo`, a raw `Skill Level`, or full strength. */
@@ -71,10 +72,15 @@ export interface PairResult {
 /**
  * Ratings from pairwise differences by weighted least squares (weight 1 /
  * error^2), with player `anchorIdx` fixed at `anchor`. Differences must be
- * finite (clamp clean sweeps before). Throws when the pairs do not connect all
- * players.
+ * finite (clamp clean sweeps before). The error 'fit-disconnected' when the
+ * pairs do not connect all players.
  */
-export function fitRatings(n: number, results: readonly PairResult[], anchorIdx: number, anchor: number): number[] {
+export function fitRatings(
+  n: number,
+  results: readonly PairResult[],
+  anchorIdx: number,
+  anchor: number,
+): Result<number[], 'fit-disconnected'> {
   const free = [...Array(n).keys()].filter((i) => i !== anchorIdx);
   const col = new Map(free.map((p, k) => [p, k]));
   const m = free.length;
@@ -103,7 +109,7 @@ export function fitRatings(n: number, results: readonly PairResult[], anchorIdx:
     for (let r = c + 1; r < m; r++) if (Math.abs(A[r][c]) > Math.abs(A[p][c])) p = r;
     [A[c], A[p]] = [A[p], A[c]];
     [y[c], y[p]] = [y[p], y[c]];
-    if (Math.abs(A[c][c]) < 1e-15) throw new Error('the pairs do not connect every player');
+    if (Math.abs(A[c][c]) < 1e-15) return err('fit-disconnected', 'the pairs do not connect every player');
     for (let r = 0; r < m; r++) {
       if (r === c) continue;
       const f = A[r][c] / A[c][c];
@@ -113,7 +119,7 @@ export function fitRatings(n: number, results: readonly PairResult[], anchorIdx:
   }
   const out = new Array<number>(n).fill(anchor);
   free.forEach((p, k) => (out[p] = y[k] / A[k][k]));
-  return out;
+  return ok(out);
 }
 
 /** Least-squares slope of y against x (1.0: a step in x is the same step in y). */
@@ -150,9 +156,10 @@ export function calibrationPoints(
   eloMax: number,
   maxLevel = 19,
   stairs = false,
-): [number, number][] {
+): Result<[number, number][], 'fit-no-level-0'> {
   const sorted = [...rows].sort((a, b) => a.level - b.level);
-  if (!sorted.length || sorted[0].level !== 0) throw new Error('the calibration needs a measurement at level 0');
+  if (!sorted.length || sorted[0].level !== 0)
+    return err('fit-no-level-0', 'the calibration needs a measurement at level 0');
   const mono: { level: number; elo: number }[] = [];
   for (const r of sorted) {
     const elo = eloMin + r.rating - sorted[0].rating;
@@ -175,10 +182,10 @@ export function calibrationPoints(
     const q = mono[i - 1];
     const level = q.level + ((p.level - q.level) * (eloMax - q.elo)) / (p.elo - q.elo);
     out.push([eloMax, Math.round(Math.min(maxLevel, level) * 100) / 100]);
-    return out;
+    return ok(out);
   }
   out.push([eloMax, maxLevel]);
-  return out;
+  return ok(out);
 }
 
 /**

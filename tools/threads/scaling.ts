@@ -54,20 +54,28 @@ const engines = new Map<number, Engine>([
   [1, new Engine()],
   [threads, new Engine()],
 ]);
+let failure = '';
 try {
   // One short warm-up per engine so that both run compiled code.
   for (const [t, e] of engines) await runBench(e, [hash, String(t), '200', fenFile, 'movetime'], noop, noop);
-  for (let r = 0; r < repeats; r++) {
+  runs: for (let r = 0; r < repeats; r++) {
     for (const [t, e] of engines) {
       const cpu0 = process.cpuUsage();
       const b = await runBench(e, [hash, String(t), String(movetime), fenFile, 'movetime'], noop, noop);
       const cpu = process.cpuUsage(cpu0);
-      if (!b) throw new Error('bench failed');
-      runs.push({ threads: t, ...b, cpuMs: Math.round((cpu.user + cpu.system) / 1000) });
+      if (!b.ok) {
+        failure = b.error.message;
+        break runs;
+      }
+      runs.push({ threads: t, ...b.value, cpuMs: Math.round((cpu.user + cpu.system) / 1000) });
     }
   }
 } finally {
   for (const e of engines.values()) await e.close();
+}
+if (failure) {
+  process.stderr.write(`scaling: ${failure}\n`);
+  process.exit(1);
 }
 const loadAfter = loadavg();
 const sum = (t: number) => {

@@ -90,8 +90,9 @@ export async function runTuneCli(argv: string[]): Promise<number> {
     let prevPly = Infinity,
       prevResult = NaN;
     game++;
+    let badRecord = '';
     const r = forEachRecord(file, (buf, off) => {
-      if (limit && d.n >= limit) return;
+      if ((limit && d.n >= limit) || badRecord) return;
       const rec = decodeRecord(buf, off, board);
       const red = rec.side === RED ? 1 : -1;
       if (rec.ply <= prevPly || rec.result * red !== prevResult) game++;
@@ -101,12 +102,17 @@ export async function runTuneCli(argv: string[]): Promise<number> {
         skipped++;
         return;
       }
-      recordPosition(rec, pos);
+      const set = recordPosition(rec, pos);
+      if (!set.ok) {
+        badRecord = set.error.message;
+        return;
+      }
       const v = addPosition(d, pos, (rec.result * red + 1) / 2, rec.score * red, game);
       // The linear model at the current weights must reproduce the evaluation (up to rounding).
       if (Math.abs(predict(d, d.n - 1, theta0.theta, theta0.unit) - d.base[d.n - 1] - v) > 4) mismatch++;
     });
     if (!r.ok) return fail(`${file}: ${r.error.message}`);
+    if (badRecord) return fail(`${file}: ${badRecord}`);
   }
   if (d.n === 0) return fail('no positions');
   process.stderr.write(

@@ -150,10 +150,15 @@ export function runScaleReport(a: Map<string, string>): number {
     sxy = 0;
   const sweepFens: string[] = [];
   for (const file of files) {
+    let badRecord = '';
     const r = forEachRecord(file, (buf, off) => {
-      if (limit && n >= limit) return;
+      if ((limit && n >= limit) || badRecord) return;
       const rec = decodeRecord(buf, off, board);
-      recordPosition(rec, pos);
+      const set = recordPosition(rec, pos);
+      if (!set.ok) {
+        badRecord = set.error.message;
+        return;
+      }
       if (pos.inCheck()) {
         inCheck++;
         return;
@@ -173,6 +178,7 @@ export function runScaleReport(a: Map<string, string>): number {
       sxy += rec.eval * v;
     });
     if (!r.ok) return fail(`${file}: ${r.error.message}`);
+    if (badRecord) return fail(`${file}: ${badRecord}`);
   }
   if (n === 0) return fail('no positions');
   process.stderr.write(
@@ -220,13 +226,9 @@ export function runScaleReport(a: Map<string, string>): number {
     `2. Win-rate model fitted to the data: (a, b) per material count (clamped to [${MODEL_MATERIAL_MIN}, ${MODEL_MATERIAL_MAX}]), then cubics in material / 65`,
   );
   out('');
-  let poly;
-  try {
-    poly = fitWinRatePolynomials(byMaterial);
-  } catch (e) {
-    out(`(no fit: ${(e as Error).message})`);
-    poly = null;
-  }
+  const fit = fitWinRatePolynomials(byMaterial);
+  if (!fit.ok) out(`(no fit: ${fit.error.message})`);
+  const poly = fit.ok ? fit.value : null;
   if (poly) {
     out('| material | positions | a | b | cubic a | cubic b |');
     out('|---|---|---|---|---|---|');

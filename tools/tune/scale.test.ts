@@ -22,6 +22,7 @@ import {
   solveIncreasing,
   winProb,
 } from './scale.js';
+import { unwrap } from '../../test/support/fixtures.js';
 
 /** Draws a result (1 / 0 / -1) for value v from the win-rate model (a, b). */
 function draw(rnd: () => number, v: number, a: number, b: number): number {
@@ -99,7 +100,7 @@ test("the win-rate polynomials are recovered from data generated with Pikafish's
     }
     byMaterial.set(mat, h);
   }
-  const fit = fitWinRatePolynomials(byMaterial, 500);
+  const fit = unwrap(fitWinRatePolynomials(byMaterial, 500));
   assert.ok(fit.nll <= fit.nllStart);
   for (const mat of [26, 50, 65, 86, 104]) {
     const m = mat / 65;

@@ -11,6 +11,7 @@
 // draws and losses at it, so that a bucket of many positions is fitted from a
 // histogram.
 
+import { err, ok, type Result } from '../../src/dev.js';
 import { goldenSectionMinimum } from './minimize.js';
 
 /** Points of one fit: value, and the wins, draws and losses of the side to move at that value. */
@@ -199,6 +200,7 @@ export function polyFit(x: readonly number[], y: readonly number[], w: readonly 
     let piv = col;
     for (let r = col + 1; r < n; r++) if (Math.abs(A[r][col]) > Math.abs(A[piv][col])) piv = r;
     [A[col], A[piv]] = [A[piv], A[col]];
+    // Distinct points (callers pass one per material count) keep the system regular.
     if (Math.abs(A[col][col]) < 1e-300) throw new Error('polyFit: singular system (too few distinct points)');
     for (let r = 0; r < n; r++) {
       if (r === col) continue;
@@ -262,7 +264,7 @@ export function fitWinRatePolynomials(
   byMaterial: Map<number, WdlHistogram>,
   minPositions = 500,
   refine = true,
-): WinRatePolynomials {
+): Result<WinRatePolynomials, 'fit-too-few'> {
   const pooled = new Map<number, WdlPoints[]>();
   const counts = new Map<number, number>();
   const parts: { material: number; p: WdlPoints }[] = [];
@@ -284,7 +286,7 @@ export function fitWinRatePolynomials(
     // A fit at the bounds has run away: leave it out of the cubic.
     if (a < FIT_MAX * 0.99 && b < FIT_MAX * 0.99) perMaterial.push({ material: m, n, a, b });
   }
-  if (perMaterial.length < 4) throw new Error('too few material counts with enough positions for a cubic');
+  if (perMaterial.length < 4) return err('fit-too-few', 'too few material counts with enough positions for a cubic');
   const xs = perMaterial.map((q) => q.material / MODEL_MATERIAL_ANCHOR);
   const ws = perMaterial.map((q) => q.n);
   let as = polyFit(
@@ -309,7 +311,7 @@ export function fitWinRatePolynomials(
       nll = r.f;
     }
   }
-  return { as, bs, perMaterial, nllStart, nll };
+  return ok({ as, bs, perMaterial, nllStart, nll });
 }
 
 /** Quantiles (q in [0, 1]) of a sample, by sorting a copy (nearest rank). */

@@ -99,7 +99,10 @@ test('EvalFile loads a Kirin network; eval, bench and the search threads use it;
     );
     assert.ok(err.some((l) => /^Evaluation +: classical$/.test(l)));
     assert.equal((await engine.searchThreadEvaluation()).evaluation, 'classical');
-    assert.ok(withNet && classical && withNet.nodes !== classical.nodes, 'the two evaluations search different trees');
+    assert.ok(
+      withNet.ok && classical.ok && withNet.value.nodes !== classical.value.nodes,
+      'the two evaluations search different trees',
+    );
     await uci.command('setoption name Use NNUE value true');
     const again = await runBench(
       engine,
@@ -107,7 +110,8 @@ test('EvalFile loads a Kirin network; eval, bench and the search threads use it;
       () => {},
       () => {},
     );
-    assert.equal(again?.nodes, withNet?.nodes, 'the same network searches the same tree');
+    assert.ok(again.ok && withNet.ok);
+    assert.equal(again.value.nodes, withNet.value.nodes, 'the same network searches the same tree');
 
     // Two search threads, both on the network: a legal move comes back.
     await uci.command('setoption name Threads value 2');

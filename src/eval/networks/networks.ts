@@ -10,7 +10,7 @@ import { isKirinNet, type KnetLoadCode } from '../kirinnet/format.js';
 import { KirinEvaluator, KirinNetwork, type KirinNetHandle } from '../kirinnet/network.js';
 import { traceKirinNet } from '../kirinnet/trace.js';
 import { readNetworkFile } from '../nnue/files.js';
-import { MAX_PAYLOAD_BYTES, type NnueLoadCode } from '../nnue/loader.js';
+import { MAX_PAYLOAD_BYTES, networkFileError, type NnueLoadCode } from '../nnue/loader.js';
 import { NnueEvaluator, NnueNetwork, type NetworkHandle } from '../nnue/network.js';
 import { traceNnue } from '../nnue/trace.js';
 
@@ -33,9 +33,9 @@ export function evalNetworkFromBytes(bytes: Uint8Array, name: string): Result<Ev
 /** Finds (as Pikafish does: as given, beside the program, in the working directory) and loads a network file. */
 export function loadEvalNetwork(given: string, programDirs?: readonly string[]): Result<EvalNetwork, EvalNetworkCode> {
   const read = readNetworkFile(given, MAX_PAYLOAD_BYTES, programDirs);
-  // Not found, unreadable, too large: the Pikafish loader words those errors.
-  if (read.kind !== 'read') return NnueNetwork.load(given, programDirs);
-  return evalNetworkFromBytes(read.bytes, read.path);
+  // Not found, unreadable, too large: worded as the Pikafish loader words them.
+  if (!read.ok) return networkFileError(read.error);
+  return evalNetworkFromBytes(read.value.bytes, read.value.path);
 }
 
 export function networkHandle(net: EvalNetwork): EvalNetworkHandle {

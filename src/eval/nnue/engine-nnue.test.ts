@@ -111,7 +111,10 @@ test('EvalFile: classical without a network, the network once loaded, a bad file
       evaluation: 'classical',
       value: evaluate(engine.position(), 0),
     });
-    assert.ok(nnue && classical && nnue.nodes !== classical.nodes, 'the two evaluations search different trees');
+    assert.ok(
+      nnue.ok && classical.ok && nnue.value.nodes !== classical.value.nodes,
+      'the two evaluations search different trees',
+    );
     // Same network, same search: the node count repeats.
     await uci.command('setoption name Use NNUE value true');
     const again = await runBench(
@@ -120,7 +123,8 @@ test('EvalFile: classical without a network, the network once loaded, a bad file
       () => {},
       () => {},
     );
-    assert.equal(again?.nodes, nnue?.nodes);
+    assert.ok(again.ok && nnue.ok);
+    assert.equal(again.value.nodes, nnue.value.nodes);
   } finally {
     await engine.close();
   }

@@ -50,23 +50,33 @@ function defaultProgramDirs(): string[] {
   return [join(root, 'bin'), root];
 }
 
-/** What reading a network file found. */
-export type NetworkFileRead =
-  | { kind: 'read'; path: string; bytes: Uint8Array }
-  | { kind: 'not-found'; tried: string[] }
-  | { kind: 'too-large'; path: string; size: number }
-  | { kind: 'unreadable'; path: string; message: string };
+/** A network file as read: where it was found and its bytes. */
+export interface NetworkFile {
+  readonly path: string;
+  readonly bytes: Uint8Array;
+}
 
-/** Finds `given` (candidatePaths) and reads it, refusing files over `maxBytes`. */
-export function readNetworkFile(given: string, maxBytes: number, programDirs?: readonly string[]): NetworkFileRead {
+/** Why a network file could not be read. */
+export type NetworkFileCode = 'not-found' | 'too-large' | 'unreadable';
+
+/**
+ * Finds `given` (candidatePaths) and reads it, refusing files over `maxBytes`.
+ * The error's message starts "network file '<name>'" and says what happened.
+ */
+export function readNetworkFile(
+  given: string,
+  maxBytes: number,
+  programDirs?: readonly string[],
+): Result<NetworkFile, NetworkFileCode> {
   const tried = candidatePaths(given, programDirs);
   const path = tried.find((p) => existsSync(p) && statSync(p).isFile());
-  if (!path) return { kind: 'not-found', tried };
+  if (!path) return err('not-found', `network file '${given}' was not found (looked for ${tried.join(', ')})`);
   try {
     const size = statSync(path).size;
-    if (size > maxBytes) return { kind: 'too-large', path, size };
-    return { kind: 'read', path, bytes: readFileSync(path) };
+    if (size > maxBytes)
+      return err('too-large', `network file '${path}' is ${size} bytes, more than any network (${maxBytes})`);
+    return ok({ path, bytes: readFileSync(path) });
   } catch (e) {
-    return { kind: 'unreadable', path, message: (e as Error).message };
+    return err('unreadable', `network file '${path}' could not be read (${(e as Error).message})`);
   }
 }

@@ -14,7 +14,7 @@ import { mulberry32 } from '../../core/prng.js';
 import { repoRoot } from '../../../tools/lib.js';
 import { syntheticNetFile } from '../../../tools/nnue/synthetic.js';
 import { PortableKernels } from './kernels-portable.js';
-import { createWasmKernels, wasmKernelsUnavailableReason, wasmSimdSupported } from './kernels-wasm.js';
+import { createWasmKernels, wasmSimdSupported } from './kernels-wasm.js';
 import { NnueEvaluator, NnueNetwork } from './network.js';
 
 const skip = !wasmSimdSupported() && 'no WebAssembly SIMD in this JavaScript engine';
@@ -41,8 +41,9 @@ test(
   { skip },
   () => {
     const n = network();
-    const wasm = createWasmKernels(n.memory);
-    assert.ok(wasm, `WebAssembly kernels unavailable: ${wasmKernelsUnavailableReason()}`);
+    const created = createWasmKernels(n.memory);
+    assert.ok(created.ok, `WebAssembly kernels unavailable: ${created.ok ? '' : created.error.message}`);
+    const wasm = created.value;
     assert.equal(rows.length, 200);
     const full = new NnueEvaluator(n, 0, wasm);
     const incr = new NnueEvaluator(n, 1, wasm);
@@ -70,8 +71,9 @@ test(
   { skip },
   () => {
     const n = network();
-    const wasm = createWasmKernels(n.memory);
-    assert.ok(wasm, `WebAssembly kernels unavailable: ${wasmKernelsUnavailableReason()}`);
+    const created = createWasmKernels(n.memory);
+    assert.ok(created.ok, `WebAssembly kernels unavailable: ${created.ok ? '' : created.error.message}`);
+    const wasm = created.value;
     const ev = new NnueEvaluator(n, 3, wasm);
     const check = new NnueEvaluator(n, 2, new PortableKernels(n.memory.buffer));
     const rnd = mulberry32(7_2026);

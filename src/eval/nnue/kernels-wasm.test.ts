@@ -10,13 +10,7 @@ import { test } from 'node:test';
 import { referenceKernels } from '../../../tools/nnue/reference-kernels.js';
 import type { NnueKernels } from './kernels.js';
 import { PortableKernels } from './kernels-portable.js';
-import {
-  createWasmKernels,
-  instantiateWasmKernels,
-  wasmKernelsUnavailableReason,
-  wasmSimdSupported,
-  type WasmMemory,
-} from './kernels-wasm.js';
+import { createWasmKernels, wasmSimdSupported, type WasmMemory } from './kernels-wasm.js';
 import {
   ACC_BYTES,
   ACC_PSQT,
@@ -89,8 +83,9 @@ let cached: Setup | null = null;
 function setup(shared = false): Setup {
   if (cached && !shared) return cached;
   const memory = newMemory(shared);
-  const wasm = createWasmKernels(memory);
-  assert.ok(wasm, `WebAssembly kernels unavailable: ${wasmKernelsUnavailableReason()}`);
+  const created = createWasmKernels(memory);
+  assert.ok(created.ok, `WebAssembly kernels unavailable: ${created.ok ? '' : created.error.message}`);
+  const wasm = created.value;
   assert.equal(wasm.name, 'wasm-simd');
   const next = rng(0x6b6972);
   const words = new Uint32Array(memory.buffer, 0, WEIGHTS_END / 4);
@@ -357,13 +352,14 @@ test(
   { skip },
   () => {
     const memory = new WasmMemoryCtor({ initial: 1 });
-    const garbage = instantiateWasmKernels(memory, new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 0xff]));
+    const garbage = createWasmKernels(memory, new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 0xff]));
     assert.equal(garbage.ok, false);
     assert.equal(!garbage.ok && garbage.error.code, 'module-invalid');
     // An empty but valid module has no layout exports.
-    const empty = instantiateWasmKernels(memory, new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]));
+    const empty = createWasmKernels(memory, new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]));
     assert.equal(!empty.ok && empty.error.code, 'layout-mismatch');
-    assert.equal(createWasmKernels({ buffer: new ArrayBuffer(65536) }), null);
-    assert.match(wasmKernelsUnavailableReason() ?? '', /not a WebAssembly.Memory/);
+    const plain = createWasmKernels({ buffer: new ArrayBuffer(65536) });
+    assert.equal(!plain.ok && plain.error.code, 'not-wasm-memory');
+    assert.match(plain.ok ? '' : plain.error.message, /not a WebAssembly.Memory/);
   },
 );

@@ -63,13 +63,12 @@ const LAYOUT_EXPORTS: readonly (readonly [string, number])[] = [
 const compiled = new Map<boolean, object>();
 
 /**
- * Instantiates the kernels on `memory` (a WebAssembly.Memory, ordinary or shared).
- * `bytes` defaults to the module file next to this one that fits the memory.
+ * The WebAssembly SIMD kernels on `memory` (a WebAssembly.Memory, ordinary or
+ * shared), or why they cannot run here (no SIMD support, not a WebAssembly
+ * memory, the module missing, invalid or stale). `bytes` defaults to the module
+ * file next to this one that fits the memory.
  */
-export function instantiateWasmKernels(
-  memory: WasmMemory,
-  bytes?: Uint8Array,
-): Result<NnueKernels, WasmKernelsErrorCode> {
+export function createWasmKernels(memory: WasmMemory, bytes?: Uint8Array): Result<NnueKernels, WasmKernelsErrorCode> {
   const api = wasmApi();
   if (api === undefined || !wasmSimdSupported())
     return err('no-simd', 'this JavaScript engine has no WebAssembly SIMD');
@@ -118,26 +117,4 @@ export function instantiateWasmKernels(
     return err('module-invalid', 'the NNUE kernel module lacks refresh/update/propagate');
   }
   return ok({ name: 'wasm-simd', refresh, update, propagate });
-}
-
-let lastReason: string | null = null;
-
-/**
- * The WebAssembly SIMD kernels on `memory` (a WebAssembly.Memory), or null when they
- * cannot run here (no SIMD support, not a WebAssembly memory, module file missing or
- * stale); wasmKernelsUnavailableReason() then says why.
- */
-export function createWasmKernels(memory: WasmMemory): NnueKernels | null {
-  const r = instantiateWasmKernels(memory);
-  if (r.ok) {
-    lastReason = null;
-    return r.value;
-  }
-  lastReason = r.error.message;
-  return null;
-}
-
-/** Why the last createWasmKernels call returned null (null after a success). */
-export function wasmKernelsUnavailableReason(): string | null {
-  return lastReason;
 }

@@ -7,8 +7,8 @@
 // that names the file, the problem and the expected format; nothing throws.
 
 import { Decompress } from 'fzstd';
-import { err, ok, type Result } from '../../core/result.js';
-import { readNetworkFile } from './files.js';
+import { err, ok, type KirinError, type Result } from '../../core/result.js';
+import { readNetworkFile, type NetworkFileCode } from './files.js';
 import {
   FC0_BIAS,
   FC0_WEIGHTS,
@@ -85,6 +85,11 @@ export interface NetworkData {
 type Fail = { readonly ok: false; readonly error: { code: NnueLoadCode; message: string } };
 const fail = (code: NnueLoadCode, name: string, problem: string): Fail =>
   err(code, `network file '${name}' ${problem}; ${EXPECTED_FORMAT}`);
+
+/** A network file that could not be read, as the loader words it (with the format it expects). */
+export function networkFileError(e: KirinError<NetworkFileCode>): Fail {
+  return err(e.code, `${e.message}; ${EXPECTED_FORMAT}`);
+}
 
 const ZSTD_MAGIC = 0xfd2fb528;
 const isZstd = (b: Uint8Array): boolean => {
@@ -324,15 +329,8 @@ export function loadNetworkFile(
   programDirs?: readonly string[],
 ): Result<{ data: NetworkData; memory: NnueMemory }, NnueLoadCode> {
   const read = readNetworkFile(given, MAX_PAYLOAD_BYTES, programDirs);
-  switch (read.kind) {
-    case 'not-found':
-      return fail('not-found', given, `was not found (looked for ${read.tried.join(', ')})`);
-    case 'too-large':
-      return fail('too-large', read.path, `is ${read.size} bytes, more than any network (${MAX_PAYLOAD_BYTES})`);
-    case 'unreadable':
-      return fail('unreadable', read.path, `could not be read (${read.message})`);
-  }
-  return loadNetworkBytes(read.bytes, read.path, workBytes);
+  if (!read.ok) return networkFileError(read.error);
+  return loadNetworkBytes(read.value.bytes, read.value.path, workBytes);
 }
 
 /** Unpacks and parses the bytes of a network file (named `path` in messages). */

@@ -71,7 +71,8 @@ export const SLOT_COUNT = 4;
  * portable TypeScript kernels (identical numbers, slower).
  */
 export function createKernels(memory: NnueMemory): NnueKernels {
-  return createWasmKernels(memory as unknown as WasmMemory) ?? new PortableKernels(memory.buffer);
+  const wasm = createWasmKernels(memory as unknown as WasmMemory);
+  return wasm.ok ? wasm.value : new PortableKernels(memory.buffer);
 }
 
 /** What a search thread needs to use a network loaded elsewhere (postMessage-able; the memory is shared). */
