@@ -2,11 +2,11 @@
 // kirin.js, with the search thread worker.js and the kernels beside it:
 // dist/browser/ in the package, the "browser" and "worker" conditions of its
 // exports; web/dist/ for the page): the platform-neutral library
-// (src/library.ts) plus what a page needs. The
-// UCI text protocol over stdin and network files stay on Node:
-// networks come as bytes (Engine.loadNetworkBytes, e.g. from fetch or a file
-// picker). Searching needs SharedArrayBuffer, so the page must be cross-origin
-// isolated (COOP same-origin + COEP require-corp).
+// (src/library.ts) plus what a page needs. The UCI text protocol over stdin and
+// network files stay on Node: networks come as bytes (Engine.loadNetworkBytes,
+// e.g. from fetch or a file picker). Searching needs SharedArrayBuffer, so the
+// page must be cross-origin isolated (COOP same-origin + COEP require-corp);
+// browserSupport() says what a browser lacks.
 //
 //   import { Engine, moveToUci } from 'kirin-xiangqi';
 //   const engine = new Engine();
