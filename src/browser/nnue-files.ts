@@ -48,6 +48,27 @@ export function readKernelModule(shared: boolean): Result<Uint8Array, 'module-mi
   );
 }
 
+let embeddedNetwork: Uint8Array | null = null;
+
+/**
+ * Fetches Kirin's embedded network (kirin.knet) from `dir` (a folder URL ending
+ * in /). Resolves with null, or with why it failed: the classical evaluation
+ * then plays unless a network is loaded.
+ */
+export async function fetchEmbeddedNetwork(dir: URL): Promise<string | null> {
+  try {
+    embeddedNetwork = await fetchBytes(new URL('kirin.knet', dir));
+    return null;
+  } catch (e) {
+    return `embedded network not loaded: ${(e as Error).message}`;
+  }
+}
+
+/** The embedded network's bytes, once fetched (fetchEmbeddedNetwork), else null. */
+export function readEmbeddedNetwork(): Uint8Array | null {
+  return embeddedNetwork;
+}
+
 export function candidatePaths(given: string): string[] {
   return [given];
 }

@@ -77,7 +77,7 @@ const hex = (v: number): string => '0x' + (v >>> 0).toString(16).toUpperCase().p
 /** What the loader expects, for error messages. */
 export const EXPECTED_FORMAT =
   `expected a Pikafish NNUE network: version ${hex(NNUE_VERSION)}, architecture hash ${hex(NETWORK_HASH)} ` +
-  `(HalfKAv2_hm + FullThreats -> 2x${L1} -> ${L2} -> ${L3} -> 1, ${LAYER_STACKS} layer stacks), zstd-compressed as Pikafish ships it, or plain`;
+  `(HalfKAv2_hm + FullThreats -> 2x${L1} -> ${L2} -> ${L3} -> 1, ${LAYER_STACKS} layer stacks), zstd-compressed as Pikafish ships it, or plain; or a Kirin network (.knet, starting with KIRINNET)`;
 
 export interface NetworkData {
   /** The file that was loaded (as found). */
