@@ -16,4 +16,5 @@ export const ASSET_URLS = Object.freeze({
   kernelsShared: new URL('./kernels-shared.wasm', import.meta.url).href,
 });
 
-export type AssetName = keyof typeof ASSET_URLS;
+/** The files' URLs by name (what the search thread is handed in its first message). */
+export type AssetUrls = Readonly<Record<keyof typeof ASSET_URLS, string>>;

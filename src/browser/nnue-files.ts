@@ -51,13 +51,13 @@ export function readKernelModule(shared: boolean): Result<Uint8Array, 'module-mi
 let embeddedNetwork: Uint8Array | null = null;
 
 /**
- * Fetches Kirin's embedded network (kirin.knet) from `dir` (a folder URL ending
- * in /). Resolves with null, or with why it failed: the classical evaluation
- * then plays unless a network is loaded.
+ * Fetches Kirin's embedded network (kirin.knet) from `url` (its line in
+ * assets.ts, once the build has the file). Resolves with null, or with why it
+ * failed: the classical evaluation then plays unless a network is loaded.
  */
-export async function fetchEmbeddedNetwork(dir: URL): Promise<string | null> {
+export async function fetchEmbeddedNetwork(url: string): Promise<string | null> {
   try {
-    embeddedNetwork = await fetchBytes(new URL('kirin.knet', dir));
+    embeddedNetwork = await fetchBytes(url);
     return null;
   } catch (e) {
     return `embedded network not loaded: ${(e as Error).message}`;

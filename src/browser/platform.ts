@@ -2,25 +2,23 @@
 // substitutes this module for that one): the search thread is a module Web
 // Worker running worker.js (src/search/worker.ts bundled with
 // src/browser/thread-host.ts), found beside kirin.js (assets.ts). Its first
-// message carries its start data and where the kernel modules are: the worker
-// looks nothing up relative to itself, so a bundler may copy it anywhere.
+// message carries its start data and the URLs of all the files (assets.ts): the
+// worker looks nothing up relative to itself, so a bundler may copy it anywhere.
 
 import type { SearchThread } from '../engine/platform.js';
 import type { FromWorker, ToWorker, WorkerStart } from '../search/worker.js';
-import { ASSET_URLS } from './assets.js';
-import type { KernelUrls } from './nnue-files.js';
+import { ASSET_URLS, type AssetUrls } from './assets.js';
 import { web } from './web.js';
 
-/** The first message a browser search thread receives: its start data (Node passes workerData). */
+/** The first message a browser search thread receives: its start data (Node passes workerData) and where the files are. */
 export interface StartMessage {
   kirinStart: WorkerStart;
-  kernelUrls: KernelUrls;
+  assets: AssetUrls;
 }
 
 export function spawnSearchWorker(start: WorkerStart): SearchThread {
   const w = new web.Worker(ASSET_URLS.worker, { type: 'module', name: 'kirin-search' });
-  const kernelUrls = { kernels: ASSET_URLS.kernels, kernelsShared: ASSET_URLS.kernelsShared };
-  w.postMessage({ kirinStart: start, kernelUrls } satisfies StartMessage);
+  w.postMessage({ kirinStart: start, assets: ASSET_URLS } satisfies StartMessage);
   const thread = {
     postMessage(message: ToWorker): void {
       w.postMessage(message);

@@ -44,7 +44,7 @@ export const parentPort = {
 const start = await started;
 // The kernels for the network memory (the portable kernels play without them).
 if (wasmSimdSupported()) {
-  const kernels = await fetchKernelModule(start.kernelUrls);
+  const kernels = await fetchKernelModule(start.assets);
   if (kernels !== null) scope.postMessage({ type: 'text', id: 0, line: kernels });
 }
 

@@ -70,8 +70,8 @@ test("the package's browser build: kirin.js names exactly src/browser/assets.ts'
   }
 });
 
-/** What a twin adds for the browser (the kernel module arrives by fetch, not from a file). */
-const BROWSER_ONLY = ['provideKernelModule', 'fetchKernelModule'];
+/** What a twin adds for the browser (the kernel module and the embedded network arrive by fetch, not from a file). */
+const BROWSER_ONLY = ['provideKernelModule', 'fetchKernelModule', 'fetchEmbeddedNetwork'];
 
 test('each browser twin exports the names of the Node module it replaces', async () => {
   for (const [nodeModule, twin] of Object.entries(BROWSER_TWINS)) {
