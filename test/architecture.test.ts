@@ -74,13 +74,18 @@ test('the rooms point one way: tests may use tools and the product, tools only t
   }
   assert.deepEqual(wrong, []);
   assert.ok(files.get('tools/match/game.ts')?.has('src/dev.ts'), "the graph sees the tools' imports");
-  // Each room builds on its own (tsconfig.src.json, tsconfig.tools.json, tsconfig.test.json).
+  // Each room builds on its own (tsconfig.src.json, tsconfig.build.json, tsconfig.tools.json, tsconfig.test.json).
   const tsconfig = (name: string) =>
     JSON.parse(readFileSync(join(root, name), 'utf8')) as { include: string[]; references?: { path: string }[] };
   assert.deepEqual(tsconfig('tsconfig.src.json').include, ['src/**/*.ts']);
   assert.deepEqual(tsconfig('tsconfig.src.json').references, undefined);
   assert.deepEqual(tsconfig('tsconfig.tools.json').include, ['tools/**/*.ts']);
-  assert.deepEqual(tsconfig('tsconfig.tools.json').references, [{ path: './tsconfig.src.json' }]);
+  assert.deepEqual(tsconfig('tsconfig.tools.json').references, [
+    { path: './tsconfig.src.json' },
+    { path: './tsconfig.build.json' },
+  ]);
+  // The product's build scripts (the browser bundler) build with the product alone.
+  assert.deepEqual(tsconfig('tsconfig.build.json').references, [{ path: './tsconfig.src.json' }]);
 });
 
 test('the product sets positions from FENs through Position.fromFen / setFen (a Result), never the test constructor', () => {
@@ -147,7 +152,7 @@ test('both entry points re-export the library, each adding only its own few name
   assert.ok(lib.includes('Engine') && lib.includes('Position') && lib.includes('judge'));
   const extra = (entry: string[]): string[] => entry.filter((n) => !lib.includes(n));
   assert.deepEqual(extra(node), ['ENGINE_AUTHOR', 'ENGINE_NAME', 'Uci', 'engineVersion', 'runUci']);
-  assert.deepEqual(extra(browser), ['canSearch', 'kernelModuleProblem']);
+  assert.deepEqual(extra(browser), ['browserSupport', 'canSearch', 'kernelModuleProblem']);
   assert.deepEqual(
     lib.filter((n) => !node.includes(n) || !browser.includes(n)),
     [],

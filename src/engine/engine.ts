@@ -52,9 +52,22 @@ export interface EngineConfig {
   warmup?: boolean;
 }
 
+/**
+ * Why this runtime cannot search, or null when it can: the search thread shares
+ * memory with the engine, and a browser gives SharedArrayBuffer only to a
+ * cross-origin isolated page. Everything else of the engine works without it.
+ */
+function searchUnavailable(): string | null {
+  return typeof SharedArrayBuffer === 'function'
+    ? null
+    : 'Kirin cannot search here: this runtime has no SharedArrayBuffer (a browser gives it only to a cross-origin ' +
+        'isolated page: Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp)';
+}
+
 /** A fresh per-search signal buffer: [0] stop, [1] ponderhit (see src/search/worker.ts). */
 export function newSignals(): Int32Array {
-  return new Int32Array(new SharedArrayBuffer(8));
+  // Without SharedArrayBuffer no search starts (ensureWorker refuses); the buffer is never shared.
+  return new Int32Array(typeof SharedArrayBuffer === 'function' ? new SharedArrayBuffer(8) : new ArrayBuffer(8));
 }
 
 export interface SearchListener {
@@ -172,7 +185,7 @@ export class Engine {
     });
     o.add({ name: 'Use NNUE', type: 'check', default: true, onChange: () => ok(this.selectEvaluation()) });
     this.loadInitialNetwork(DEFAULT_EVAL_FILE);
-    if (this.warmupWanted) this.ensureWorker();
+    if (this.warmupWanted && searchUnavailable() === null) this.ensureWorker();
   }
 
   // ---- Evaluation ----------------------------------------------------------------
@@ -460,9 +473,12 @@ export class Engine {
     if (msg.type === 'text') this.onMessage(msg.line);
   }
 
+  /** The main search thread, started if need be; throws where searching is impossible (searchUnavailable). */
   private ensureWorker(): SearchThread {
     const main = this.worker;
     if (main) return main;
+    const why = searchUnavailable();
+    if (why !== null) throw new Error(why);
     this.warmupAbort = newSignals();
     this.readySettled = false;
     this.readyPromise = new Promise<void>((resolve) => {
@@ -557,6 +573,8 @@ export class Engine {
    * `go` reaches it even while the `go` still waits behind earlier commands.
    */
   go(limits: SearchLimits, listener: SearchListener = {}, signals: Int32Array = newSignals()): Promise<SearchResult> {
+    const why = searchUnavailable();
+    if (why !== null) return Promise.reject(new Error(why));
     const id = this.nextId++;
     const sab = signals.buffer as SharedArrayBuffer;
     let resolve!: (r: SearchResult) => void;
@@ -644,6 +662,8 @@ export class Engine {
    * the search running there, if any.
    */
   searchThreadEvaluation(): Promise<StaticEvaluation> {
+    const why = searchUnavailable();
+    if (why !== null) return Promise.reject(new Error(why));
     const w = this.ensureWorker();
     const id = this.nextId++;
     w.ref();

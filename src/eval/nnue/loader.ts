@@ -146,11 +146,18 @@ export interface NnueMemory {
 /** The most pages a shared network memory may grow to (4 GiB, the wasm32 limit; the kernels' module allows it). */
 const MAX_SHARED_PAGES = 65536;
 type MemoryConstructor = new (d: { initial: number; maximum?: number; shared?: boolean }) => NnueMemory;
-const WasmMemory = (globalThis as unknown as { WebAssembly: { Memory: MemoryConstructor } }).WebAssembly.Memory;
 
-/** The memory a network lives in: the weights at the offsets of layout.ts, then `workBytes` of work areas. */
+/**
+ * The memory a network lives in: the weights at the offsets of layout.ts, then
+ * `workBytes` of work areas. A WebAssembly.Memory; where the runtime has no
+ * WebAssembly (switched off, a JIT-less mode) a plain buffer of the same size,
+ * on which the portable kernels run (it cannot grow).
+ */
 export function allocateNetworkMemory(workBytes: number, shared = typeof SharedArrayBuffer === 'function'): NnueMemory {
   const pages = Math.ceil((WEIGHTS_END + workBytes) / 65536);
+  const WasmMemory = (globalThis as unknown as { WebAssembly?: { Memory: MemoryConstructor } }).WebAssembly?.Memory;
+  if (WasmMemory === undefined)
+    return { buffer: shared ? new SharedArrayBuffer(pages * 65536) : new ArrayBuffer(pages * 65536) };
   return shared
     ? // A shared memory may grow later (more search threads need more work slots).
       new WasmMemory({ initial: pages, maximum: Math.max(pages, MAX_SHARED_PAGES), shared: true })
