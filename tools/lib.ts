@@ -35,8 +35,11 @@
 //       options: { games: { type: 'string' }, json: { type: 'boolean' } },
 //       positionals: { min: 0, max: 0 },              // optional; none allowed when absent
 //     });
+//     A spec may name `groups`: options whose value goes on over the following
+//     words up to the next option (`--sprt elo0=0 elo1=10`; a boolean one takes
+//     an optional word: `--debug [FILE]`); CommandLine.groups holds their words.
 //     readCommandLine(argv, SPEC): Result<CommandLine, 'help' | 'arguments'>
-//       Pure: `{ values, positionals }` (values typed from the options), or the
+//       Pure: `{ values, positionals, groups }` (values typed from the options), or the
 //       error 'help' (--help or -h anywhere) or 'arguments' (an unknown option, an
 //       option without its value, a value that looks like an option - write
 //       `--name=-5` for a value starting with '-' -, a flag given a value, too
@@ -48,6 +51,11 @@
 //       readCommandLine, and for help or an error reportCommandLine and
 //       process.exit with its code: for scripts that read their arguments at the
 //       top level.
+//     scriptCommandLine(argv, spec): ScriptCommandLine
+//       commandLineOrExit plus readers that end the process (code 2, the message
+//       and the usage) on a bad value: .string(name, def), .flag(name),
+//       .integer(name, def, bounds?), .number(name, def, bounds?), and
+//       .numberAt(index, what, def, bounds?) for a positional argument.
 //   Values arrive as strings; a tool checks each with these, which name the option
 //   in the error (code 'arguments'):
 //     integerOption(values, name, default, { min?, max? }): Result<number, 'arguments'>
@@ -147,6 +155,12 @@ export interface CommandSpec<O extends OptionsSpec> {
   readonly options: O;
   /** How many arguments that are not options the tool takes (none when absent). */
   readonly positionals?: { readonly min?: number; readonly max?: number };
+  /**
+   * Options whose value goes on over the following words, up to the next option
+   * (`--sprt elo0=0 elo1=10`, `--debug [FILE]` as a boolean): CommandLine.groups
+   * holds each one's words (its last occurrence).
+   */
+  readonly groups?: readonly (keyof O & string)[];
 }
 
 /** The values of the options, typed from their spec: a string, a boolean, or an array of them when `multiple`. */
@@ -164,6 +178,8 @@ export type OptionValues<O extends OptionsSpec> = {
 export interface CommandLine<O extends OptionsSpec> {
   readonly values: OptionValues<O>;
   readonly positionals: readonly string[];
+  /** The words of each group option given (CommandSpec.groups). */
+  readonly groups: Readonly<Record<string, readonly string[]>>;
 }
 
 export type CommandLineCode = 'help' | 'arguments';
@@ -178,6 +194,12 @@ function shortMessage(message: string): string {
   return message.replace(/\. To specify .*$/s, '').replace(/\. This command does not take positional arguments$/, '');
 }
 
+/** A word of the command line as util.parseArgs reads it (its `tokens`). */
+type ArgToken =
+  | { kind: 'option'; name: string; value?: string }
+  | { kind: 'positional'; value: string }
+  | { kind: 'option-terminator' };
+
 /** Reads a command line (util.parseArgs, strict): its values, or 'help' or 'arguments' with the message. */
 export function readCommandLine<O extends OptionsSpec>(
   argv: readonly string[],
@@ -186,24 +208,39 @@ export function readCommandLine<O extends OptionsSpec>(
   const end = argv.indexOf('--');
   const before = end < 0 ? argv : argv.slice(0, end);
   if (before.includes('--help') || before.includes('-h')) return err('help', spec.usage);
-  const wantsPositionals = spec.positionals !== undefined;
-  let parsed: { values: Record<string, unknown>; positionals: string[] };
+  const groupNames = new Set<string>(spec.groups ?? []);
+  let parsed: { values: Record<string, unknown>; tokens: ArgToken[] };
   try {
     parsed = parseArgs({
       args: [...argv],
-      options: spec.options as Record<string, OptionSpec & { multiple?: boolean }>,
+      options: spec.options as Record<string, OptionSpec>,
       strict: true,
-      allowPositionals: wantsPositionals,
-    });
+      allowPositionals: spec.positionals !== undefined || groupNames.size > 0,
+      tokens: true,
+    }) as unknown as { values: Record<string, unknown>; tokens: ArgToken[] };
   } catch (e) {
     return err('arguments', shortMessage((e as Error).message));
   }
-  const n = parsed.positionals.length;
+  // The words after a group option, up to the next option, belong to it.
+  const groups: Record<string, string[]> = {};
+  const positionals: string[] = [];
+  let open: string | null = null;
+  for (const t of parsed.tokens) {
+    if (t.kind === 'option') {
+      open = groupNames.has(t.name) ? t.name : null;
+      if (open !== null) groups[open] = t.value === undefined ? [] : [t.value];
+    } else if (t.kind === 'option-terminator') open = null;
+    else if (open !== null) groups[open].push(t.value);
+    else positionals.push(t.value);
+  }
+  if (spec.positionals === undefined && positionals.length > 0)
+    return err('arguments', `unexpected argument '${positionals[0]}'`);
+  const n = positionals.length;
   const min = spec.positionals?.min ?? 0;
   const max = spec.positionals?.max ?? Infinity;
   if (n < min) return err('arguments', `${min - n} argument${min - n === 1 ? '' : 's'} missing`);
-  if (n > max) return err('arguments', `unexpected argument '${parsed.positionals[max]}'`);
-  return ok({ values: parsed.values as OptionValues<O>, positionals: parsed.positionals });
+  if (n > max) return err('arguments', `unexpected argument '${positionals[max]}'`);
+  return ok({ values: parsed.values as OptionValues<O>, positionals, groups });
 }
 
 interface Out {
@@ -212,7 +249,7 @@ interface Out {
 
 /** Prints what a failed read means (usage for help; the message and the usage otherwise); the exit code. */
 export function reportCommandLine(
-  spec: CommandSpec<OptionsSpec>,
+  spec: { readonly name: string; readonly usage: string },
   error: { readonly code: CommandLineCode; readonly message: string },
   out: Out = process.stdout,
   errOut: Out = process.stderr,
@@ -280,4 +317,45 @@ export function numberOption(
   const n = text.trim() === '' ? NaN : Number(text);
   if (!Number.isFinite(n)) return err('arguments', `--${name} ${text}: not a number`);
   return checkBounds(name, text, n, bounds);
+}
+
+/** A script's command line with readers that end the process on a bad value (scriptCommandLine). */
+export interface ScriptCommandLine<O extends OptionsSpec> extends CommandLine<O> {
+  /** A string option's value, or `def`. */
+  string(name: keyof O & string, def: string): string;
+  /** Whether a boolean option was given. */
+  flag(name: keyof O & string): boolean;
+  /** An integer option (integerOption), or `def`; a bad value ends the process with code 2. */
+  integer(name: keyof O & string, def: number, bounds?: Bounds): number;
+  /** A number option (numberOption), or `def`; a bad value ends the process with code 2. */
+  number(name: keyof O & string, def: number, bounds?: Bounds): number;
+  /** The positional argument at `index` as a number (`what` names it in the error), or `def` when absent. */
+  numberAt(index: number, what: string, def: number, bounds?: Bounds): number;
+}
+
+/** commandLineOrExit, with readers for the values that end the process on a bad one. */
+export function scriptCommandLine<O extends OptionsSpec>(
+  argv: readonly string[],
+  spec: CommandSpec<O>,
+): ScriptCommandLine<O> {
+  const cl = commandLineOrExit(argv, spec);
+  const values = cl.values as Readonly<Record<string, unknown>>;
+  const orExit = (r: Result<number, 'arguments'>): number => {
+    if (r.ok) return r.value;
+    process.exit(reportCommandLine(spec, r.error));
+  };
+  return {
+    ...cl,
+    string: (name, def) => {
+      const v = values[name];
+      return typeof v === 'string' ? v : def;
+    },
+    flag: (name) => values[name] === true,
+    integer: (name, def, bounds = {}) => orExit(integerOption(values, name, def, bounds)),
+    number: (name, def, bounds = {}) => orExit(numberOption(values, name, def, bounds)),
+    numberAt: (index, what, def, bounds = {}) => {
+      const r = numberOption({ [what]: cl.positionals[index] }, what, def, bounds);
+      return orExit(r.ok ? r : err('arguments', r.error.message.replace(`--${what} `, `${what} `)));
+    },
+  };
 }

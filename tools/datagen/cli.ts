@@ -10,7 +10,7 @@
 import { closeSync, writeSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { Position } from '../../src/dev.js';
-import { checkToolArgs, type ToolArgsSpec } from '../cli-args.js';
+import { commandSpec, integerOption, readCommandLine, reportCommandLine, repoPath } from '../lib.js';
 import { loadOpenings } from '../match/openings.js';
 import {
   RECORD_SIZE,
@@ -28,42 +28,24 @@ const USAGE = `usage: kirin datagen --out FILE [--positions N] [--threads T] [--
        kirin datagen --to-text FILE [--limit N]
 `;
 
-const OPTIONS: ToolArgsSpec = {
+const SPEC = commandSpec({
   name: 'kirin datagen',
   usage: USAGE,
-  values: [
-    'out',
-    'positions',
-    'threads',
-    'nodes',
-    'depth',
-    'random-plies',
-    'openings',
-    'seed',
-    'max-ply',
-    'hash',
-    'to-text',
-    'limit',
-  ],
-};
-
-/** The options as a map (`help` when --help / -h was given), or the command line's error. */
-function parseArgs(argv: string[]): Map<string, string> | string {
-  const c = checkToolArgs(argv, OPTIONS);
-  if (c.kind === 'error') return c.message;
-  const m = new Map<string, string>();
-  if (c.kind === 'help') m.set('help', '');
-  else for (let i = 0; i < argv.length; i += 2) m.set(argv[i].slice(2), argv[i + 1]);
-  return m;
-}
-
-function intOpt(m: Map<string, string>, name: string, def: number, min: number): number | string {
-  const v = m.get(name);
-  if (v === undefined) return def;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < min) return `--${name} must be an integer >= ${min} (got "${v}")`;
-  return n;
-}
+  options: {
+    out: { type: 'string' },
+    positions: { type: 'string' },
+    threads: { type: 'string' },
+    nodes: { type: 'string' },
+    depth: { type: 'string' },
+    'random-plies': { type: 'string' },
+    openings: { type: 'string' },
+    seed: { type: 'string' },
+    'max-ply': { type: 'string' },
+    hash: { type: 'string' },
+    'to-text': { type: 'string' },
+    limit: { type: 'string' },
+  },
+});
 
 function fmtTime(s: number): string {
   if (!Number.isFinite(s)) return '--:--';
@@ -102,24 +84,19 @@ function toText(path: string, limit: number): number {
 }
 
 export async function runDatagenCli(argv: string[]): Promise<number> {
-  const args = parseArgs(argv);
-  if (typeof args === 'string') {
-    process.stderr.write(`kirin datagen: ${args}\n${USAGE}`);
+  const cl = readCommandLine(argv, SPEC);
+  if (!cl.ok) return reportCommandLine(SPEC, cl.error);
+  const args = cl.value.values;
+  const refuse = (message: string): number => {
+    process.stderr.write(`kirin datagen: ${message}\n`);
     return 2;
+  };
+  if (args['to-text'] !== undefined) {
+    const limit = integerOption(args, 'limit', 0, { min: 0 });
+    if (!limit.ok) return refuse(limit.error.message);
+    return toText(args['to-text'], limit.value);
   }
-  if (args.has('help')) {
-    process.stdout.write(USAGE);
-    return 0;
-  }
-  if (args.has('to-text')) {
-    const limit = intOpt(args, 'limit', 0, 0);
-    if (typeof limit === 'string') {
-      process.stderr.write(`kirin datagen: ${limit}\n`);
-      return 2;
-    }
-    return toText(args.get('to-text')!, limit);
-  }
-  const out = args.get('out');
+  const out = args.out;
   if (!out) {
     process.stderr.write('kirin datagen: --out FILE is required\n' + USAGE);
     return 2;
@@ -135,15 +112,12 @@ export async function runDatagenCli(argv: string[]): Promise<number> {
     ['max-ply', 400, 10],
     ['hash', 16, 1],
   ] as const) {
-    const v = intOpt(args, name, def, min);
-    if (typeof v === 'string') {
-      process.stderr.write(`kirin datagen: ${v}\n`);
-      return 2;
-    }
-    nums[name] = v;
+    const v = integerOption(args, name, def, { min });
+    if (!v.ok) return refuse(v.error.message);
+    nums[name] = v.value;
   }
   if (nums.nodes === 0 && nums.depth === 0) nums.nodes = 5000;
-  const openingsPath = args.get('openings') ?? new URL('../../../data/openings/openings.txt', import.meta.url).pathname;
+  const openingsPath = args.openings ?? repoPath('data', 'openings', 'openings.txt');
   const loaded = loadOpenings(openingsPath);
   if (!loaded.ok) {
     process.stderr.write(`kirin datagen: openings: ${loaded.error.message}\n`);

@@ -26,6 +26,7 @@ import {
   VALUE_MATE,
   type Move,
 } from '../../src/dev.js';
+import { commandSpec, exitWithError, scriptCommandLine } from '../lib.js';
 
 const MAX_DEPTH_PLY = 64;
 const moves = new Int32Array(MAX_MOVES * MAX_DEPTH_PLY);
@@ -182,18 +183,26 @@ function playGame(
   return 0;
 }
 
+const SPEC = commandSpec({
+  name: 'selfplay',
+  usage:
+    'usage: node dist/tools/eval/selfplay.js [games=20] [depth=2] [terms=Pins|Pins,Rooks|positional|none] [weight=0] [seed=1]',
+  options: {},
+  positionals: { max: 5 },
+});
+
 function main(): void {
-  const args = process.argv.slice(2);
-  const games = Number(args[0] ?? 20);
-  const depth = Number(args[1] ?? 2);
-  const termName = args[2] ?? 'none';
-  const weight = Number(args[3] ?? 0);
-  const seed = Number(args[4] ?? 1);
+  const cl = scriptCommandLine(process.argv.slice(2), SPEC);
+  const games = cl.numberAt(0, 'games', 20, { min: 1 });
+  const depth = cl.numberAt(1, 'depth', 2, { min: 1, max: 20 });
+  const termName = cl.positionals[2] ?? 'none';
+  const weight = cl.numberAt(3, 'weight', 0);
+  const seed = cl.numberAt(4, 'seed', 1);
   // A comma-separated list of terms, `positional` (all but material) or `none`.
   const terms: number[] = [];
   for (const name of termName === 'none' ? [] : termName === 'positional' ? TERM_NAMES.slice(1) : termName.split(',')) {
     const t = TERM_NAMES.findIndex((n) => n.toLowerCase().replace(' ', '') === name.toLowerCase().replace(' ', ''));
-    if (t < 0) throw new Error(`unknown term ${name}; terms: ${TERM_NAMES.join(', ')}`);
+    if (t < 0) exitWithError(SPEC.name, `unknown term ${name}; terms: ${TERM_NAMES.join(', ')}`, 2);
     terms.push(t);
   }
   const rand = rng(seed);

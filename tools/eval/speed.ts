@@ -5,9 +5,19 @@
 
 import { evaluate, evaluateClassical, Position } from '../../src/dev.js';
 import { randomFens as randomPositions } from './random-fens.js';
+import { commandSpec, scriptCommandLine } from '../lib.js';
 
-const count = Number(process.argv[2] ?? 64);
-const seconds = Number(process.argv[3] ?? 3);
+const cl = scriptCommandLine(
+  process.argv.slice(2),
+  commandSpec({
+    name: 'speed',
+    usage: 'usage: node dist/tools/eval/speed.js [positions=64] [seconds=3]',
+    options: {},
+    positionals: { max: 2 },
+  }),
+);
+const count = cl.numberAt(0, 'positions', 64, { min: 1 });
+const seconds = cl.numberAt(1, 'seconds', 3, { min: 0 });
 const fens = randomPositions(count, 7);
 const positions = fens.flatMap((f) => {
   const p = Position.fromFen(f);

@@ -9,22 +9,24 @@
 
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { repoRoot } from '../lib.js';
+import { commandSpec, repoRoot, scriptCommandLine } from '../lib.js';
 import { loadOpenings } from './openings.js';
 import { UciEngine } from './uci-engine.js';
 
 const root = repoRoot();
-const args = process.argv.slice(2);
-let file = join(root, 'data/openings/openings.txt');
-let depth = 10;
-let limit = 100;
-let engine = `node ${join(dirname(fileURLToPath(import.meta.url)), 'fairy-stockfish-uci.js')}`;
-for (let i = 0; i < args.length; i++) {
-  if (args[i] === '--depth') depth = Number(args[++i]);
-  else if (args[i] === '--limit') limit = Number(args[++i]);
-  else if (args[i] === '--engine') engine = args[++i];
-  else file = args[i];
-}
+const cl = scriptCommandLine(
+  process.argv.slice(2),
+  commandSpec({
+    name: 'check-openings',
+    usage: 'usage: node dist/tools/match/check-openings.js [FILE] [--depth D] [--limit CP] [--engine CMD]',
+    options: { depth: { type: 'string' }, limit: { type: 'string' }, engine: { type: 'string' } },
+    positionals: { max: 1 },
+  }),
+);
+const file = cl.positionals[0] ?? join(root, 'data/openings/openings.txt');
+const depth = cl.integer('depth', 10, { min: 1 });
+const limit = cl.number('limit', 100, { min: 0 });
+const engine = cl.string('engine', `node ${join(dirname(fileURLToPath(import.meta.url)), 'fairy-stockfish-uci.js')}`);
 
 const loaded = loadOpenings(file);
 if (!loaded.ok) {

@@ -1,7 +1,8 @@
 // `kirin match`: command-line front end of the match runner.
 
 import { appendFileSync, writeFileSync } from 'node:fs';
-import { DEFAULT_RULES, ruleConfigFrom, type RuleConfig } from '../../src/dev.js';
+import { DEFAULT_RULES, err, ok, ruleConfigFrom, type Result, type RuleConfig } from '../../src/dev.js';
+import { commandSpec, integerOption, readCommandLine, reportCommandLine, type CommandLineCode } from '../lib.js';
 import type { EngineLogger, EngineSpec } from './uci-engine.js';
 import { NO_ADJUDICATION, formatTimeControl, parseTimeControl, type Adjudication, type TimeControl } from './game.js';
 import { runMatch, summaryLines, type SprtModel } from './match.js';
@@ -75,204 +76,156 @@ export interface MatchArgs {
   logFile: string | null;
   debug: string | boolean;
   ratingInterval: number;
-  help: boolean;
 }
 
-function parseIntArg(name: string, v: string | undefined, min: number): number {
-  if (v === undefined || !/^-?\d+$/.test(v)) throw new Error(`${name} needs an integer`);
-  const n = Number(v);
-  if (n < min) throw new Error(`${name} must be >= ${min}`);
-  return n;
-}
+const MATCH_SPEC = commandSpec({
+  name: 'kirin match',
+  usage: MATCH_USAGE,
+  options: {
+    engine: { type: 'string', multiple: true },
+    name: { type: 'string', multiple: true },
+    option: { type: 'string', multiple: true },
+    'engine-option': { type: 'string', multiple: true },
+    tc: { type: 'string' },
+    'engine-tc': { type: 'string', multiple: true },
+    nodes: { type: 'string' },
+    depth: { type: 'string' },
+    movetime: { type: 'string' },
+    games: { type: 'string' },
+    concurrency: { type: 'string' },
+    openings: { type: 'string' },
+    'openings-order': { type: 'string' },
+    seed: { type: 'string' },
+    'repetition-rule': { type: 'string' },
+    rule60: { type: 'string' },
+    'draw-rule': { type: 'string' },
+    repetitions: { type: 'string' },
+    'max-plies': { type: 'string' },
+    'time-margin': { type: 'string' },
+    'move-timeout': { type: 'string' },
+    resign: { type: 'string' },
+    draw: { type: 'string' },
+    sprt: { type: 'string' },
+    'sprt-model': { type: 'string' },
+    log: { type: 'string' },
+    debug: { type: 'boolean' },
+    'rating-interval': { type: 'string' },
+  },
+  groups: ['resign', 'draw', 'sprt', 'debug'],
+});
 
-function parseKeyValues(name: string, tokens: string[], keys: string[]): Record<string, number> {
+type ArgResult<T> = Result<T, 'arguments'>;
+
+function parseKeyValues(name: string, tokens: readonly string[], keys: string[]): ArgResult<Record<string, number>> {
   const out: Record<string, number> = {};
   for (const t of tokens) {
     const m = /^([a-z0-9]+)=(-?\d+(?:\.\d+)?)$/i.exec(t);
     if (!m || !keys.includes(m[1].toLowerCase()))
-      throw new Error(`${name}: bad parameter "${t}" (expected ${keys.map((k) => k + '=').join(', ')})`);
+      return err('arguments', `--${name}: bad parameter "${t}" (expected ${keys.map((k) => k + '=').join(', ')})`);
     out[m[1].toLowerCase()] = Number(m[2]);
   }
-  return out;
+  return ok(out);
 }
 
-function engineIndex(name: string, v: string): [number, string] {
+function engineIndex(name: string, v: string): ArgResult<[number, string]> {
   const m = /^([12]):(.*)$/s.exec(v);
-  if (!m) throw new Error(`${name} needs N:VALUE with N = 1 or 2`);
-  return [Number(m[1]) - 1, m[2]];
+  if (!m) return err('arguments', `--${name} needs N:VALUE with N = 1 or 2`);
+  return ok([Number(m[1]) - 1, m[2]]);
 }
 
-function splitOption(name: string, v: string): [string, string] {
+function splitOption(name: string, v: string): ArgResult<[string, string]> {
   const eq = v.indexOf('=');
-  if (eq <= 0) throw new Error(`${name} needs NAME=VALUE`);
-  return [v.slice(0, eq).trim(), v.slice(eq + 1).trim()];
+  if (eq <= 0) return err('arguments', `--${name} needs NAME=VALUE`);
+  return ok([v.slice(0, eq).trim(), v.slice(eq + 1).trim()]);
 }
 
-/** Parses the arguments of `kirin match`; throws Error with a message on bad input. */
-export function parseMatchArgs(argv: readonly string[]): MatchArgs {
-  const commands: string[] = [];
+/** Parses the arguments of `kirin match`: the match, or 'help', or what is wrong with them ('arguments'). */
+export function parseMatchArgs(argv: readonly string[]): Result<MatchArgs, CommandLineCode> {
+  const cl = readCommandLine(argv, MATCH_SPEC);
+  if (!cl.ok) return cl;
+  const v = cl.value.values;
+  const g = cl.value.groups;
+  const int = (name: keyof typeof v & string, def: number, min: number): ArgResult<number> =>
+    integerOption(v, name, def, { min });
   const names: (string | undefined)[] = [undefined, undefined];
+  for (const text of v.name ?? []) {
+    const r = engineIndex('name', text);
+    if (!r.ok) return r;
+    names[r.value[0]] = r.value[1];
+  }
   const common: Array<[string, string]> = [];
+  for (const text of v.option ?? []) {
+    const r = splitOption('option', text);
+    if (!r.ok) return r;
+    common.push(r.value);
+  }
   const perEngine: Array<Array<[string, string]>> = [[], []];
-  let tcText: string | null = null;
+  for (const text of v['engine-option'] ?? []) {
+    const r = engineIndex('engine-option', text);
+    if (!r.ok) return r;
+    const kv = splitOption('engine-option', r.value[1]);
+    if (!kv.ok) return kv;
+    perEngine[r.value[0]].push(kv.value);
+  }
   const perTc: (string | null)[] = [null, null];
+  for (const text of v['engine-tc'] ?? []) {
+    const r = engineIndex('engine-tc', text);
+    if (!r.ok) return r;
+    perTc[r.value[0]] = r.value[1];
+  }
   const extra: string[] = [];
-  let repetitionRule = DEFAULT_RULES.repetitionRule as string;
-  let drawRule = DEFAULT_RULES.drawRule as string;
-  let rule60 = DEFAULT_RULES.rule60MaxPly;
-  const a: Omit<MatchArgs, 'engines' | 'tc' | 'rules'> = {
-    games: null,
-    concurrency: 1,
-    openingsFile: null,
-    order: 'sequential',
-    seed: 1,
-    maxPlies: 600,
-    repetitions: 3,
-    timeMarginMs: 100,
-    moveTimeoutMs: 60000,
-    adjudication: { ...NO_ADJUDICATION },
-    sprt: null,
-    sprtModel: 'pentanomial',
-    logFile: null,
-    debug: false,
-    ratingInterval: 10,
-    help: false,
-  };
-  let i = 0;
-  const value = (flag: string): string => {
-    const v = argv[++i];
-    if (v === undefined) throw new Error(`${flag} needs a value`);
-    return v;
-  };
-  // Tokens after a flag up to the next --flag (for --sprt, --resign, --draw).
-  const group = (): string[] => {
-    const out: string[] = [];
-    while (i + 1 < argv.length && !argv[i + 1].startsWith('--')) out.push(argv[++i]);
-    return out;
-  };
-  for (; i < argv.length; i++) {
-    const flag = argv[i];
-    switch (flag) {
-      case '-h':
-      case '--help':
-        a.help = true;
-        break;
-      case '--engine':
-        commands.push(value(flag));
-        break;
-      case '--name': {
-        const [n, v] = engineIndex(flag, value(flag));
-        names[n] = v;
-        break;
-      }
-      case '--option':
-        common.push(splitOption(flag, value(flag)));
-        break;
-      case '--engine-option': {
-        const [n, v] = engineIndex(flag, value(flag));
-        perEngine[n].push(splitOption(flag, v));
-        break;
-      }
-      case '--tc':
-        tcText = value(flag);
-        break;
-      case '--engine-tc': {
-        const [n, v] = engineIndex(flag, value(flag));
-        perTc[n] = v;
-        break;
-      }
-      case '--nodes':
-        extra.push(`nodes=${parseIntArg(flag, value(flag), 1)}`);
-        break;
-      case '--depth':
-        extra.push(`depth=${parseIntArg(flag, value(flag), 1)}`);
-        break;
-      case '--movetime':
-        extra.push(`movetime=${parseIntArg(flag, value(flag), 1)}`);
-        break;
-      case '--games':
-        a.games = parseIntArg(flag, value(flag), 1);
-        break;
-      case '--concurrency':
-        a.concurrency = parseIntArg(flag, value(flag), 1);
-        break;
-      case '--openings':
-        a.openingsFile = value(flag);
-        break;
-      case '--openings-order': {
-        const v = value(flag);
-        if (v !== 'sequential' && v !== 'random') throw new Error(`${flag} is sequential or random`);
-        a.order = v;
-        break;
-      }
-      case '--seed':
-        a.seed = parseIntArg(flag, value(flag), 0);
-        break;
-      case '--repetition-rule':
-        repetitionRule = value(flag);
-        break;
-      case '--draw-rule':
-        drawRule = value(flag);
-        break;
-      case '--rule60':
-        rule60 = parseIntArg(flag, value(flag), 0);
-        break;
-      case '--max-plies':
-        a.maxPlies = parseIntArg(flag, value(flag), 0);
-        break;
-      case '--repetitions':
-        a.repetitions = parseIntArg(flag, value(flag), 2);
-        break;
-      case '--time-margin':
-        a.timeMarginMs = parseIntArg(flag, value(flag), 0);
-        break;
-      case '--move-timeout':
-        a.moveTimeoutMs = parseIntArg(flag, value(flag), 1);
-        break;
-      case '--resign': {
-        const kv = parseKeyValues(flag, group(), ['movecount', 'score']);
-        if (!(kv.movecount > 0 && kv.score > 0)) throw new Error(`${flag} needs movecount=N score=CP (both > 0)`);
-        a.adjudication.resignMoves = kv.movecount;
-        a.adjudication.resignScore = kv.score;
-        break;
-      }
-      case '--draw': {
-        const kv = parseKeyValues(flag, group(), ['movenumber', 'movecount', 'score']);
-        if (!(kv.movecount > 0 && kv.score >= 0)) throw new Error(`${flag} needs movecount=N (> 0) and score=CP`);
-        a.adjudication.drawMoveNumber = kv.movenumber ?? 0;
-        a.adjudication.drawMoves = kv.movecount;
-        a.adjudication.drawScore = kv.score;
-        break;
-      }
-      case '--sprt': {
-        const p = parseSprtParams(group());
-        if (!p.ok) throw new Error(p.error.message);
-        a.sprt = p.value;
-        break;
-      }
-      case '--sprt-model': {
-        const v = value(flag);
-        if (v !== 'pentanomial' && v !== 'trinomial') throw new Error(`${flag} is pentanomial or trinomial`);
-        a.sprtModel = v;
-        break;
-      }
-      case '--log':
-        a.logFile = value(flag);
-        break;
-      case '--debug':
-        a.debug = i + 1 < argv.length && !argv[i + 1].startsWith('--') ? argv[++i] : true;
-        break;
-      case '--rating-interval':
-        a.ratingInterval = parseIntArg(flag, value(flag), 0);
-        break;
-      default:
-        throw new Error(`unknown argument "${flag}"`);
-    }
+  for (const limit of ['nodes', 'depth', 'movetime'] as const) {
+    if (v[limit] === undefined) continue;
+    const n = int(limit, 0, 1);
+    if (!n.ok) return n;
+    extra.push(`${limit}=${n.value}`);
   }
-  if (a.help) {
-    return { ...a, engines: [], tc: [parseTc('1+0'), parseTc('1+0')], rules: DEFAULT_RULES };
+  const numbers = {
+    games: int('games', 0, 1),
+    concurrency: int('concurrency', 1, 1),
+    seed: int('seed', 1, 0),
+    rule60: int('rule60', DEFAULT_RULES.rule60MaxPly, 0),
+    maxPlies: int('max-plies', 600, 0),
+    repetitions: int('repetitions', 3, 2),
+    timeMarginMs: int('time-margin', 100, 0),
+    moveTimeoutMs: int('move-timeout', 60000, 1),
+    ratingInterval: int('rating-interval', 10, 0),
+  };
+  for (const r of Object.values(numbers)) if (!r.ok) return r;
+  const num = (k: keyof typeof numbers): number => (numbers[k] as { value: number }).value;
+  const order = v['openings-order'] ?? 'sequential';
+  if (order !== 'sequential' && order !== 'random') return err('arguments', '--openings-order is sequential or random');
+  const sprtModel = v['sprt-model'] ?? 'pentanomial';
+  if (sprtModel !== 'pentanomial' && sprtModel !== 'trinomial')
+    return err('arguments', '--sprt-model is pentanomial or trinomial');
+  const adjudication: Adjudication = { ...NO_ADJUDICATION };
+  if (g.resign) {
+    const kv = parseKeyValues('resign', g.resign, ['movecount', 'score']);
+    if (!kv.ok) return kv;
+    if (!(kv.value.movecount > 0 && kv.value.score > 0))
+      return err('arguments', '--resign needs movecount=N score=CP (both > 0)');
+    adjudication.resignMoves = kv.value.movecount;
+    adjudication.resignScore = kv.value.score;
   }
-  if (commands.length !== 2) throw new Error(`give exactly two --engine commands (got ${commands.length})`);
+  if (g.draw) {
+    const kv = parseKeyValues('draw', g.draw, ['movenumber', 'movecount', 'score']);
+    if (!kv.ok) return kv;
+    if (!(kv.value.movecount > 0 && kv.value.score >= 0))
+      return err('arguments', '--draw needs movecount=N (> 0) and score=CP');
+    adjudication.drawMoveNumber = kv.value.movenumber ?? 0;
+    adjudication.drawMoves = kv.value.movecount;
+    adjudication.drawScore = kv.value.score;
+  }
+  let sprt: SprtParams | null = null;
+  if (g.sprt) {
+    const p = parseSprtParams([...g.sprt]);
+    if (!p.ok) return err('arguments', p.error.message);
+    sprt = p.value;
+  }
+  if (g.debug && g.debug.length > 1) return err('arguments', `unexpected argument '${g.debug[1]}'`);
+  const debug: string | boolean = g.debug ? (g.debug[0] ?? true) : false;
+  const commands = v.engine ?? [];
+  if (commands.length !== 2) return err('arguments', `give exactly two --engine commands (got ${commands.length})`);
   const engines: EngineSpec[] = commands.map((command, n) => ({
     command,
     name: names[n],
@@ -281,41 +234,55 @@ export function parseMatchArgs(argv: readonly string[]): MatchArgs {
       ...perEngine[n],
     ],
   }));
-  const withExtra = (t: string | null): string => [t, ...extra].filter((x) => x).join(',');
-  const tc0 = withExtra(perTc[0] ?? tcText),
-    tc1 = withExtra(perTc[1] ?? tcText);
-  if (!tc0 || !tc1) throw new Error('give a time control (--tc 10+0.1, --nodes N, --depth D or --movetime MS)');
+  const withExtra = (t: string | null | undefined): string => [t, ...extra].filter((x) => x).join(',');
+  const tcTexts = [withExtra(perTc[0] ?? v.tc), withExtra(perTc[1] ?? v.tc)];
+  if (!tcTexts[0] || !tcTexts[1])
+    return err('arguments', 'give a time control (--tc 10+0.1, --nodes N, --depth D or --movetime MS)');
+  const tcs: TimeControl[] = [];
+  for (const text of tcTexts) {
+    const tc = parseTimeControl(text);
+    if (!tc.ok) return err('arguments', tc.error.message);
+    tcs.push(tc.value);
+  }
+  const repetitionRule = v['repetition-rule'] ?? DEFAULT_RULES.repetitionRule;
+  const drawRule = v['draw-rule'] ?? DEFAULT_RULES.drawRule;
   const rules = ruleConfigFrom({
     repetitionRule,
     drawRule,
-    rule60MaxPly: rule60,
+    rule60MaxPly: num('rule60'),
     mateThreatDepth: DEFAULT_RULES.mateThreatDepth,
   });
   if (rules.repetitionRule.toLowerCase() !== repetitionRule.toLowerCase())
-    throw new Error(`unknown repetition rule "${repetitionRule}"`);
-  if (rules.drawRule.toLowerCase() !== drawRule.toLowerCase()) throw new Error(`unknown draw rule "${drawRule}"`);
-  return { ...a, engines, tc: [parseTc(tc0), parseTc(tc1)], rules };
-}
-
-function parseTc(text: string): TimeControl {
-  const tc = parseTimeControl(text);
-  if (!tc.ok) throw new Error(tc.error.message);
-  return tc.value;
+    return err('arguments', `unknown repetition rule "${repetitionRule}"`);
+  if (rules.drawRule.toLowerCase() !== drawRule.toLowerCase())
+    return err('arguments', `unknown draw rule "${drawRule}"`);
+  return ok({
+    engines,
+    tc: [tcs[0], tcs[1]],
+    games: v.games === undefined ? null : num('games'),
+    concurrency: num('concurrency'),
+    openingsFile: v.openings ?? null,
+    order,
+    seed: num('seed'),
+    rules,
+    maxPlies: num('maxPlies'),
+    repetitions: num('repetitions'),
+    timeMarginMs: num('timeMarginMs'),
+    moveTimeoutMs: num('moveTimeoutMs'),
+    adjudication,
+    sprt,
+    sprtModel,
+    logFile: v.log ?? null,
+    debug,
+    ratingInterval: num('ratingInterval'),
+  });
 }
 
 /** `kirin match ...`: returns the process exit code (0 done, 1 match error, 2 bad arguments). */
 export async function runMatchCli(argv: string[]): Promise<number> {
-  let args: MatchArgs;
-  try {
-    args = parseMatchArgs(argv);
-  } catch (e) {
-    process.stderr.write(`kirin match: ${(e as Error).message}\n\n${MATCH_USAGE}`);
-    return 2;
-  }
-  if (args.help) {
-    process.stdout.write(MATCH_USAGE);
-    return 0;
-  }
+  const parsed = parseMatchArgs(argv);
+  if (!parsed.ok) return reportCommandLine(MATCH_SPEC, parsed.error);
+  const args = parsed.value;
   const print = (line: string): void => {
     process.stdout.write(line + '\n');
   };

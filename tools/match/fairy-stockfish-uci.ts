@@ -22,7 +22,7 @@ import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { dirname, join, basename } from 'node:path';
 import { runRelay, spawnEndpoint, type EngineEndpoint } from './relay.js';
-import { isMain } from '../lib.js';
+import { commandSpec, readCommandLine, reportCommandLine, runMain } from '../lib.js';
 
 /** Kirin move (ranks 0-9) -> Fairy-Stockfish move (ranks 1-10). */
 export function toFairy(move: string): string {
@@ -92,21 +92,29 @@ function fairyRelay(engine: EngineEndpoint, startup: string[]): void {
   });
 }
 
-async function main() {
-  const k = process.argv.indexOf('--native');
-  if (k >= 0) {
-    const path = process.argv[k + 1];
-    if (!path) throw new Error('--native needs the path of a Fairy-Stockfish binary');
-    return fairyRelay(spawnEndpoint(path, [], 'fairy-stockfish-uci'), []);
+const SPEC = commandSpec({
+  name: 'fairy-stockfish-uci',
+  usage: 'usage: node dist/tools/match/fairy-stockfish-uci.js [--native /usr/games/fairy-stockfish]',
+  options: { native: { type: 'string' } },
+});
+
+async function main(argv: string[]): Promise<number> {
+  const cl = readCommandLine(argv, SPEC);
+  if (!cl.ok) return reportCommandLine(SPEC, cl.error);
+  const native = cl.value.values.native;
+  if (native !== undefined) {
+    fairyRelay(spawnEndpoint(native, [], 'fairy-stockfish-uci'), []);
+    return 0;
   }
   const require = createRequire(import.meta.url);
   let pkgDir: string;
   try {
     pkgDir = dirname(require.resolve('fairy-stockfish-nnue.wasm/stockfish.js'));
   } catch {
-    throw new Error(
-      'the npm package fairy-stockfish-nnue.wasm is not installed (npm install in the Kirin folder installs it)',
+    process.stderr.write(
+      'fairy-stockfish-uci: the npm package fairy-stockfish-nnue.wasm is not installed (npm install in the Kirin folder installs it)\n',
     );
+    return 1;
   }
   const Stockfish = require(join(pkgDir, 'stockfish.js'));
   // Passing the wasm bytes avoids the package's fetch() of a file path, which fails on Node >= 18.
@@ -141,11 +149,7 @@ async function main() {
     },
     startup,
   );
+  return 0;
 }
 
-if (isMain(import.meta.url)) {
-  main().catch((e) => {
-    process.stderr.write(`fairy-stockfish-uci: ${e && e.stack ? e.stack : e}\n`);
-    process.exit(1);
-  });
-}
+runMain(import.meta.url, main);

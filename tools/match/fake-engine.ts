@@ -2,7 +2,7 @@
 //
 //   node dist/tools/match/fake-engine.js [--name N] [--mode first|last|mate|random|illegal]
 //        [--seed S] [--sleep MS] [--illegal-at K] [--crash-at K] [--hang-at K]
-//        [--score CP] [--slow-start MS] [--stubborn]
+//        [--score CP] [--slow-start MS] [--stubborn]   (a negative score: --score=-300)
 //
 // It plays the first (or last, or a random) legal move by Kirin's rules core;
 // "mate" prefers a move that leaves the opponent without a legal move, "illegal"
@@ -17,6 +17,7 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { legalMoves, moveToUci, ok, Position } from '../../src/dev.js';
 import { applyMoves } from './openings.js';
+import { commandSpec, exitWithError, scriptCommandLine } from '../lib.js';
 
 interface FakeOptions {
   name: string;
@@ -31,66 +32,42 @@ interface FakeOptions {
   stubborn: boolean;
 }
 
+const SPEC = commandSpec({
+  name: 'fake-engine',
+  usage:
+    'usage: node dist/tools/match/fake-engine.js [--name N] [--mode first|last|mate|random|illegal] [--seed S]\n' +
+    '       [--sleep MS] [--illegal-at K] [--crash-at K] [--hang-at K] [--score CP] [--slow-start MS] [--stubborn]',
+  options: {
+    name: { type: 'string' },
+    mode: { type: 'string' },
+    seed: { type: 'string' },
+    sleep: { type: 'string' },
+    'illegal-at': { type: 'string' },
+    'crash-at': { type: 'string' },
+    'hang-at': { type: 'string' },
+    score: { type: 'string' },
+    'slow-start': { type: 'string' },
+    stubborn: { type: 'boolean' },
+  },
+});
+
 function parseArgs(argv: string[]): FakeOptions {
-  const o: FakeOptions = {
-    name: 'FakeEngine',
-    mode: 'first',
-    seed: 1,
-    sleepMs: 0,
-    illegalAt: 0,
-    crashAt: 0,
-    hangAt: 0,
-    score: null,
-    slowStartMs: 0,
-    stubborn: false,
+  const cl = scriptCommandLine(argv, SPEC);
+  const mode = cl.string('mode', 'first');
+  if (!['first', 'last', 'mate', 'random', 'illegal'].includes(mode))
+    exitWithError(SPEC.name, `--mode ${mode}: first, last, mate, random or illegal`, 2);
+  return {
+    name: cl.string('name', 'FakeEngine'),
+    mode,
+    seed: cl.integer('seed', 1),
+    sleepMs: cl.number('sleep', 0, { min: 0 }),
+    illegalAt: cl.integer('illegal-at', 0, { min: 0 }),
+    crashAt: cl.integer('crash-at', 0, { min: 0 }),
+    hangAt: cl.integer('hang-at', 0, { min: 0 }),
+    score: cl.values.score === undefined ? null : cl.integer('score', 0),
+    slowStartMs: cl.number('slow-start', 0, { min: 0 }),
+    stubborn: cl.flag('stubborn'),
   };
-  for (let i = 0; i < argv.length; i++) {
-    const v = argv[i + 1];
-    switch (argv[i]) {
-      case '--name':
-        o.name = v;
-        i++;
-        break;
-      case '--mode':
-        o.mode = v;
-        i++;
-        break;
-      case '--seed':
-        o.seed = Number(v);
-        i++;
-        break;
-      case '--sleep':
-        o.sleepMs = Number(v);
-        i++;
-        break;
-      case '--illegal-at':
-        o.illegalAt = Number(v);
-        i++;
-        break;
-      case '--crash-at':
-        o.crashAt = Number(v);
-        i++;
-        break;
-      case '--hang-at':
-        o.hangAt = Number(v);
-        i++;
-        break;
-      case '--score':
-        o.score = Number(v);
-        i++;
-        break;
-      case '--stubborn':
-        o.stubborn = true;
-        break;
-      case '--slow-start':
-        o.slowStartMs = Number(v);
-        i++;
-        break;
-      default:
-        break;
-    }
-  }
-  return o;
 }
 
 function run(o: FakeOptions): void {

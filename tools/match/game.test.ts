@@ -263,14 +263,14 @@ test('an engine that never answers (depth limit only) loses after the move timeo
 
 test('score adjudication: resign and draw', async () => {
   const red = await engine('--score 600');
-  const black = await engine('--score -600');
+  const black = await engine('--score=-600');
   const adj = { ...NO_ADJUDICATION, resignMoves: 3, resignScore: 500 };
   const rec = unwrap(await playGame(config(red, black, 'depth=1', START_OPENING, { adjudication: adj })));
   assert.equal(rec.result, 'red');
   assert.equal(rec.termination, 'adjudication');
   assert.equal(rec.moves.length, 6);
   const r2 = await engine('--score 5');
-  const b2 = await engine('--score -3');
+  const b2 = await engine('--score=-3');
   const draw = { ...NO_ADJUDICATION, drawMoveNumber: 3, drawMoves: 2, drawScore: 10 };
   const rec2 = unwrap(await playGame(config(r2, b2, 'depth=1', START_OPENING, { adjudication: draw })));
   assert.equal(rec2.result, 'draw');

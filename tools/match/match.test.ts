@@ -47,37 +47,39 @@ function config(a: string, b: string, extra: Partial<MatchConfig>): MatchConfig 
 }
 
 test('parseMatchArgs: engines, options, time controls, SPRT', () => {
-  const a = parseMatchArgs([
-    '--engine',
-    'node a.js',
-    '--engine',
-    'node b.js',
-    '--tc',
-    '10+0.1',
-    '--games',
-    '200',
-    '--concurrency',
-    '2',
-    '--openings',
-    'o.txt',
-    '--sprt',
-    'elo0=0',
-    'elo1=10',
-    'alpha=0.05',
-    'beta=0.05',
-    '--option',
-    'Hash=16',
-    '--engine-option',
-    '1:Hash=64',
-    '--engine-option',
-    '2:Threads=1',
-    '--name',
-    '2:Other',
-    '--engine-tc',
-    '2:5+0.05',
-    '--log',
-    'g.log',
-  ]);
+  const a = unwrap(
+    parseMatchArgs([
+      '--engine',
+      'node a.js',
+      '--engine',
+      'node b.js',
+      '--tc',
+      '10+0.1',
+      '--games',
+      '200',
+      '--concurrency',
+      '2',
+      '--openings',
+      'o.txt',
+      '--sprt',
+      'elo0=0',
+      'elo1=10',
+      'alpha=0.05',
+      'beta=0.05',
+      '--option',
+      'Hash=16',
+      '--engine-option',
+      '1:Hash=64',
+      '--engine-option',
+      '2:Threads=1',
+      '--name',
+      '2:Other',
+      '--engine-tc',
+      '2:5+0.05',
+      '--log',
+      'g.log',
+    ]),
+  );
   assert.equal(a.engines.length, 2);
   assert.equal(a.engines[0].command, 'node a.js');
   assert.deepEqual(a.engines[0].options, [['Hash', '64']]);
@@ -93,27 +95,31 @@ test('parseMatchArgs: engines, options, time controls, SPRT', () => {
   assert.equal(a.games, 200);
   assert.equal(a.concurrency, 2);
   assert.equal(a.logFile, 'g.log');
-  const b = parseMatchArgs([
-    '--engine',
-    'x',
-    '--engine',
-    'y',
-    '--nodes',
-    '1000',
-    '--repetition-rule',
-    'computerrule',
-    '--rule60',
-    '0',
-    '--resign',
-    'movecount=3',
-    'score=800',
-    '--draw',
-    'movenumber=30',
-    'movecount=6',
-    'score=10',
-    '--sprt-model',
-    'trinomial',
-  ]);
+  const b = unwrap(
+    parseMatchArgs([
+      '--engine',
+      'x',
+      '--engine',
+      'y',
+      '--nodes',
+      '1000',
+      '--repetition-rule',
+      'computerrule',
+      '--rule60',
+      '0',
+      '--resign',
+      'movecount=3',
+      'score=800',
+      '--draw',
+      'movenumber=30',
+      'movecount=6',
+      'score=10',
+      '--sprt-model',
+      'trinomial',
+      '--debug',
+    ]),
+  );
+  assert.equal(b.debug, true);
   assert.equal(b.tc[0].nodes, 1000);
   assert.equal(b.rules.repetitionRule, 'ComputerRule');
   assert.equal(b.rules.rule60MaxPly, 0);
@@ -125,18 +131,25 @@ test('parseMatchArgs: engines, options, time controls, SPRT', () => {
     drawScore: 10,
   });
   assert.equal(b.sprtModel, 'trinomial');
-  assert.throws(() => parseMatchArgs(['--engine', 'x', '--tc', '1+0']), /two --engine/);
-  assert.throws(() => parseMatchArgs(['--engine', 'x', '--engine', 'y']), /time control/);
-  assert.throws(() => parseMatchArgs(['--engine', 'x', '--engine', 'y', '--tc', 'soon']), /bad time control/);
-  assert.throws(() => parseMatchArgs(['--engine', 'x', '--engine', 'y', '--tc', '1', '--bogus']), /unknown argument/);
-  assert.throws(
-    () => parseMatchArgs(['--engine', 'x', '--engine', 'y', '--tc', '1', '--sprt', 'elo0=5', 'elo1=1']),
-    /elo1 > elo0/,
-  );
-  assert.throws(
-    () => parseMatchArgs(['--engine', 'x', '--engine', 'y', '--tc', '1', '--repetition-rule', 'Nope']),
-    /repetition rule/,
-  );
+  const refused = (argv: string[], message: RegExp): void => {
+    const r = parseMatchArgs(argv);
+    assert.ok(!r.ok && r.error.code === 'arguments', argv.join(' '));
+    assert.match(r.error.message, message);
+  };
+  refused(['--engine', 'x', '--tc', '1+0'], /two --engine/);
+  refused(['--engine', 'x', '--engine', 'y'], /time control/);
+  refused(['--engine', 'x', '--engine', 'y', '--tc', 'soon'], /bad time control/);
+  refused(['--engine', 'x', '--engine', 'y', '--tc', '1', '--bogus'], /Unknown option '--bogus'/);
+  refused(['--engine', 'x', '--engine', 'y', '--tc', '1', '--games'], /'--games <value>' argument missing/);
+  refused(['--engine', 'x', '--engine', 'y', '--tc', '1', '--games', 'many'], /--games many: not an integer/);
+  refused(['--engine', 'x', '--engine', 'y', '--tc', '1', 'stray'], /unexpected argument 'stray'/);
+  refused(['--engine', 'x', '--engine', 'y', '--tc', '1', '--sprt', 'elo0=5', 'elo1=1'], /elo1 > elo0/);
+  refused(['--engine', 'x', '--engine', 'y', '--tc', '1', '--repetition-rule', 'Nope'], /repetition rule/);
+  // --debug takes an optional file; --help wins wherever it stands.
+  const dbg = parseMatchArgs(['--engine', 'x', '--engine', 'y', '--tc', '1', '--debug', 'e.log']);
+  assert.equal(dbg.ok && dbg.value.debug, 'e.log');
+  const help = parseMatchArgs(['--engine', 'x', '--bogus', '--help']);
+  assert.ok(!help.ok && help.error.code === 'help');
 });
 
 test('runMatchCli: bad arguments give exit code 2', async () => {

@@ -47,17 +47,20 @@ test('command line: options, the engine command after --, clear errors', () => {
   assert.deepEqual(a.value.args, ['-v']);
   const b = parseArgs(['eleeye']);
   assert.ok(b.ok && b.value.command === 'eleeye');
-  for (const [argv, code] of [
-    [[], 'args-command'],
-    [['--option', 'Hash=1', '--'], 'args-command'],
-    [['--option', 'nonsense', '--', 'e'], 'args-option'],
-    [['--option'], 'args-option'],
-    [['--bogus', '--', 'e'], 'args-unknown'],
-  ] as Array<[string[], string]>) {
+  for (const [argv, message] of [
+    [[], /no engine command/],
+    [['--option', 'Hash=1', '--'], /no engine command/],
+    [['--option', 'nonsense', '--', 'e'], /--option needs NAME=VALUE/],
+    [['--option'], /argument missing/],
+    [['--bogus', '--', 'e'], /Unknown option '--bogus'/],
+  ] as Array<[string[], RegExp]>) {
     const r = parseArgs(argv);
     assert.ok(!r.ok, argv.join(' '));
-    assert.equal(r.error.code, code);
+    assert.equal(r.error.code, 'arguments');
+    assert.match(r.error.message, message);
   }
+  const help = parseArgs(['--help']);
+  assert.ok(!help.ok && help.error.code === 'help');
   // The script itself: a bad command line is an error on stderr and exit code 2.
   const r = spawnSync(process.execPath, [adapterJs, '--option', 'x'], { encoding: 'utf8' });
   assert.equal(r.status, 2);

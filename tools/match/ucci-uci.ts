@@ -37,7 +37,7 @@
 
 import { err, legalMoves, moveToUci, ok, playUciMoves, Position, RED, type Color, type Result } from '../../src/dev.js';
 import { runRelay, spawnEndpoint, type RelayIO } from './relay.js';
-import { isMain } from '../lib.js';
+import { commandSpec, isMain, readCommandLine, reportCommandLine, type CommandLineCode } from '../lib.js';
 
 /** Moves a `position` command may carry before it is rebased on a FEN (ElephantEye reads at most 1024). */
 export const MAX_UCCI_MOVES = 1000;
@@ -54,33 +54,38 @@ export interface AdapterArgs {
   args: string[];
 }
 
-export type ArgsErrorCode = 'args-option' | 'args-command' | 'args-unknown';
+const USAGE = 'usage: ucci-uci.js [--option NAME=VALUE ...] -- <UCCI engine command> [arguments ...]';
 
-export const USAGE = 'usage: ucci-uci.js [--option NAME=VALUE ...] -- <UCCI engine command> [arguments ...]';
+const SPEC = commandSpec({
+  name: 'ucci-uci',
+  usage: USAGE,
+  options: { option: { type: 'string', short: 'o', multiple: true } },
+  positionals: {},
+});
 
-/** Parses the adapter's command line (without node and the script). */
-export function parseArgs(argv: readonly string[]): Result<AdapterArgs, ArgsErrorCode> {
+/**
+ * Parses the adapter's command line (without node and the script): its options,
+ * then the engine command (after `--`, or from the first word that is not an
+ * option) with the engine's own arguments, which are not read here.
+ */
+export function parseArgs(argv: readonly string[]): Result<AdapterArgs, CommandLineCode> {
+  // The adapter's own part ends at `--` or at the engine command.
+  let end = 0;
+  while (end < argv.length && argv[end] !== '--' && argv[end].startsWith('-'))
+    end += argv[end] === '--option' || argv[end] === '-o' ? 2 : 1;
+  end = Math.min(end, argv.length);
+  const engineAt = argv[end] === '--' ? end + 1 : end;
+  const cl = readCommandLine(argv.slice(0, end), SPEC);
+  if (!cl.ok) return cl;
   const options: Array<[string, string]> = [];
-  let i = 0;
-  for (; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--') {
-      i++;
-      break;
-    }
-    if (a === '--option' || a === '-o') {
-      const kv = argv[++i];
-      const m = kv === undefined ? null : /^([^=]+?)\s*=(.*)$/.exec(kv);
-      if (!m || !m[1].trim())
-        return err('args-option', `${a} needs NAME=VALUE (like --option usebook=false), got ${kv ?? 'nothing'}`);
-      options.push([m[1].trim(), m[2].trim()]);
-      continue;
-    }
-    if (a.startsWith('-')) return err('args-unknown', `unknown argument ${a}; ${USAGE}`);
-    break; // the engine command without `--`
+  for (const kv of cl.value.values.option ?? []) {
+    const m = /^([^=]+?)\s*=(.*)$/.exec(kv);
+    if (!m || !m[1].trim())
+      return err('arguments', `--option needs NAME=VALUE (like --option usebook=false), got ${kv}`);
+    options.push([m[1].trim(), m[2].trim()]);
   }
-  if (i >= argv.length) return err('args-command', `no engine command given; ${USAGE}`);
-  return ok({ options, command: argv[i], args: argv.slice(i + 1) });
+  if (engineAt >= argv.length) return err('arguments', 'no engine command given');
+  return ok({ options, command: argv[engineAt], args: argv.slice(engineAt + 1) });
 }
 
 /** An option the engine declared in UCCI, and how the GUI sees it. */
@@ -559,10 +564,7 @@ export function createUcciAdapter(
 
 function main(): void {
   const a = parseArgs(process.argv.slice(2));
-  if (!a.ok) {
-    process.stderr.write(`ucci-uci: ${a.error.message}\n`);
-    process.exit(2);
-  }
+  if (!a.ok) process.exit(reportCommandLine(SPEC, a.error));
   const adapter = createUcciAdapter(a.value.options);
   runRelay({
     engine: spawnEndpoint(a.value.command, a.value.args, 'ucci-uci'),

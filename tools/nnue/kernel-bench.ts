@@ -28,16 +28,16 @@ import {
 } from '../../src/dev.js';
 import { referenceKernels } from './reference-kernels.js';
 import { makeSyntheticNet } from './synthetic.js';
+import { commandSpec, scriptCommandLine } from '../lib.js';
 
-let seconds = 0.5;
-const args = process.argv.slice(2);
-for (let i = 0; i < args.length; i++) {
-  if (args[i] === '--seconds' && Number(args[i + 1]) > 0) seconds = Number(args[++i]);
-  else {
-    process.stderr.write('usage: node dist/tools/nnue/kernel-bench.js [--seconds S]\n');
-    process.exit(2);
-  }
-}
+const seconds = scriptCommandLine(
+  process.argv.slice(2),
+  commandSpec({
+    name: 'kernel-bench',
+    usage: 'usage: node dist/tools/nnue/kernel-bench.js [--seconds S]   (per measurement, default 0.5)',
+    options: { seconds: { type: 'string' } },
+  }),
+).number('seconds', 0.5, { min: 0.001 });
 
 // Work area after the weights: 2 x 64 accumulators, feature lists, scratch.
 const SETS = 64;

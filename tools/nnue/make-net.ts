@@ -13,38 +13,36 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
 import { makeSyntheticNet, networkHash, type SyntheticNetOptions } from './synthetic.js';
+import { commandSpec, exitWithError, scriptCommandLine } from '../lib.js';
 
 const usage =
   'usage: node dist/tools/nnue/make-net.js --out FILE [--seed N] [--container zstd-raw|none] ' +
   '[--description TEXT] [--no-material] [--no-sort-ft]';
 
-function fail(message: string): never {
-  process.stderr.write(`${message}\n${usage}\n`);
-  process.exit(2);
-}
-
-const args = process.argv.slice(2);
-let out: string | null = null;
-let seed = 1;
+const SPEC = commandSpec({
+  name: 'make-net',
+  usage,
+  options: {
+    out: { type: 'string' },
+    seed: { type: 'string' },
+    container: { type: 'string' },
+    description: { type: 'string' },
+    'no-material': { type: 'boolean' },
+    'no-sort-ft': { type: 'boolean' },
+  },
+});
+const cl = scriptCommandLine(process.argv.slice(2), SPEC);
+const out = cl.string('out', '');
+if (out === '') exitWithError(SPEC.name, '--out is required', 2);
+const seed = cl.integer('seed', 1);
 const options: SyntheticNetOptions = {};
-for (let i = 0; i < args.length; i++) {
-  const a = args[i];
-  if (a === '--out') out = args[++i] ?? fail('--out needs a file');
-  else if (a === '--seed') seed = Number(args[++i]);
-  else if (a === '--container') {
-    const c = args[++i];
-    if (c !== 'zstd-raw' && c !== 'none') fail('--container must be zstd-raw or none');
-    options.container = c;
-  } else if (a === '--description') options.description = args[++i] ?? fail('--description needs a text');
-  else if (a === '--no-material') options.noMaterial = true;
-  else if (a === '--no-sort-ft') options.noSortFt = true;
-  else if (a === '--help' || a === '-h') {
-    process.stdout.write(`${usage}\n`);
-    process.exit(0);
-  } else fail(`unknown argument: ${a}`);
-}
-if (out === null) fail('--out is required');
-if (!Number.isSafeInteger(seed)) fail('--seed must be an integer');
+const container = cl.string('container', 'zstd-raw');
+if (container !== 'zstd-raw' && container !== 'none')
+  exitWithError(SPEC.name, '--container must be zstd-raw or none', 2);
+if (cl.values.container !== undefined) options.container = container;
+if (cl.values.description !== undefined) options.description = cl.values.description;
+if (cl.flag('no-material')) options.noMaterial = true;
+if (cl.flag('no-sort-ft')) options.noSortFt = true;
 
 const t0 = performance.now();
 const bytes = makeSyntheticNet(seed, options);

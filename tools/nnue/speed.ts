@@ -19,13 +19,19 @@ import {
   type NnueKernels,
 } from '../../src/dev.js';
 import { randomFens } from '../eval/random-fens.js';
+import { commandSpec, scriptCommandLine } from '../lib.js';
 
-const file = process.argv[2];
-const seconds = Number(process.argv[3] ?? 2);
-if (!file) {
-  console.log('usage: node dist/tools/nnue/speed.js <network file> [seconds]');
-  process.exit(1);
-}
+const cl = scriptCommandLine(
+  process.argv.slice(2),
+  commandSpec({
+    name: 'speed',
+    usage: 'usage: node dist/tools/nnue/speed.js <network file> [seconds=2]',
+    options: {},
+    positionals: { min: 1, max: 2 },
+  }),
+);
+const file = cl.positionals[0];
+const seconds = cl.numberAt(1, 'seconds', 2, { min: 0 });
 const loaded = NnueNetwork.load(file);
 if (!loaded.ok) {
   console.log(`ERROR: ${loaded.error.message}`);

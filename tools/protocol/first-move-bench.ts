@@ -14,24 +14,31 @@
 
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { repoRoot } from '../lib.js';
-import { toolOptions } from '../cli-args.js';
+import { commandSpec, repoRoot, scriptCommandLine } from '../lib.js';
 
 const root = repoRoot();
 const args = process.argv.slice(2);
 const USAGE = `usage: node dist/tools/protocol/first-move-bench.js [--runs 10] [--movetime 1000] [--engine "node bin/kirin.js"]
            [--no-isready] [--json]`;
-const opt = toolOptions(args, {
-  name: 'first-move-bench',
-  usage: USAGE,
-  values: ['runs', 'movetime', 'engine'],
-  flags: ['json', 'no-isready'],
-});
-const runs = Number(opt('runs', '10'));
-const movetime = Number(opt('movetime', '1000'));
-const engineCmd = opt('engine', `"${process.execPath}" "${join(root, 'bin', 'kirin.js')}"`);
-const waitReady = !args.includes('--no-isready');
-const json = args.includes('--json');
+const cl = scriptCommandLine(
+  args,
+  commandSpec({
+    name: 'first-move-bench',
+    usage: USAGE,
+    options: {
+      runs: { type: 'string' },
+      movetime: { type: 'string' },
+      engine: { type: 'string' },
+      json: { type: 'boolean' },
+      'no-isready': { type: 'boolean' },
+    },
+  }),
+);
+const runs = cl.number('runs', 10);
+const movetime = cl.number('movetime', 1000);
+const engineCmd = cl.string('engine', `"${process.execPath}" "${join(root, 'bin', 'kirin.js')}"`);
+const waitReady = !cl.flag('no-isready');
+const json = cl.flag('json');
 if (!(runs >= 1) || !(movetime >= 1)) {
   process.stderr.write(`first-move-bench: --runs and --movetime must be numbers >= 1\n${USAGE}\n`);
   process.exit(2);

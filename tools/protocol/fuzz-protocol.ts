@@ -20,26 +20,35 @@ import { spawn } from 'node:child_process';
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mulberry32 } from '../../src/dev.js';
-import { repoRoot } from '../lib.js';
-import { toolOptions } from '../cli-args.js';
+import { commandSpec, repoRoot, scriptCommandLine } from '../lib.js';
 
 const root = repoRoot();
 const argv = process.argv.slice(2);
 const USAGE = `usage: node dist/tools/protocol/fuzz-protocol.js [--lines 100000] [--seed 1] [--batch 200]
            [--engine "node bin/kirin.js"] [--hang-ms 60000] [--save FILE] [--json]`;
-const opt = toolOptions(argv, {
-  name: 'fuzz-protocol',
-  usage: USAGE,
-  values: ['lines', 'seed', 'batch', 'engine', 'hang-ms', 'save'],
-  flags: ['json'],
-});
-const total = Number(opt('lines', '100000'));
-const batch = Number(opt('batch', '200'));
-const hangMs = Number(opt('hang-ms', '60000'));
-const rnd = mulberry32(Number(opt('seed', '1')));
-const engineCmd = opt('engine', `"${process.execPath}" "${join(root, 'bin', 'kirin.js')}"`);
-const json = argv.includes('--json');
-const saveFile = opt('save', '');
+const cl = scriptCommandLine(
+  argv,
+  commandSpec({
+    name: 'fuzz-protocol',
+    usage: USAGE,
+    options: {
+      lines: { type: 'string' },
+      seed: { type: 'string' },
+      batch: { type: 'string' },
+      engine: { type: 'string' },
+      'hang-ms': { type: 'string' },
+      save: { type: 'string' },
+      json: { type: 'boolean' },
+    },
+  }),
+);
+const total = cl.number('lines', 100000);
+const batch = cl.number('batch', 200);
+const hangMs = cl.number('hang-ms', 60000);
+const rnd = mulberry32(cl.number('seed', 1));
+const engineCmd = cl.string('engine', `"${process.execPath}" "${join(root, 'bin', 'kirin.js')}"`);
+const json = cl.flag('json');
+const saveFile = cl.string('save', '');
 if (saveFile) writeFileSync(saveFile, '');
 const write = (text: string): void => {
   if (saveFile) appendFileSync(saveFile, text);
@@ -335,7 +344,7 @@ if (exited === null && !exitWait) {
 }
 
 const summary = {
-  seed: Number(opt('seed', '1')),
+  seed: cl.number('seed', 1),
   lines: sent,
   bytes,
   batches: asked,

@@ -23,26 +23,35 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Termination } from '../match/game.js';
-import { repoRoot } from '../lib.js';
-import { toolOptions } from '../cli-args.js';
+import { commandSpec, repoRoot, scriptCommandLine } from '../lib.js';
 
 const root = repoRoot();
 const argv = process.argv.slice(2);
 const USAGE = `usage: node dist/tools/protocol/soak.js [--games 1000] [--tc 1+0.01] [--concurrency 2]
            [--early 100] [--rss-growth-mb 24] [--engine "node bin/kirin.js"] [--json]`;
-const opt = toolOptions(argv, {
-  name: 'soak',
-  usage: USAGE,
-  values: ['games', 'tc', 'concurrency', 'early', 'rss-growth-mb', 'engine'],
-  flags: ['json'],
-});
-const games = Number(opt('games', '1000'));
-const tc = opt('tc', '1+0.01');
-const concurrency = Number(opt('concurrency', '2'));
-const early = Math.min(Number(opt('early', '100')), Math.max(1, Math.floor(games / 10)));
-const growthMbPerEngine = Number(opt('rss-growth-mb', '24'));
-const engine = opt('engine', `${process.execPath} ${join(root, 'bin', 'kirin.js')}`);
-const json = argv.includes('--json');
+const cl = scriptCommandLine(
+  argv,
+  commandSpec({
+    name: 'soak',
+    usage: USAGE,
+    options: {
+      games: { type: 'string' },
+      tc: { type: 'string' },
+      concurrency: { type: 'string' },
+      early: { type: 'string' },
+      'rss-growth-mb': { type: 'string' },
+      engine: { type: 'string' },
+      json: { type: 'boolean' },
+    },
+  }),
+);
+const games = cl.number('games', 1000);
+const tc = cl.string('tc', '1+0.01');
+const concurrency = cl.number('concurrency', 2);
+const early = Math.min(cl.number('early', 100), Math.max(1, Math.floor(games / 10)));
+const growthMbPerEngine = cl.number('rss-growth-mb', 24);
+const engine = cl.string('engine', `${process.execPath} ${join(root, 'bin', 'kirin.js')}`);
+const json = cl.flag('json');
 if (!(games >= 2)) {
   process.stderr.write(`soak: --games must be a number >= 2\n${USAGE}\n`);
   process.exit(2);

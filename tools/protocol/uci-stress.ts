@@ -30,28 +30,39 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
 import { mulberry32 } from '../../src/dev.js';
-import { repoRoot } from '../lib.js';
-import { toolOptions } from '../cli-args.js';
+import { commandSpec, repoRoot, scriptCommandLine } from '../lib.js';
 
 const root = repoRoot();
 const argv = process.argv.slice(2);
 const USAGE = `usage: node dist/tools/protocol/uci-stress.js [--rounds 1] [--random 0] [--sessions 4] [--seed 1]
            [--max-gap 20] [--threads 1] [--engine "node bin/kirin.js"] [--hang-ms 15000] [--json]`;
-const opt = toolOptions(argv, {
-  name: 'uci-stress',
-  usage: USAGE,
-  values: ['rounds', 'random', 'sessions', 'seed', 'max-gap', 'threads', 'engine', 'hang-ms'],
-  flags: ['json'],
-});
-const rounds = Number(opt('rounds', '1'));
-const randomCount = Number(opt('random', '0'));
-const sessions = Math.max(1, Number(opt('sessions', '4')));
-const maxGap = Number(opt('max-gap', '20'));
-const hangMs = Number(opt('hang-ms', '15000'));
-const rnd = mulberry32(Number(opt('seed', '1')));
-const engineCmd = opt('engine', `"${process.execPath}" "${join(root, 'bin', 'kirin.js')}"`);
-const json = argv.includes('--json');
-const startThreads = Math.max(1, Number(opt('threads', '1')));
+const cl = scriptCommandLine(
+  argv,
+  commandSpec({
+    name: 'uci-stress',
+    usage: USAGE,
+    options: {
+      rounds: { type: 'string' },
+      random: { type: 'string' },
+      sessions: { type: 'string' },
+      seed: { type: 'string' },
+      'max-gap': { type: 'string' },
+      threads: { type: 'string' },
+      engine: { type: 'string' },
+      'hang-ms': { type: 'string' },
+      json: { type: 'boolean' },
+    },
+  }),
+);
+const rounds = cl.number('rounds', 1);
+const randomCount = cl.number('random', 0);
+const sessions = Math.max(1, cl.number('sessions', 4));
+const maxGap = cl.number('max-gap', 20);
+const hangMs = cl.number('hang-ms', 15000);
+const rnd = mulberry32(cl.number('seed', 1));
+const engineCmd = cl.string('engine', `"${process.execPath}" "${join(root, 'bin', 'kirin.js')}"`);
+const json = cl.flag('json');
+const startThreads = Math.max(1, cl.number('threads', 1));
 
 const pick = <T>(a: readonly T[]): T => a[Math.floor(rnd() * a.length)];
 

@@ -38,7 +38,7 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot } from '../lib.js';
+import { commandSpec, repoRoot, scriptCommandLine } from '../lib.js';
 import { DEFAULT_RULES, ELO_MAX, ELO_MIN, eloToLevel } from '../../src/dev.js';
 import { NO_ADJUDICATION, parseTimeControl } from '../match/game.js';
 import { runMatch } from '../match/match.js';
@@ -57,7 +57,6 @@ import {
   type SavedPair,
   type Setting,
 } from './fit.js';
-import { toolOptions } from '../cli-args.js';
 
 function fail(message: string): never {
   process.stderr.write(`elo-scale: ${message}\n`);
@@ -70,26 +69,30 @@ const USAGE = `usage: node dist/tools/strength/elo-scale.js [--players 1500,1800
            [--pair-seconds S] [--stairs] [--max-level 19] [--json] [--out FILE.json]
        node dist/tools/strength/elo-scale.js --from A.json,B.json [--anchor L0=1280] [--stairs] [--max-level 19]
            [--json] [--out FILE.json]`;
-const opt = toolOptions(argv, {
-  name: 'elo-scale',
-  usage: USAGE,
-  values: [
-    'players',
-    'pairs',
-    'games',
-    'tc',
-    'concurrency',
-    'seed',
-    'anchor',
-    'pair-seconds',
-    'max-level',
-    'out',
-    'from',
-  ],
-  flags: ['json', 'stairs'],
-});
-const json = argv.includes('--json');
-const outFile = opt('out', '');
+const cl = scriptCommandLine(
+  argv,
+  commandSpec({
+    name: 'elo-scale',
+    usage: USAGE,
+    options: {
+      players: { type: 'string' },
+      pairs: { type: 'string' },
+      games: { type: 'string' },
+      tc: { type: 'string' },
+      concurrency: { type: 'string' },
+      seed: { type: 'string' },
+      anchor: { type: 'string' },
+      'pair-seconds': { type: 'string' },
+      'max-level': { type: 'string' },
+      out: { type: 'string' },
+      from: { type: 'string' },
+      json: { type: 'boolean' },
+      stairs: { type: 'boolean' },
+    },
+  }),
+);
+const json = cl.flag('json');
+const outFile = cl.string('out', '');
 const log = (line: string): void => {
   if (!json) process.stdout.write(line + '\n');
 };
@@ -111,7 +114,7 @@ let players: Setting[];
 let labels: string[];
 const rows: PairResult[] = [];
 const played: Row[] = [];
-const fromFiles = opt('from', '');
+const fromFiles = cl.string('from', '');
 
 if (fromFiles) {
   const runs = fromFiles.split(',').map((f) => {
@@ -128,7 +131,8 @@ if (fromFiles) {
   for (const r of merged.results)
     log(`${labels[r.a]} vs ${labels[r.b]}: Elo ${r.elo.toFixed(0)} +/- ${r.error.toFixed(0)}`);
 } else {
-  players = opt('players', '1500,1800,2100,2400,full')
+  players = cl
+    .string('players', '1500,1800,2100,2400,full')
     .split(',')
     .map((t) => parseSetting(t) ?? fail(`bad player "${t}" (1500, L7 or full)`));
   labels = players.map(settingLabel).map((l) => l.toLowerCase());
@@ -136,7 +140,7 @@ if (fromFiles) {
 
 const firstElo = players.findIndex((p) => p.kind === 'elo');
 const levelZero = players.findIndex((p) => p.kind === 'level' && p.level === 0);
-const anchorText = opt(
+const anchorText = cl.string(
   'anchor',
   firstElo >= 0
     ? `${labels[firstElo]}=${(players[firstElo] as { elo: number }).elo}`
@@ -166,8 +170,8 @@ function summarize(): object | null {
     players.map((p, i) => ({ level: levelOf(p), rating: ratings[i] })),
     ELO_MIN,
     ELO_MAX,
-    Number(opt('max-level', '19')),
-    argv.includes('--stairs'),
+    cl.number('max-level', 19),
+    cl.flag('stairs'),
   );
   return { table, slope: slope(limited), calibration: calibration.ok ? calibration.value : null };
 }
@@ -176,8 +180,8 @@ function save(): object {
   const fitted = summarize();
   const summary = {
     args: argv,
-    tc: opt('tc', '2+0.02'),
-    games: Number(opt('games', '100')),
+    tc: cl.string('tc', '2+0.02'),
+    games: cl.number('games', 100),
     players: labels,
     pairs: fromFiles ? rows.map((r) => ({ ...r, first: labels[r.a], second: labels[r.b] })) : played,
     ...(fitted ?? { table: null, slope: NaN, calibration: null }),
@@ -187,14 +191,14 @@ function save(): object {
 }
 
 if (!fromFiles) {
-  const pairs = parsePairs(opt('pairs', 'chain'), labels) ?? fail('bad --pairs (chain, all, or A-B,C-D)');
-  const games = Number(opt('games', '100'));
+  const pairs = parsePairs(cl.string('pairs', 'chain'), labels) ?? fail('bad --pairs (chain, all, or A-B,C-D)');
+  const games = cl.number('games', 100);
   if (!(Number.isInteger(games) && games >= 2)) fail('--games needs an integer >= 2');
-  const tc = parseTimeControl(opt('tc', '2+0.02'));
+  const tc = parseTimeControl(cl.string('tc', '2+0.02'));
   if (!tc.ok) fail(tc.error.message);
-  const concurrency = Number(opt('concurrency', '2'));
-  const seed = Number(opt('seed', '1'));
-  const pairSeconds = Number(opt('pair-seconds', 'Infinity'));
+  const concurrency = cl.number('concurrency', 2);
+  const seed = cl.number('seed', 1);
+  const pairSeconds = cl.number('pair-seconds', Infinity);
   if (!(pairSeconds > 0)) fail('--pair-seconds needs a positive number');
   let interrupted = false;
   let interruptedAt = 0;

@@ -17,23 +17,32 @@ import { BENCH_FENS, Engine, runBench } from '../../src/dev.js';
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { toolOptions } from '../cli-args.js';
+import { commandSpec, scriptCommandLine } from '../lib.js';
 
 const argv = process.argv.slice(2);
 const USAGE = `usage: node dist/tools/threads/scaling.js [--threads 2] [--movetime 500] [--positions 12] [--repeats 2]
            [--hash 16] [--json]`;
-const opt = toolOptions(argv, {
-  name: 'scaling',
-  usage: USAGE,
-  values: ['threads', 'movetime', 'positions', 'repeats', 'hash'],
-  flags: ['json'],
-});
-const threads = Math.max(2, Number(opt('threads', '2')));
-const movetime = Number(opt('movetime', '500'));
-const positions = Math.min(BENCH_FENS.length, Number(opt('positions', '12')));
-const repeats = Math.max(1, Number(opt('repeats', '2')));
-const hash = opt('hash', '16');
-const json = argv.includes('--json');
+const cl = scriptCommandLine(
+  argv,
+  commandSpec({
+    name: 'scaling',
+    usage: USAGE,
+    options: {
+      threads: { type: 'string' },
+      movetime: { type: 'string' },
+      positions: { type: 'string' },
+      repeats: { type: 'string' },
+      hash: { type: 'string' },
+      json: { type: 'boolean' },
+    },
+  }),
+);
+const threads = Math.max(2, cl.number('threads', 2));
+const movetime = cl.number('movetime', 500);
+const positions = Math.min(BENCH_FENS.length, cl.number('positions', 12));
+const repeats = Math.max(1, cl.number('repeats', 2));
+const hash = cl.string('hash', '16');
+const json = cl.flag('json');
 
 // The first `positions` bench positions, as a FEN file for bench.
 const dir = mkdtempSync(join(tmpdir(), 'kirin-scaling-'));

@@ -16,6 +16,7 @@ import { PAWN_VALUE, Position, RED } from '../../src/dev.js';
 import { decodeRecord, forEachRecord, recordPosition } from '../datagen/format.js';
 import { SMOOTH_RUNS, addPosition, currentWeights, freeMask, fromTheta, regScales, toTheta } from './features.js';
 import { Dataset, adam, fitK, meanError, predict, slope, spread, targets } from './model.js';
+import { commandSpec, numberOption, readCommandLine, reportCommandLine, repoPath } from '../lib.js';
 import { runScaleReport } from './scale-report.js';
 import { weightsFileText } from './weights-file.js';
 
@@ -25,55 +26,84 @@ const USAGE = `usage: kirin tune --data FILE[,FILE...] [--epochs N] [--lr X] [--
        kirin tune --scale-report --data FILE[,FILE...] [--limit N] [--sweep N] [--sweep-depth D]
 `;
 
+/** `kirin tune` and `kirin tune --scale-report` share one command line. */
+export const TUNE_SPEC = commandSpec({
+  name: 'kirin tune',
+  usage: USAGE,
+  options: {
+    'scale-report': { type: 'boolean' },
+    data: { type: 'string' },
+    epochs: { type: 'string' },
+    lr: { type: 'string' },
+    batch: { type: 'string' },
+    lambda: { type: 'string' },
+    k: { type: 'string' },
+    reg: { type: 'string' },
+    smooth: { type: 'string' },
+    patience: { type: 'string' },
+    'keep-scale': { type: 'string' },
+    'max-score': { type: 'string' },
+    validation: { type: 'string' },
+    limit: { type: 'string' },
+    out: { type: 'string' },
+    'dry-run': { type: 'string' },
+    sweep: { type: 'string' },
+    'sweep-depth': { type: 'string' },
+  },
+});
+
+/** The options only --scale-report reads, and the ones only a tune reads. */
+const SCALE_ONLY = ['sweep', 'sweep-depth'];
+const SCALE_OPTIONS = ['scale-report', 'data', 'limit', ...SCALE_ONLY];
+
 function fail(msg: string): number {
   process.stderr.write(`kirin tune: ${msg}\n${USAGE}`);
   return 2;
 }
 
 export async function runTuneCli(argv: string[]): Promise<number> {
-  const a = new Map<string, string>();
-  // --scale-report (a flag without a value): the scale check instead of a tune.
-  const scaleReport = argv.includes('--scale-report');
-  if (scaleReport) argv = argv.filter((x) => x !== '--scale-report');
-  for (let i = 0; i < argv.length; i++) {
-    if (!argv[i].startsWith('--')) return fail(`unexpected argument "${argv[i]}"`);
-    if (argv[i] === '--help') {
-      process.stdout.write(USAGE);
-      return 0;
-    }
-    const v = argv[i + 1];
-    if (v === undefined) return fail(`option ${argv[i]} needs a value`);
-    a.set(argv[i].slice(2), v);
-    i++;
+  const cl = readCommandLine(argv, TUNE_SPEC);
+  if (!cl.ok) return reportCommandLine(TUNE_SPEC, cl.error);
+  const a = cl.value.values;
+  const given = Object.keys(a);
+  if (a['scale-report']) {
+    const other = given.find((k) => !SCALE_OPTIONS.includes(k));
+    if (other) return fail(`--${other} is not an option of --scale-report`);
+    return runScaleReport(a);
   }
-  if (scaleReport) return runScaleReport(a);
-  const num = (name: string, def: number, lo: number, hi: number): number => {
-    const v = a.get(name);
-    if (v === undefined) return def;
-    const n = Number(v);
-    if (!Number.isFinite(n) || n < lo || n > hi) throw new Error(`--${name} must be a number in [${lo}, ${hi}]`);
-    return n;
+  const scaleOnly = given.find((k) => SCALE_ONLY.includes(k));
+  if (scaleOnly) return fail(`--${scaleOnly} goes with --scale-report`);
+  const nums = {
+    epochs: numberOption(a, 'epochs', 300, { min: 0, max: 1e6 }),
+    lr: numberOption(a, 'lr', 0.1, { min: 1e-6, max: 1000 }),
+    batch: numberOption(a, 'batch', 16384, { min: 1, max: 1e9 }),
+    lambda: numberOption(a, 'lambda', 0.5, { min: 0, max: 1 }),
+    k: numberOption(a, 'k', 0, { min: 0, max: 1e6 }),
+    validation: numberOption(a, 'validation', 0.1, { min: 0, max: 0.9 }),
+    limit: numberOption(a, 'limit', 0, { min: 0, max: 1e12 }),
+    reg: numberOption(a, 'reg', 3e-5, { min: 0, max: 1e6 }),
+    patience: numberOption(a, 'patience', 15, { min: 1, max: 1e6 }),
+    keepScale: numberOption(a, 'keep-scale', 1, { min: 0, max: 1 }),
+    maxScore: numberOption(a, 'max-score', 0, { min: 0, max: 32000 }),
+    smooth: numberOption(a, 'smooth', 1e-2, { min: 0, max: 1e6 }),
   };
-  let epochs, lr, batch, lambda, kOpt, valFrac, limit, reg, patience, keepScale, maxScore, smooth;
-  try {
-    epochs = Math.floor(num('epochs', 300, 0, 1e6));
-    lr = num('lr', 0.1, 1e-6, 1000);
-    batch = Math.floor(num('batch', 16384, 1, 1e9));
-    lambda = num('lambda', 0.5, 0, 1);
-    kOpt = num('k', 0, 0, 1e6);
-    valFrac = num('validation', 0.1, 0, 0.9);
-    limit = Math.floor(num('limit', 0, 0, 1e12));
-    reg = num('reg', 3e-5, 0, 1e6);
-    patience = Math.floor(num('patience', 15, 1, 1e6));
-    keepScale = num('keep-scale', 1, 0, 1) === 1;
-    maxScore = num('max-score', 0, 0, 32000);
-    smooth = num('smooth', 1e-2, 0, 1e6);
-  } catch (e) {
-    return fail((e as Error).message);
-  }
-  const data = a.get('data');
+  for (const r of Object.values(nums)) if (!r.ok) return fail(r.error.message);
+  const num = (k: keyof typeof nums): number => (nums[k] as { value: number }).value;
+  const epochs = Math.floor(num('epochs'));
+  const lr = num('lr');
+  const batch = Math.floor(num('batch'));
+  const lambda = num('lambda');
+  const kOpt = num('k');
+  const valFrac = num('validation');
+  const limit = Math.floor(num('limit'));
+  const reg = num('reg');
+  const patience = Math.floor(num('patience'));
+  const keepScale = num('keepScale') === 1;
+  const maxScore = num('maxScore');
+  const smooth = num('smooth');
+  const data = a.data;
   if (!data) return fail('--data FILE is required');
-  const out = a.get('out') ?? new URL('../../../src/eval/classical-weights.ts', import.meta.url).pathname;
+  const out = a.out ?? repoPath('src', 'eval', 'classical-weights.ts');
 
   // Load.
   const t0 = performance.now();
@@ -235,7 +265,7 @@ export async function runTuneCli(argv: string[]): Promise<number> {
     `K ${k.toFixed(1)}, lambda ${lambda}, reg ${reg}, smooth ${smooth}, epoch ${res.bestEpoch} of ${res.epochs}, lr ${lr}, batch ${batch}, ` +
     `scale ${grow.toFixed(3)}${keepScale ? ' (rescaled to 1)' : ''};\n` +
     `error ${e0.toFixed(6)} -> ${e1.toFixed(6)} (validation ${v0.toFixed(6)} -> ${v1.toFixed(6)}).`;
-  if (a.get('dry-run') === '1') return 0;
+  if (a['dry-run'] === '1') return 0;
   writeFileSync(out, weightsFileText(w1, note));
   process.stderr.write(`kirin tune: wrote ${out}\n`);
   return 0;

@@ -52,6 +52,7 @@ import {
   wdlNll,
   type WdlPoints,
 } from './scale.js';
+import { integerOption } from '../lib.js';
 
 const SCALE_USAGE = `usage: kirin tune --scale-report --data FILE[,FILE...] [--limit N] [--sweep N] [--sweep-depth D]
 `;
@@ -97,30 +98,27 @@ function modelNll(parts: { material: number; p: WdlPoints }[], model: WinRateMod
   return n ? s / n : NaN;
 }
 
-export function runScaleReport(a: Map<string, string>): number {
+/** `kirin tune --scale-report` with the command line as read (data, limit, sweep, sweep-depth). */
+export function runScaleReport(a: {
+  readonly data?: string;
+  readonly limit?: string;
+  readonly sweep?: string;
+  readonly 'sweep-depth'?: string;
+}): number {
   const fail = (msg: string): number => {
     process.stderr.write(`kirin tune --scale-report: ${msg}\n${SCALE_USAGE}`);
     return 2;
   };
-  const int = (name: string, def: number, lo: number, hi: number): number => {
-    const v = a.get(name);
-    if (v === undefined) return def;
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < lo || n > hi) throw new Error(`--${name} must be an integer in [${lo}, ${hi}]`);
-    return n;
-  };
-  for (const k of a.keys()) {
-    if (!['data', 'limit', 'sweep', 'sweep-depth'].includes(k)) return fail(`unknown option --${k}`);
-  }
-  let limit: number, sweep: number, sweepDepth: number;
-  try {
-    limit = int('limit', 0, 0, 1e12);
-    sweep = int('sweep', 0, 0, 1e6);
-    sweepDepth = int('sweep-depth', 8, 1, 30);
-  } catch (e) {
-    return fail((e as Error).message);
-  }
-  const data = a.get('data');
+  const limitOpt = integerOption(a, 'limit', 0, { min: 0, max: 1e12 });
+  const sweepOpt = integerOption(a, 'sweep', 0, { min: 0, max: 1e6 });
+  const depthOpt = integerOption(a, 'sweep-depth', 8, { min: 1, max: 30 });
+  if (!limitOpt.ok) return fail(limitOpt.error.message);
+  if (!sweepOpt.ok) return fail(sweepOpt.error.message);
+  if (!depthOpt.ok) return fail(depthOpt.error.message);
+  const limit = limitOpt.value,
+    sweep = sweepOpt.value,
+    sweepDepth = depthOpt.value;
+  const data = a.data;
   if (!data) return fail('--data FILE is required');
   const files = data.split(',');
   let total = 0;

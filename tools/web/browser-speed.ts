@@ -23,7 +23,7 @@ import { syntheticNetFile } from '../nnue/synthetic.js';
 import { buildWeb } from './build.js';
 import { CHROMIUM, launchChromium } from './chromium.js';
 import { serveWeb } from './serve.js';
-import { isMain } from '../lib.js';
+import { commandSpec, integerOption, readCommandLine, reportCommandLine, runMain } from '../lib.js';
 
 export interface SpeedRun {
   /** The search thread's evaluation (with the kernels it uses). */
@@ -97,17 +97,29 @@ function printRow(label: string, node: SpeedRun, web: SpeedRun): void {
   process.stdout.write(`           Node:    ${node.evaluation}\n           browser: ${web.evaluation}\n`);
 }
 
+const SPEC = commandSpec({
+  name: 'browser-speed',
+  usage: 'usage: node dist/tools/web/browser-speed.js [--depth 10] [--positions 6] [--classical-only] [--cold]',
+  options: {
+    depth: { type: 'string' },
+    positions: { type: 'string' },
+    'classical-only': { type: 'boolean' },
+    cold: { type: 'boolean' },
+  },
+});
+
 async function main(argv: string[]): Promise<number> {
-  const arg = (name: string, def: number): number => {
-    const i = argv.indexOf(name);
-    const v = i >= 0 ? Number(argv[i + 1]) : def;
-    if (!Number.isInteger(v) || v < 1) throw new Error(`${name} wants a positive integer`);
-    return v;
-  };
-  const depth = arg('--depth', 10);
-  const fens = BENCH_FENS.slice(0, Math.min(arg('--positions', 6), BENCH_FENS.length));
-  const warmup = !argv.includes('--cold');
-  const evaluations = argv.includes('--classical-only') ? ['classical'] : ['classical', 'nnue'];
+  const cl = readCommandLine(argv, SPEC);
+  if (!cl.ok) return reportCommandLine(SPEC, cl.error);
+  const a = cl.value.values;
+  const depthOpt = integerOption(a, 'depth', 10, { min: 1 });
+  const positionsOpt = integerOption(a, 'positions', 6, { min: 1 });
+  if (!depthOpt.ok) return reportCommandLine(SPEC, depthOpt.error);
+  if (!positionsOpt.ok) return reportCommandLine(SPEC, positionsOpt.error);
+  const depth = depthOpt.value;
+  const fens = BENCH_FENS.slice(0, Math.min(positionsOpt.value, BENCH_FENS.length));
+  const warmup = a.cold !== true;
+  const evaluations = a['classical-only'] ? ['classical'] : ['classical', 'nnue'];
   if (!existsSync(CHROMIUM)) {
     process.stderr.write(`browser-speed: ${CHROMIUM} is absent (Debian package chromium)\n`);
     return 1;
@@ -167,12 +179,4 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-if (isMain(import.meta.url)) {
-  main(process.argv.slice(2)).then(
-    (code) => (process.exitCode = code),
-    (e: Error) => {
-      process.stderr.write(`browser-speed: ${e.message}\n`);
-      process.exitCode = 1;
-    },
-  );
-}
+runMain(import.meta.url, main);

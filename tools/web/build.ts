@@ -20,8 +20,7 @@
 import { copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import * as esbuild from 'esbuild';
-import { toolOptions } from '../cli-args.js';
-import { isMain, repoRoot } from '../lib.js';
+import { commandSpec, isMain, repoRoot, scriptCommandLine } from '../lib.js';
 import { BROWSER_TWINS } from './twins.js';
 
 /** The Node built-ins a bundle imports (`import ... from "node:x"`, `import("node:x")`, `require("node:x")`). */
@@ -142,11 +141,17 @@ export function buildPackageBrowser(outdir = join(repoRoot(), 'dist', 'browser')
 const USAGE = 'usage: node dist/tools/web/build.js [--outdir <dir>] [--package]';
 
 if (isMain(import.meta.url)) {
-  const argv = process.argv.slice(2);
-  const opt = toolOptions(argv, { name: 'build-web', usage: USAGE, values: ['outdir'], flags: ['package'] });
-  const outdir = opt('outdir', '') || undefined;
+  const cl = scriptCommandLine(
+    process.argv.slice(2),
+    commandSpec({
+      name: 'build-web',
+      usage: USAGE,
+      options: { outdir: { type: 'string' }, package: { type: 'boolean' } },
+    }),
+  );
+  const outdir = cl.string('outdir', '') || undefined;
   try {
-    const r = await (argv.includes('--package') ? buildPackageBrowser(outdir) : buildWeb(outdir));
+    const r = await (cl.flag('package') ? buildPackageBrowser(outdir) : buildWeb(outdir));
     const rel = relative(process.cwd(), r.outdir) || '.';
     for (const [f, n] of Object.entries(r.sizes)) process.stdout.write(`${join(rel, f)}  ${n} bytes\n`);
   } catch (e) {

@@ -15,8 +15,7 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isMain, repoRoot } from '../lib.js';
-import { toolOptions } from '../cli-args.js';
+import { commandSpec, isMain, repoRoot, scriptCommandLine } from '../lib.js';
 
 /** Every character the page draws: red pieces, black pieces, the river. */
 export const GLYPH_TEXT = '俥仕炮兵傌相帥車士砲卒馬象將楚河漢界';
@@ -125,15 +124,22 @@ export async function extractGlyphs(
 const USAGE = `usage: node dist/tools/web/glyphs.js --font <file.ttc|.otf|.ttf> [--face "Noto Serif CJK TC Bold"] [--out web/glyphs.ts]`;
 
 if (isMain(import.meta.url)) {
-  const opt = toolOptions(process.argv.slice(2), { name: 'glyphs', usage: USAGE, values: ['font', 'face', 'out'] });
-  const font = opt('font', '');
+  const cl = scriptCommandLine(
+    process.argv.slice(2),
+    commandSpec({
+      name: 'glyphs',
+      usage: USAGE,
+      options: { font: { type: 'string' }, face: { type: 'string' }, out: { type: 'string' } },
+    }),
+  );
+  const font = cl.string('font', '');
   if (font === '') {
     process.stderr.write(`glyphs: --font is required\n${USAGE}\n`);
     process.exitCode = 2;
   } else {
     try {
-      const { paths, source } = await extractGlyphs(font, opt('face', 'Noto Serif CJK TC Bold'));
-      const out = opt('out', join(repoRoot(), 'web', 'glyphs.ts'));
+      const { paths, source } = await extractGlyphs(font, cl.string('face', 'Noto Serif CJK TC Bold'));
+      const out = cl.string('out', join(repoRoot(), 'web', 'glyphs.ts'));
       const text = glyphModule(paths, source);
       writeFileSync(out, text);
       process.stdout.write(`${out}: ${paths.size} glyphs from ${source.face}, ${text.length} characters\n`);

@@ -9,7 +9,7 @@ import { createReadStream, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
-import { isMain, repoRoot } from '../lib.js';
+import { commandSpec, isMain, repoRoot, scriptCommandLine } from '../lib.js';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -93,18 +93,19 @@ export function serveWeb(opts: ServeOptions = {}): Promise<{ server: Server; url
 }
 
 if (isMain(import.meta.url)) {
-  const i = process.argv.indexOf('--port');
-  const port = i > 0 ? Number(process.argv[i + 1]) : 8080;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    process.stderr.write(`serve: bad --port ${process.argv[i + 1]} (0..65535)\n`);
+  const port = scriptCommandLine(
+    process.argv.slice(2),
+    commandSpec({
+      name: 'serve',
+      usage: 'usage: node dist/tools/web/serve.js [--port 8080]   (npm run web -- --port 9000)',
+      options: { port: { type: 'string' } },
+    }),
+  ).integer('port', 8080, { min: 0, max: 65535 });
+  try {
+    const { url } = await serveWeb({ port });
+    process.stdout.write(`Kirin in the browser: ${url}  (Ctrl-C to stop)\n`);
+  } catch (e) {
+    process.stderr.write(`serve: ${(e as Error).message}\n`);
     process.exitCode = 1;
-  } else {
-    try {
-      const { url } = await serveWeb({ port });
-      process.stdout.write(`Kirin in the browser: ${url}  (Ctrl-C to stop)\n`);
-    } catch (e) {
-      process.stderr.write(`serve: ${(e as Error).message}\n`);
-      process.exitCode = 1;
-    }
   }
 }
