@@ -152,6 +152,14 @@ test('the packed tarball installs offline and runs: npx kirin (UCI and UCCI), th
         'const pos = new Position();',
         'const j: Judgement = judge(pos, DEFAULT_RULES);',
         'console.log(legalMoves(pos).length, j.code);',
+        // The published Position is a read-only view: its methods, not the engine's typed arrays.
+        'console.log(pos.sideToMove, pos.pieceOn(4), pos.plies);',
+        '// @ts-expect-error the board array is internal',
+        'void pos.board;',
+        '// @ts-expect-error the side is read through sideToMove',
+        'pos.side = 1;',
+        "const bad = Position.fromFen('not a fen');",
+        "console.log(bad.ok ? 'accepted' : bad.error.code.startsWith('fen-'));",
         'const engine = new Engine();',
         "const set = engine.setPosition(null, ['h2e2']);",
         'if (!set.ok) throw new Error(set.error.message);',
@@ -187,7 +195,9 @@ test('the packed tarball installs offline and runs: npx kirin (UCI and UCCI), th
     assert.equal(used.status, 0, used.stderr);
     const lines = used.stdout.trim().split('\n');
     assert.equal(lines[0], '44 none');
-    assert.match(lines[1], /^[a-i][0-9][a-i][0-9]$/);
+    assert.equal(lines[1], '0 7 0', 'red to move, the red king on e0, no plies');
+    assert.equal(lines[2], 'true', 'a bad FEN is a fen-* error');
+    assert.match(lines[3], /^[a-i][0-9][a-i][0-9]$/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -56,54 +56,74 @@ const INITIAL_CAPACITY = 1024;
 /** An exclusion map that excludes nothing (its entries are 0, never the stamp -1). */
 const NO_EXCLUSION = new Int32Array(SQUARE_NB);
 
+/**
+ * A xiangqi position with the game that led to it. What a program using the
+ * library reads is its methods (fen, sideToMove, pieceOn, inCheck, legal moves
+ * through legalMoves(), ...); the typed arrays the engine works on are internal
+ * (marked internal: left out of the published types, npm run build:types).
+ */
 export class Position {
-  /** Piece code per square, 0 when empty. */
+  /** @internal Piece code per square, 0 when empty. */
   readonly board = new Uint8Array(SQUARE_NB);
-  /** Bit f set when (file f, rank r) is occupied; indexed by rank. */
+  /** @internal Bit f set when (file f, rank r) is occupied; indexed by rank. */
   readonly rankOcc = new Int32Array(10);
-  /** Bit r set when (file f, rank r) is occupied; indexed by file. */
+  /** @internal Bit r set when (file f, rank r) is occupied; indexed by file. */
   readonly fileOcc = new Int32Array(9);
-  /** Piece list: squares of color c's pieces at [c * 16 + i], i < listCount[c]. */
+  /** @internal Piece list: squares of color c's pieces at [c * 16 + i], i < listCount[c]. */
   readonly listSq = new Int8Array(32);
+  /** @internal */
   readonly listCount = new Int32Array(2);
-  /** Index of the piece on a square inside its color's list. */
+  /** @internal Index of the piece on a square inside its color's list. */
   readonly listIndex = new Int8Array(SQUARE_NB);
-  /** Number of pieces per piece code. */
+  /** @internal Number of pieces per piece code. */
   readonly pieceCount = new Int32Array(16);
+  /** @internal */
   readonly kingSq = new Int32Array(2);
-  /** Material of rooks, knights and cannons per color (Pikafish's "major material"). */
+  /** @internal Material of rooks, knights and cannons per color (Pikafish's "major material"). */
   readonly majorMaterial = new Int32Array(2);
   /**
+   * @internal
    * Counting filter of the keys of all earlier states in the history (indexed by
    * the low 16 bits of the key), as Pikafish's bloom filter: a zero entry proves
    * that the current key has not occurred before, so repetition scans can be skipped.
    */
   readonly keyFilter = new Uint16Array(1 << 16);
+  /** @internal */
   side: Color = RED;
-  /** Plies since the start of the game (0 = red's first move). */
+  /** @internal Plies since the start of the game (0 = red's first move). */
   gamePly = 0;
 
   // ---- State stack, one entry per ply of the game so far -------------------
-  /** Index of the current state. States 0..sp form the game history. */
+  /** @internal Index of the current state. States 0..sp form the game history. */
   sp = 0;
   private capacity = 0;
+  /** @internal */
   keyLo!: Int32Array;
+  /** @internal */
   keyHi!: Int32Array;
+  /** @internal */
   pawnKey!: Int32Array;
+  /** @internal */
   minorKey!: Int32Array;
+  /** @internal */
   nonPawnKeyRed!: Int32Array;
+  /** @internal */
   nonPawnKeyBlack!: Int32Array;
-  /** Piece captured by the move that led to this state (0 if none). */
+  /** @internal Piece captured by the move that led to this state (0 if none). */
   captured!: Uint8Array;
-  /** Where the captured piece stood in its color's piece list (restored exactly on undo). */
+  /** @internal Where the captured piece stood in its color's piece list (restored exactly on undo). */
   capturedIndex!: Uint8Array;
-  /** Move that led to this state (0 at the root of the history). */
+  /** @internal Move that led to this state (0 at the root of the history). */
   moveAt!: Int32Array;
-  /** 1 when the side to move is in check in this state. */
+  /** @internal 1 when the side to move is in check in this state. */
   checked!: Uint8Array;
+  /** @internal */
   rule60!: Int16Array;
+  /** @internal */
   check10Red!: Int16Array;
+  /** @internal */
   check10Black!: Int16Array;
+  /** @internal */
   pliesFromNull!: Int16Array;
 
   /** The start position. (`Position.fromFen` sets any other, and says why a FEN is refused.) */
@@ -149,7 +169,7 @@ export class Position {
     this.capacity = capacity;
   }
 
-  /** Makes sure `extra` more plies can be played without growing the stack (call before a search). */
+  /** @internal Makes sure `extra` more plies can be played without growing the stack (call before a search). */
   reserve(extra: number): void {
     if (this.sp + extra + 1 > this.capacity) this.allocate(Math.max(this.capacity * 2, this.sp + extra + 1));
   }
@@ -241,7 +261,7 @@ export class Position {
     this.checked[0] = this.kingAttacked(this.side) ? 1 : 0;
   }
 
-  /** Copies another position, including its whole history. */
+  /** @internal Copies another position, including its whole history. */
   copyFrom(o: Position): void {
     if (this.capacity < o.capacity) this.allocate(o.capacity);
     this.board.set(o.board);
@@ -305,9 +325,22 @@ export class Position {
 
   // ---- Simple queries ----------------------------------------------------------
 
+  /** The side to move (RED or BLACK). */
+  get sideToMove(): Color {
+    return this.side;
+  }
+  /** The piece on a square (color << 3 | type; 0 when empty). */
+  pieceOn(square: number): number {
+    return this.board[square];
+  }
+  /** Plies played since the start of the game (0 before Red's first move). */
+  get plies(): number {
+    return this.gamePly;
+  }
   inCheck(): boolean {
     return this.checked[this.sp] === 1;
   }
+  /** @internal */
   key(): number {
     return this.keyLo[this.sp];
   }
@@ -329,7 +362,7 @@ export class Position {
 
   // ---- Attacks -----------------------------------------------------------------
 
-  /** True when the king of color `c` is attacked by the other side (including flying general). */
+  /** @internal True when the king of color `c` is attacked by the other side (including flying general). */
   kingAttacked(c: Color): boolean {
     const b = this.board;
     const ksq = this.kingSq[c];
@@ -384,6 +417,7 @@ export class Position {
   }
 
   /**
+   * @internal
    * Square of the least valuable piece of color `c` attacking `sq` on the current
    * board, or -1. Kings count only for adjacent squares (flying general is handled
    * by the callers that need it).
@@ -482,7 +516,7 @@ export class Position {
     return (caps & (1 << RANK_OF[ksq])) !== 0;
   }
 
-  /** True when `sq` is attacked by any piece of color `c` (kings by adjacency only). */
+  /** @internal True when `sq` is attacked by any piece of color `c` (kings by adjacency only). */
   isAttackedBy(sq: number, c: number): boolean {
     return this.leastAttacker(sq, c) >= 0;
   }
@@ -499,7 +533,7 @@ export class Position {
     return out.sort((a, b) => a - b);
   }
 
-  /** True when the piece on `from` attacks `to` on the current board. */
+  /** @internal True when the piece on `from` attacks `to` on the current board. */
   attacksFrom(from: number, to: number): boolean {
     const pc = this.board[from];
     if (!pc) return false;
@@ -642,6 +676,7 @@ export class Position {
   private dangerHi = 0;
 
   /**
+   * @internal
    * For bulk legality tests (movegen): brings the danger squares of the side to
    * move up to date and returns the stamp that marks them in `dangerFrom` and
    * `dangerTo`, negated when no square is marked in `dangerTo`. While the side
@@ -964,6 +999,7 @@ export class Position {
     this.keyFilter[this.keyLo[this.sp] & 0xffff]--;
   }
 
+  /** @internal */
   doNullMove(): void {
     const sp = this.sp,
       np = sp + 1;
@@ -987,6 +1023,7 @@ export class Position {
     this.gamePly++;
   }
 
+  /** @internal */
   undoNullMove(): void {
     this.sp--;
     this.keyFilter[this.keyLo[this.sp] & 0xffff]--;
@@ -994,7 +1031,7 @@ export class Position {
     this.gamePly--;
   }
 
-  /** Key after a move, without making it (for prefetch-like uses and tests). */
+  /** @internal Key after a move, without making it (for prefetch-like uses and tests). */
   keyAfter(m: Move): number {
     const from = m >> 7,
       to = m & 127;
@@ -1005,7 +1042,7 @@ export class Position {
     return k;
   }
 
-  /** Recomputes the key from scratch (for tests of the incremental update). */
+  /** @internal Recomputes the key from scratch (for tests of the incremental update). */
   computeKey(): [number, number] {
     let lo = 0,
       hi = 0;
@@ -1197,7 +1234,7 @@ export class Position {
 
   // ---- Debug helpers ----------------------------------------------------------------
 
-  /** Checks internal consistency (tests only). Returns null or a description of the problem. */
+  /** @internal Checks internal consistency (tests only). Returns null or a description of the problem. */
   validate(): string | null {
     const rank = new Int32Array(10),
       file = new Int32Array(9),
