@@ -9,9 +9,8 @@
 
 export * from './index.js';
 
-// Rules internals: board geometry, move generation into caller-owned lists,
-// chase detection, random numbers, piece and value constants.
-export { FILE_MOVES, KNIGHT_LEG, KNIGHT_TO, RANK_MOVES, popcount } from './core/attacks.js';
+// Rules internals: move generation into caller-owned lists, chase detection,
+// random numbers, piece and value constants.
 export { assignIds, chasedMask, idBoard, moveId } from './core/chase.js';
 export { generate } from './core/movegen.js';
 export { mulberry32, xorshift32 } from './core/prng.js';
@@ -50,6 +49,8 @@ export {
   T_NB,
   classicalRawTerms,
   evaluateClassical,
+  mobilityCount,
+  pstIndex,
   setTermWeight,
 } from './eval/classical.js';
 export { postProcessFactor } from './eval/evaluate.js';

@@ -6,15 +6,10 @@ import {
   classicalRawTerms,
   classicalWeights as CW,
   F_NB,
-  FILE_MOVES,
-  FILE_OF,
   KNIGHT,
-  KNIGHT_LEG,
-  KNIGHT_TO,
-  popcount,
+  mobilityCount,
   postProcessFactor,
-  RANK_MOVES,
-  RANK_OF,
+  pstIndex,
   RAW_TERMS,
   RED,
   ROOK,
@@ -43,17 +38,6 @@ export const PAIRS = P_PATTERN + F_NB;
  */
 function scaleTuned(t: number): boolean {
   return t === T_DEFENCE || t === T_KING || t === T_CANNONS;
-}
-
-/**
- * Index into a PST as written in the weights file (first row rank 9) of square
- * `sq` seen from Red, folded onto files a-e: the tables stay left-right
- * symmetric (a square and its mirror share one parameter), as the evaluation
- * must (classical.test.ts).
- */
-function written(sq: number): number {
-  const f = FILE_OF[sq];
-  return (9 - RANK_OF[sq]) * 9 + (f > 4 ? 8 - f : f);
 }
 
 export function currentWeights(): ClassicalWeights {
@@ -99,7 +83,11 @@ export function toTheta(w: ClassicalWeights): { theta: Float64Array; unit: Float
   return { theta, unit };
 }
 
-/** A written PST index folded onto files a-e (files f-i use the parameter of their mirror). */
+/**
+ * A written PST index (the evaluation's pstIndex) folded onto files a-e (files
+ * f-i use the parameter of their mirror): the tables stay left-right symmetric,
+ * as the evaluation must (classical.test.ts).
+ */
 function fold(s: number): number {
   const f = s % 9;
   return f > 4 ? s - f + 8 - f : s;
@@ -161,33 +149,18 @@ const acc = new Int32Array(PAIRS); // coefficient per pair for tables (same for 
 export function addPosition(d: Dataset, pos: Position, result: number, score: number, game = 0): number {
   classicalRawTerms(pos, raw);
   acc.fill(0);
-  const board = pos.board;
+  // The table terms (material, PST, mobility) through the evaluation's own
+  // indexes: each piece adds its entries, Red +1 and Black -1.
   for (let c = 0; c < 2; c++) {
     const sign = c === RED ? 1 : -1;
     for (let i = 0, n = pos.listCount[c]; i < n; i++) {
       const sq = pos.listSq[c * 16 + i];
-      const pc = board[sq];
-      const t = pc & 7;
+      const t = pos.board[sq] & 7;
       acc[P_MATERIAL + t] += sign;
-      const red = c === RED ? sq : (9 - RANK_OF[sq]) * 9 + FILE_OF[sq];
-      acc[P_PST + (t - 1) * 90 + written(red)] += sign;
-      const f = FILE_OF[sq],
-        r = RANK_OF[sq];
-      if (t === ROOK || t === CANNON) {
-        const k = popcount(RANK_MOVES[(f << 9) | pos.rankOcc[r]]) + popcount(FILE_MOVES[(r << 10) | pos.fileOcc[f]]);
-        acc[(t === ROOK ? P_ROOK_MOB : P_CANNON_MOB) + k] += sign;
-      } else if (t === KNIGHT) {
-        let k = 0;
-        for (let j = sq * 8, end = j + 8; j < end; j++) {
-          const to = KNIGHT_TO[j];
-          if (to < 0) break;
-          if (board[KNIGHT_LEG[j]]) continue;
-          const tp = board[to];
-          if (tp !== 0 && tp >> 3 === c) continue;
-          k++;
-        }
-        acc[P_KNIGHT_MOB + k] += sign;
-      }
+      acc[P_PST + (t - 1) * 90 + fold(pstIndex(c, sq))] += sign;
+      if (t === ROOK) acc[P_ROOK_MOB + mobilityCount(pos, sq)] += sign;
+      else if (t === CANNON) acc[P_CANNON_MOB + mobilityCount(pos, sq)] += sign;
+      else if (t === KNIGHT) acc[P_KNIGHT_MOB + mobilityCount(pos, sq)] += sign;
     }
   }
   for (let p = 0; p < P_SCALE; p++) if (acc[p]) d.addEntry(p, acc[p], acc[p]);
