@@ -1,6 +1,8 @@
 // Compiles the NNUE SIMD kernels (assembly/nnue-kernels.ts) with AssemblyScript into
 // dist/src/eval/nnue/: kernels.wasm imports an ordinary memory, kernels-shared.wasm a
-// shared one (WebAssembly cannot import one kind as the other). Part of `npm run build`
+// shared one (WebAssembly cannot import one kind as the other); and the training
+// kernels of `kirin train` (assembly/train-kernels.ts) into
+// dist/tools/train/train-kernels.wasm (shared memory). Part of `npm run build`
 // (after tsc):
 //
 //   node dist/tools/nnue/build-wasm.js
@@ -12,8 +14,7 @@ import asc from 'assemblyscript/asc';
 import { repoRoot } from '../../test/support/fixtures.js';
 
 const root = repoRoot();
-const common = [
-  join(root, 'assembly/nnue-kernels.ts'),
+const options = [
   '-O3',
   '--runtime',
   'stub',
@@ -25,12 +26,14 @@ const common = [
   '--use',
   'abort=',
 ];
-const variants: [string, string[]][] = [
-  ['kernels.wasm', []],
-  ['kernels-shared.wasm', ['--enable', 'threads', '--sharedMemory', '--maximumMemory', '65536']],
+const shared = ['--enable', 'threads', '--sharedMemory', '--maximumMemory', '65536'];
+const variants: [string, string, string[]][] = [
+  ['assembly/nnue-kernels.ts', 'dist/src/eval/nnue/kernels.wasm', []],
+  ['assembly/nnue-kernels.ts', 'dist/src/eval/nnue/kernels-shared.wasm', shared],
+  ['assembly/train-kernels.ts', 'dist/tools/train/train-kernels.wasm', shared],
 ];
-for (const [file, extra] of variants) {
-  const { error, stderr } = await asc.main([...common, ...extra, '-o', join(root, 'dist/src/eval/nnue', file)]);
+for (const [source, file, extra] of variants) {
+  const { error, stderr } = await asc.main([join(root, source), ...options, ...extra, '-o', join(root, file)]);
   if (error) {
     process.stderr.write(`${stderr.toString()}\nbuild-wasm: ${file}: ${error.message}\n`);
     process.exit(1);
