@@ -122,7 +122,9 @@ async function main(): Promise<number> {
       for (const threads of a.threads) {
         const r = await rate(data, { ...config, kernel }, threads, a.seconds);
         process.stdout.write(
-          `${kernel.padEnd(6)}  ${String(threads).padStart(7)}  ${Math.round(r).toString().padStart(11)}  ${Math.round(r / threads)
+          `${kernel.padEnd(6)}  ${String(threads).padStart(7)}  ${Math.round(r).toString().padStart(11)}  ${Math.round(
+            r / threads,
+          )
             .toString()
             .padStart(8)}\n`,
         );
