@@ -192,3 +192,77 @@ export function train(
   }
   return loss;
 }
+
+/**
+ * AdamW on `n` parameters: w, m and v point at the first of them, g at its
+ * gradient in shard buffer 0 (shard k's at g + k * stride). The gradient is the
+ * sum of `shards` buffers in shard order times `inv` (1 / batch size); `decay`
+ * is lr * weight decay (0 for biases); with clip > 0 the result is clipped to
+ * +-clip. Float32 arithmetic, the same steps in the vector and the scalar loop.
+ */
+export function update(
+  w: usize,
+  m: usize,
+  v: usize,
+  g: usize,
+  stride: usize,
+  shards: i32,
+  n: i32,
+  inv: f32,
+  lr: f32,
+  decay: f32,
+  beta1: f32,
+  beta2: f32,
+  eps: f32,
+  correction1: f32,
+  correction2: f32,
+  clip: f32,
+): void {
+  const vInv = f32x4.splat(inv),
+    vB1 = f32x4.splat(beta1),
+    vB1c = f32x4.splat(1 - beta1),
+    vB2 = f32x4.splat(beta2),
+    vB2c = f32x4.splat(1 - beta2),
+    vLr = f32x4.splat(lr),
+    vDecay = f32x4.splat(decay),
+    vEps = f32x4.splat(eps),
+    vC1 = f32x4.splat(correction1),
+    vC2 = f32x4.splat(correction2),
+    vClip = f32x4.splat(clip),
+    vNegClip = f32x4.splat(-clip);
+  let j = 0;
+  for (; j + 4 <= n; j += 4) {
+    const o = <usize>j << 2;
+    let s = v128.load(g + o);
+    for (let k = 1; k < shards; k++) s = f32x4.add(s, v128.load(g + <usize>k * stride + o));
+    const gr = f32x4.mul(s, vInv);
+    const mm = f32x4.add(f32x4.mul(vB1, v128.load(m + o)), f32x4.mul(vB1c, gr));
+    const vv = f32x4.add(f32x4.mul(vB2, v128.load(v + o)), f32x4.mul(vB2c, f32x4.mul(gr, gr)));
+    v128.store(m + o, mm);
+    v128.store(v + o, vv);
+    let x = v128.load(w + o);
+    x = f32x4.sub(x, f32x4.mul(vDecay, x));
+    const step = f32x4.div(
+      f32x4.mul(vLr, f32x4.div(mm, vC1)),
+      f32x4.add(f32x4.sqrt(f32x4.div(vv, vC2)), vEps),
+    );
+    x = f32x4.sub(x, step);
+    if (clip > 0) x = f32x4.min(f32x4.max(x, vNegClip), vClip);
+    v128.store(w + o, x);
+  }
+  for (; j < n; j++) {
+    const o = <usize>j << 2;
+    let s = load<f32>(g + o);
+    for (let k = 1; k < shards; k++) s += load<f32>(g + <usize>k * stride + o);
+    const gr = s * inv;
+    const mm = beta1 * load<f32>(m + o) + (1 - beta1) * gr;
+    const vv = beta2 * load<f32>(v + o) + (1 - beta2) * (gr * gr);
+    store<f32>(m + o, mm);
+    store<f32>(v + o, vv);
+    let x = load<f32>(w + o);
+    x = x - decay * x;
+    x = x - (lr * (mm / correction1)) / (Mathf.sqrt(vv / correction2) + eps);
+    if (clip > 0) x = Mathf.min(Mathf.max(x, -clip), clip);
+    store<f32>(w + o, x);
+  }
+}

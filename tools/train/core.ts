@@ -3,9 +3,11 @@
 // run a kernel on them, and update a slice of the parameters with AdamW. Every
 // thread builds the same Core over the same shared memory and data.
 
-import { SCALE, WEIGHT_CLIP, outputBucket, type KirinNetShape } from '../../src/eval/kirinnet/arch.js';
-import { tableBase, FEATURE_TABLE, sigmoid, type TrainDataBuffers } from './data.js';
-import { jsKernel, type TrainKernel } from './kernel-js.js';
+import { outputBucket, type KirinNetShape } from '../../src/eval/kirinnet/arch.js';
+import { tableBase, FEATURE_TABLE, type TrainDataBuffers } from './data.js';
+import { jsKernel, type TrainKernel, type UpdateStep } from './kernel-js.js';
+
+export type { UpdateStep } from './kernel-js.js';
 import { wasmKernel } from './kernel-wasm.js';
 import { SHARD, SLOTS, memoryLayout, type MemoryLayout, type Region } from './memory.js';
 import { paramLayout } from './model.js';
@@ -19,8 +21,6 @@ export interface CoreConfig {
   readonly batch: number;
   readonly threads: number;
   readonly kernel: KernelName;
-  readonly lambda: number;
-  readonly k: number;
   readonly power: number;
 }
 
@@ -28,27 +28,15 @@ export interface CoreConfig {
 export interface CoreShared {
   readonly memory: WasmMemory;
   readonly data: TrainDataBuffers;
+  /** Per position: SCALE * post-processing factor / K (the prediction is sigmoid(y * coef)), and the target. */
+  readonly coef: Float32Array;
+  readonly target: Float32Array;
   /** The current epoch's order of the training positions. */
   readonly order: Uint32Array;
   /** Loss sum of each shard of the last batch. */
   readonly shardLoss: Float64Array;
   /** Outputs y of the validation positions (forward). */
   readonly validY: Float32Array;
-}
-
-/** AdamW's step, the same for every slice. */
-export interface UpdateStep {
-  /** Shards of the batch (gradient buffers to add). */
-  readonly shards: number;
-  readonly batchSize: number;
-  readonly lr: number;
-  readonly weightDecay: number;
-  readonly beta1: number;
-  readonly beta2: number;
-  readonly eps: number;
-  /** 1 - beta1^t and 1 - beta2^t. */
-  readonly correction1: number;
-  readonly correction2: number;
 }
 
 export type CoreOp =
@@ -63,7 +51,6 @@ export class Core {
   private readonly u16: Uint16Array;
   private readonly i32: Int32Array;
   private readonly region: Region;
-  private readonly sum = new Float64Array(4096);
 
   constructor(
     readonly config: CoreConfig,
@@ -92,8 +79,9 @@ export class Core {
   /** Stages positions list[from .. from + count) into this thread's region. */
   private stage(list: Uint32Array, from: number, count: number): void {
     const d = this.shared.data,
+      coef = this.shared.coef,
+      target = this.shared.target,
       r = this.region,
-      { lambda, k } = this.config,
       buckets = this.config.shape.outputBuckets;
     const f32 = this.f32,
       u16 = this.u16,
@@ -114,13 +102,15 @@ export class Core {
       }
       i32[(r.count >> 2) + j] = n;
       i32[(r.bucket >> 2) + j] = outputBucket(n, buckets);
-      f32[(r.coef >> 2) + j] = (SCALE * d.factor[i]) / k;
-      f32[(r.target >> 2) + j] = (lambda * (d.result[i] + 1)) / 2 + (1 - lambda) * sigmoid(d.score[i] / k);
+      f32[(r.coef >> 2) + j] = coef[i];
+      f32[(r.target >> 2) + j] = target[i];
     }
   }
 
   /** Gradients of the shards of the batch order[start .. start + size) that fall to this thread. */
   private grad(start: number, size: number): void {
+    if (start < 0 || start + size > this.shared.order.length)
+      throw new RangeError(`batch ${start}..${start + size} outside the ${this.shared.order.length} positions`);
     const shards = Math.ceil(size / SHARD);
     for (let s = this.index; s < shards; s += this.config.threads) {
       const from = start + s * SHARD,
@@ -149,47 +139,26 @@ export class Core {
   }
 
   /**
-   * AdamW on this thread's slice of the parameters: the gradient is the sum of
-   * the shard buffers in shard order over the batch size; weight decay on the
-   * weights (not the biases); then every weight and feature bias is clipped to
-   * +-WEIGHT_CLIP.
+   * AdamW on this thread's slice of the parameters (a multiple of 16 floats,
+   * so that no result depends on the number of threads), cut where the kind
+   * of parameter changes: weight decay on the weights, not the biases; every
+   * weight and feature bias clipped to +-WEIGHT_CLIP, the output biases not.
    */
   private update(st: UpdateStep): void {
-    const L = this.layout,
-      P = L.params;
+    const P = this.layout.params;
     const per = Math.ceil(P.size / this.config.threads / 16) * 16;
     const lo = Math.min(P.size, this.index * per),
       hi = Math.min(P.size, lo + per);
-    const f32 = this.f32,
-      sum = this.sum;
-    const w0 = L.weights >> 2,
-      m0 = L.adamM >> 2,
-      v0 = L.adamV >> 2,
-      g0 = L.grads >> 2;
-    const inv = 1 / st.batchSize;
-    const { lr, beta1, beta2, eps, correction1, correction2 } = st;
-    const decay = lr * st.weightDecay;
-    for (let a = lo; a < hi; a += sum.length) {
-      const b = Math.min(hi, a + sum.length),
-        n = b - a;
-      for (let j = 0; j < n; j++) sum[j] = f32[g0 + a + j];
-      for (let s = 1; s < st.shards; s++) {
-        const g = g0 + s * L.stride + a;
-        for (let j = 0; j < n; j++) sum[j] += f32[g + j];
-      }
-      for (let j = 0; j < n; j++) {
-        const p = a + j;
-        const g = sum[j] * inv;
-        const m = beta1 * f32[m0 + p] + (1 - beta1) * g;
-        const v = beta2 * f32[v0 + p] + (1 - beta2) * g * g;
-        f32[m0 + p] = m;
-        f32[v0 + p] = v;
-        let w = f32[w0 + p];
-        if (p < P.ftB || (p >= P.outW && p < P.outB)) w -= decay * w;
-        w -= (lr * (m / correction1)) / (Math.sqrt(v / correction2) + eps);
-        if (p < P.outB) w = w > WEIGHT_CLIP ? WEIGHT_CLIP : w < -WEIGHT_CLIP ? -WEIGHT_CLIP : w;
-        f32[w0 + p] = w;
-      }
+    const parts: [number, number, boolean, boolean][] = [
+      [P.ftW, P.ftB, true, true],
+      [P.ftB, P.outW, false, true],
+      [P.outW, P.outB, true, true],
+      [P.outB, P.size, false, false],
+    ];
+    for (const [a, b, decay, clip] of parts) {
+      const from = Math.max(a, lo),
+        to = Math.min(b, hi);
+      if (from < to) this.kernel.update(from, to, decay, clip, st);
     }
   }
 }

@@ -3,8 +3,24 @@
 // shard, and the loss and gradient sums of one. assembly/train-kernels.ts is the
 // same in WebAssembly SIMD (float32 arithmetic, so the two differ in the last bits).
 
+import { WEIGHT_CLIP } from '../../src/eval/kirinnet/arch.js';
 import type { MemoryLayout, Region } from './memory.js';
 import { SLOTS } from './memory.js';
+
+/** AdamW's step, the same for every parameter. */
+export interface UpdateStep {
+  /** Shards of the batch (gradient buffers to add). */
+  readonly shards: number;
+  readonly batchSize: number;
+  readonly lr: number;
+  readonly weightDecay: number;
+  readonly beta1: number;
+  readonly beta2: number;
+  readonly eps: number;
+  /** 1 - beta1^t and 1 - beta2^t. */
+  readonly correction1: number;
+  readonly correction2: number;
+}
 
 /** What the trainer needs of a kernel. */
 export interface TrainKernel {
@@ -17,6 +33,12 @@ export interface TrainKernel {
   train(region: Region, count: number, grad: number, power: number): number;
   /** Writes y of the `count` positions staged in `region` to region.y. */
   forward(region: Region, count: number): void;
+  /**
+   * AdamW on parameters [lo, hi): the gradient is the sum of the shard buffers
+   * in shard order over the batch size; weight decay when `decay`; then
+   * clipped to +-WEIGHT_CLIP when `clip`.
+   */
+  update(lo: number, hi: number, decay: boolean, clip: boolean, st: UpdateStep): void;
 }
 
 /** The loss of one position and its derivative by y, into out[0], out[1]. */
@@ -44,6 +66,7 @@ export function jsKernel(buffer: SharedArrayBuffer | ArrayBuffer, layout: Memory
   const h = shape.hidden;
   const w0 = layout.weights >> 2;
   const ls = new Float64Array(2);
+  const sum = new Float64Array(4096);
 
   /** Accumulators of staged position i into scratch (us at 0, them at h); returns y. */
   function forwardOne(r: Region, i: number): number {
@@ -112,6 +135,36 @@ export function jsKernel(buffer: SharedArrayBuffer | ArrayBuffer, layout: Memory
         }
       }
       return loss;
+    },
+    update(lo, hi, decayOn, clip, st) {
+      const w0 = layout.weights >> 2,
+        m0 = layout.adamM >> 2,
+        v0 = layout.adamV >> 2,
+        g0 = layout.grads >> 2;
+      const inv = 1 / st.batchSize;
+      const { lr, beta1, beta2, eps, correction1, correction2 } = st;
+      const decay = decayOn ? lr * st.weightDecay : 0;
+      for (let a = lo; a < hi; a += sum.length) {
+        const n = Math.min(hi, a + sum.length) - a;
+        for (let j = 0; j < n; j++) sum[j] = f32[g0 + a + j];
+        for (let s = 1; s < st.shards; s++) {
+          const g = g0 + s * layout.stride + a;
+          for (let j = 0; j < n; j++) sum[j] += f32[g + j];
+        }
+        for (let j = 0; j < n; j++) {
+          const p = a + j;
+          const g = sum[j] * inv;
+          const m = beta1 * f32[m0 + p] + (1 - beta1) * g;
+          const v = beta2 * f32[v0 + p] + (1 - beta2) * g * g;
+          f32[m0 + p] = m;
+          f32[v0 + p] = v;
+          let w = f32[w0 + p];
+          w -= decay * w;
+          w -= (lr * (m / correction1)) / (Math.sqrt(v / correction2) + eps);
+          if (clip) w = w > WEIGHT_CLIP ? WEIGHT_CLIP : w < -WEIGHT_CLIP ? -WEIGHT_CLIP : w;
+          f32[w0 + p] = w;
+        }
+      }
     },
   };
 }

@@ -3,6 +3,7 @@
 // memory; the same contract as kernel-js.ts.
 
 import { readFileSync } from 'node:fs';
+import { WEIGHT_CLIP } from '../../src/eval/kirinnet/arch.js';
 import { wasmSimdSupported } from '../../src/eval/nnue/kernels-wasm.js';
 import type { TrainKernel } from './kernel-js.js';
 import { RESERVED_BYTES, type MemoryLayout } from './memory.js';
@@ -33,6 +34,25 @@ type Forward = (
   scratch: number,
   h: number,
   buckets: number,
+) => void;
+
+type Update = (
+  w: number,
+  m: number,
+  v: number,
+  g: number,
+  stride: number,
+  shards: number,
+  n: number,
+  inv: number,
+  lr: number,
+  decay: number,
+  beta1: number,
+  beta2: number,
+  eps: number,
+  correction1: number,
+  correction2: number,
+  clip: number,
 ) => void;
 
 let compiled: WasmModule | undefined;
@@ -109,6 +129,7 @@ export function wasmKernel(memory: WasmMemory, layout: MemoryLayout): TrainKerne
   const instance = new wasmApi.Instance(module, { env: { memory } });
   const train = instance.exports.train as Train;
   const forward = instance.exports.forward as Forward;
+  const update = instance.exports.update as Update;
   const { shape, size } = layout.params;
   const h = shape.hidden,
     nb = shape.outputBuckets;
@@ -117,5 +138,24 @@ export function wasmKernel(memory: WasmMemory, layout: MemoryLayout): TrainKerne
     train: (r, count, grad, power) =>
       train(r.feat, r.count, r.bucket, r.coef, r.target, count, layout.weights, grad, size, r.scratch, h, nb, power),
     forward: (r, count) => forward(r.feat, r.count, r.bucket, r.y, count, layout.weights, r.scratch, h, nb),
+    update: (lo, hi, decay, clip, st) =>
+      update(
+        layout.weights + 4 * lo,
+        layout.adamM + 4 * lo,
+        layout.adamV + 4 * lo,
+        layout.grads + 4 * lo,
+        4 * layout.stride,
+        st.shards,
+        hi - lo,
+        1 / st.batchSize,
+        st.lr,
+        decay ? st.lr * st.weightDecay : 0,
+        st.beta1,
+        st.beta2,
+        st.eps,
+        st.correction1,
+        st.correction2,
+        clip ? WEIGHT_CLIP : 0,
+      ),
   };
 }

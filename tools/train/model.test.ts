@@ -8,9 +8,11 @@ import { INPUTS, QA, QB, SCALE, WEIGHT_CLIP, type KirinNetShape } from '../../sr
 import { referenceEvaluate } from '../../src/eval/kirinnet/reference.js';
 import { Core, type CoreShared, type KernelName } from './core.js';
 import { DEFAULT_FILTER, loadTrainData, positionBoard, type TrainData } from './data.js';
+import { jsKernel } from './kernel-js.js';
 import { SLOTS, createMemory, memoryLayout } from './memory.js';
 import { initParams, paramLayout, quantise, referenceForward, type ParamLayout } from './model.js';
 import { quantisationCheck } from './quantcheck.js';
+import { labels, type TrainConfig } from './trainer.js';
 import { syntheticDataFile } from './synthetic.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kirin-train-model-'));
@@ -20,8 +22,15 @@ writeFileSync(dataPath, syntheticDataFile(30, 3));
 const data = loadTrainData([dataPath], DEFAULT_FILTER, 0.3);
 
 /** A Core over `data` with parameters from `seed` (feature biases `bias`), one thread, batch `batch`. */
-function setup(shape: KirinNetShape, kernel: KernelName, batch: number, seed: number, bias: number, power = 2) {
-  const d: TrainData = data;
+function setup(
+  shape: KirinNetShape,
+  kernel: KernelName,
+  batch: number,
+  seed: number,
+  bias: number,
+  power = 2,
+  d: TrainData = data,
+) {
   const pl = paramLayout(shape);
   const mem = memoryLayout(pl, batch, 1);
   const memory = createMemory(mem.bytes);
@@ -36,12 +45,13 @@ function setup(shape: KirinNetShape, kernel: KernelName, batch: number, seed: nu
   const shared: CoreShared = {
     memory,
     data: d,
+    ...labels(d, { lambda: 0.3, k: 200 } as TrainConfig),
     order: new Uint32Array(new SharedArrayBuffer(4 * d.train.length)),
     shardLoss: new Float64Array(new SharedArrayBuffer(8 * mem.shards)),
     validY: new Float32Array(new SharedArrayBuffer(4 * Math.max(1, d.valid.length))),
   };
   shared.order.set(d.train);
-  const core = new Core({ shape, batch, threads: 1, kernel, lambda: 0.3, k: 200, power }, shared, 0);
+  const core = new Core({ shape, batch, threads: 1, kernel, power }, shared, 0);
   return { pl, mem, f32, params, shared, core };
 }
 
@@ -169,4 +179,63 @@ test('the quantisation check passes a clipped float network and refuses a wrong 
   assert.notEqual(quantisationCheck(pl, params, wrong, data).problem, null);
   params[pl.ftB] = NaN;
   assert.match(quantisationCheck(pl, params, quantise(pl, params, 'x'), data).problem ?? '', /not finite/);
+});
+
+test('AdamW: both kernels take the same step (decay on weights only, clipping, output biases free)', () => {
+  const shape = { inputs: INPUTS, hidden: 16, outputBuckets: 2 };
+  const bigPath = join(dir, 'big.bin');
+  writeFileSync(bigPath, syntheticDataFile(100, 4));
+  const big = loadTrainData([bigPath], DEFAULT_FILTER, 0);
+  const batch = 1500; // two shards
+  assert.ok(big.train.length >= batch);
+  const { pl, mem, f32, params, core } = setup(shape, 'wasm', batch, 2, 0.4, 2, big);
+  core.run({ op: 'grad', start: 0, size: batch });
+  // A step large enough that some weights reach the clip, and an output bias beyond it.
+  params[pl.outB] = 5;
+  const w0 = mem.weights >> 2;
+  const state = f32.slice(w0, (mem.grads >> 2) + 2 * mem.stride);
+  const step = {
+    shards: 2,
+    batchSize: batch,
+    lr: 2,
+    weightDecay: 0.1,
+    beta1: 0.9,
+    beta2: 0.999,
+    eps: 1e-8,
+    correction1: 1 - 0.9,
+    correction2: 1 - 0.999,
+  };
+  const after: Float32Array[] = [];
+  for (const kernel of [core.kernel, jsKernel(f32.buffer as SharedArrayBuffer, mem)]) {
+    f32.set(state, w0);
+    for (const [a, b, decay, clip] of [
+      [pl.ftW, pl.ftB, true, true],
+      [pl.ftB, pl.outW, false, true],
+      [pl.outW, pl.outB, true, true],
+      [pl.outB, pl.size, false, false],
+    ] as const)
+      kernel.update(a, b, decay, clip, step);
+    after.push(params.slice());
+  }
+  const [wasm, js] = after;
+  for (let p = 0; p < pl.size; p++) assert.ok(Math.abs(wasm[p] - js[p]) < 1e-4, `param ${p}: ${wasm[p]} ${js[p]}`);
+  // The formula, for a few parameters, in double precision from the saved state.
+  const g = (p: number) => (state[(mem.grads >> 2) - w0 + p] + state[(mem.grads >> 2) - w0 + mem.stride + p]) / batch;
+  let clipped = 0,
+    moved = 0;
+  for (let p = 0; p < pl.size; p++) {
+    const w = state[p],
+      m = 0.1 * g(p),
+      v = 0.001 * g(p) * g(p);
+    const decay = p < pl.ftB || (p >= pl.outW && p < pl.outB) ? 0.2 : 0;
+    let want = w - decay * w - (2 * (m / 0.1)) / (Math.sqrt(v / 0.001) + 1e-8);
+    if (p < pl.outB) {
+      if (Math.abs(want) > WEIGHT_CLIP) clipped++;
+      want = Math.max(-WEIGHT_CLIP, Math.min(WEIGHT_CLIP, want));
+    }
+    if (want !== w) moved++;
+    assert.ok(Math.abs(js[p] - want) < 1e-6 * Math.max(1, Math.abs(want)), `param ${p}: ${js[p]}, formula ${want}`);
+  }
+  assert.ok(clipped > 0 && moved > pl.size / 2, `${clipped} clipped, ${moved} moved`);
+  assert.ok(js[pl.outB] > WEIGHT_CLIP, 'output biases are not clipped');
 });

@@ -143,6 +143,7 @@ export async function train(data: TrainData, c: TrainConfig, run: RunOptions): P
   const shared = {
     memory,
     data,
+    ...labels(data, c),
     order: new Uint32Array(new SharedArrayBuffer(4 * nTrain)),
     shardLoss: new Float64Array(new SharedArrayBuffer(8 * mem.shards)),
     validY: new Float32Array(new SharedArrayBuffer(4 * Math.max(1, data.valid.length))),
@@ -152,8 +153,6 @@ export async function train(data: TrainData, c: TrainConfig, run: RunOptions): P
     batch: c.batch,
     threads,
     kernel: c.kernel,
-    lambda: c.lambda,
-    k: c.k,
     power: c.power,
   };
   const pool = await createPool(coreConfig, shared);
@@ -207,7 +206,7 @@ export async function train(data: TrainData, c: TrainConfig, run: RunOptions): P
       }
       if (!Number.isFinite(lossSum))
         throw new Error(`the training loss is not finite in epoch ${epoch + 1} (diverged: try a smaller --lr)`);
-      const v = await validationLoss(pool, shared.validY, data, c);
+      const v = await validationLoss(pool, shared, data, c);
       const stats: EpochStats = {
         epoch: epoch + 1,
         train: lossSum / nTrain,
@@ -232,10 +231,26 @@ export async function train(data: TrainData, c: TrainConfig, run: RunOptions): P
   return { layout, params: weights.slice(), history, epochsDone: epoch };
 }
 
+/**
+ * Per position, in shared memory: the coefficient of the prediction,
+ * sigmoid(y * coef) with coef = SCALE * post-processing factor / K, and the
+ * target lambda * result + (1 - lambda) * sigmoid(score / K).
+ */
+export function labels(data: TrainData, c: TrainConfig): { coef: Float32Array; target: Float32Array } {
+  const n = Math.max(1, data.count);
+  const coef = new Float32Array(new SharedArrayBuffer(4 * n)),
+    target = new Float32Array(new SharedArrayBuffer(4 * n));
+  for (let i = 0; i < data.count; i++) {
+    coef[i] = (SCALE * data.factor[i]) / c.k;
+    target[i] = (c.lambda * (data.result[i] + 1)) / 2 + (1 - c.lambda) * sigmoid(data.score[i] / c.k);
+  }
+  return { coef, target };
+}
+
 /** The validation losses (NaN without validation positions). */
 async function validationLoss(
   pool: { run: (op: { op: 'forward' }) => Promise<void> },
-  y: Float32Array,
+  shared: { validY: Float32Array; coef: Float32Array; target: Float32Array },
   data: TrainData,
   c: TrainConfig,
 ): Promise<{ valid: number; result: number }> {
@@ -246,10 +261,9 @@ async function validationLoss(
     result = 0;
   for (let j = 0; j < n; j++) {
     const i = data.valid[j];
-    const p = sigmoid((y[j] * SCALE * data.factor[i]) / c.k);
+    const p = sigmoid(shared.validY[j] * shared.coef[i]);
     const r = (data.result[i] + 1) / 2;
-    const t = c.lambda * r + (1 - c.lambda) * sigmoid(data.score[i] / c.k);
-    loss += Math.pow(Math.abs(p - t), c.power);
+    loss += Math.pow(Math.abs(p - shared.target[i]), c.power);
     result += (p - r) * (p - r);
   }
   return { valid: loss / n, result: result / n };
