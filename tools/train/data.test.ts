@@ -172,4 +172,6 @@ test('fitK finds the scale that generated the results', () => {
   const idx = Uint32Array.from({ length: n }, (_, i) => i);
   const k = fitK({ score, result } as unknown as TrainDataBuffers, idx);
   assert.ok(Math.abs(k - k0) < 0.05 * k0, `K ${k}`);
+  const sampled = fitK({ score, result } as unknown as TrainDataBuffers, idx, 10000);
+  assert.ok(sampled !== k && Math.abs(sampled - k0) < 0.1 * k0, `K ${sampled} from a sample`);
 });

@@ -399,23 +399,26 @@ export function sigmoid(x: number): number {
 /**
  * The K maximising the likelihood of the game results given the search
  * scores (result r in {0, 1/2, 1}, P(win) = sigmoid(score / K)), over
- * positions `idx`, by golden-section search on [10, 5000].
+ * positions `idx` (at most `sample` of them, evenly spaced), by golden-section
+ * search on [10, 5000].
  */
-export function fitK(d: TrainDataBuffers, idx: Uint32Array): number {
+export function fitK(d: TrainDataBuffers, idx: Uint32Array, sample = 1_000_000): number {
+  const n = Math.min(idx.length, sample);
+  const score = new Float64Array(n),
+    result = new Float64Array(n);
+  for (let j = 0; j < n; j++) {
+    const i = idx[Math.floor((j * idx.length) / n)];
+    score[j] = d.score[i];
+    result[j] = (d.result[i] + 1) / 2;
+  }
   const nll = (k: number): number => {
     let s = 0;
-    for (let j = 0; j < idx.length; j++) {
-      const i = idx[j];
-      const p = sigmoid(d.score[i] / k);
-      const r = (d.result[i] + 1) / 2;
+    for (let j = 0; j < n; j++) {
+      const p = sigmoid(score[j] / k);
+      const r = result[j];
       s -= r * Math.log(p + 1e-12) + (1 - r) * Math.log(1 - p + 1e-12);
     }
-    return s / Math.max(1, idx.length);
+    return s / Math.max(1, n);
   };
   return goldenSectionMinimum(nll, 10, 5000, 60);
-}
-
-/** The training target of position i: lambda * result + (1 - lambda) * sigmoid(score / K), result in [0, 1]. */
-export function target(d: TrainDataBuffers, i: number, lambda: number, k: number): number {
-  return (lambda * (d.result[i] + 1)) / 2 + (1 - lambda) * sigmoid(d.score[i] / k);
 }
