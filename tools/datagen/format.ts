@@ -1,6 +1,6 @@
 // Kirin training-data format (docs/DATAGEN.md): a 16-byte header, then
 // fixed-size 56-byte records, little-endian. Written by `kirin datagen`, read by
-// `kirin tune` and (later) the network trainer.
+// `kirin tune` and `kirin train` (tools/train/data.ts).
 
 import { closeSync, fstatSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
 import { err, ok, type Result } from '../../src/core/result.js';

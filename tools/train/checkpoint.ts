@@ -12,20 +12,12 @@
 
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { fnv1a } from '../../src/eval/kirinnet/format.js';
-import type { EpochStats, TrainConfig } from './trainer.js';
+import type { Checkpoint, EpochStats, TrainConfig } from './trainer.js';
+
+export type { Checkpoint } from './trainer.js';
 
 const MAGIC = 'KIRINCKP';
 const VERSION = 1;
-
-/** The state after an epoch. */
-export interface Checkpoint {
-  readonly epochsDone: number;
-  readonly step: number;
-  readonly history: readonly EpochStats[];
-  readonly params: Float32Array;
-  readonly adamM: Float32Array;
-  readonly adamV: Float32Array;
-}
 
 /** What identifies a run: its configuration and its data. */
 export interface RunIdentity {

@@ -7,7 +7,6 @@
 import { mulberry32 } from '../../src/core/prng.js';
 import type { KirinNetShape } from '../../src/eval/kirinnet/arch.js';
 import { SCALE } from '../../src/eval/kirinnet/arch.js';
-import type { Checkpoint } from './checkpoint.js';
 import type { CoreConfig, KernelName, UpdateStep } from './core.js';
 import { sigmoid, type TrainData } from './data.js';
 import { SHARD, createMemory, memoryLayout } from './memory.js';
@@ -53,6 +52,16 @@ export interface EpochStats {
   readonly validResult: number;
   readonly lr: number;
   readonly seconds: number;
+}
+
+/** The state after an epoch: what a checkpoint holds besides the run's identity (checkpoint.ts). */
+export interface Checkpoint {
+  readonly epochsDone: number;
+  readonly step: number;
+  readonly history: readonly EpochStats[];
+  readonly params: Float32Array;
+  readonly adamM: Float32Array;
+  readonly adamV: Float32Array;
 }
 
 export interface Progress {
