@@ -36,7 +36,7 @@ training
   --gamma G               step: decay factor (default 0.3)
   --warmup N              steps of linear warm-up (default 100)
   --wd X                  AdamW weight decay of the weights (default 0)
-  --lambda L              target = L * result + (1 - L) * sigmoid(score / K) (default 0.5)
+  --lambda L              target = L * result + (1 - L) * sigmoid(score / K) (default 0.25)
   --power P               loss |prediction - target|^P (default 2)
   --k K                   sigmoid scale (default: fitted to the game results)
   --seed N                initialisation and shuffles (default 1)
@@ -151,7 +151,7 @@ export function parseTrainArgs(argv: string[]): TrainArgs | string {
         gamma: num('gamma', 0.3, 0, 1),
         warmup: num('warmup', 100, 0, 1e9, true),
         weightDecay: num('wd', 0, 0, 1),
-        lambda: num('lambda', 0.5, 0, 1),
+        lambda: num('lambda', 0.25, 0, 1),
         power: num('power', 2, 1, 4),
         seed: num('seed', 1, 0, 2 ** 31 - 1, true),
         kernel: kernel as KernelName,
@@ -187,6 +187,8 @@ function fmtTime(s: number): string {
     x = s % 60;
   return h ? `${h}h${String(m).padStart(2, '0')}m` : `${m}m${String(x).padStart(2, '0')}s`;
 }
+
+const fix6 = (x: number): string => (Number.isFinite(x) ? x.toFixed(6) : '-');
 
 /** The progress line (stderr). */
 export function progressLine(p: Progress): string {
@@ -273,8 +275,8 @@ export async function runTrainCli(argv: string[]): Promise<number> {
     onEpoch: (s, state) => {
       if (tty) process.stderr.write('\r\x1b[K');
       say(
-        `epoch ${String(s.epoch).padStart(3)}/${config.epochs}  train ${s.train.toFixed(6)}  valid ${s.valid.toFixed(6)}  ` +
-          `valid-result ${s.validResult.toFixed(6)}  lr ${s.lr.toExponential(2)}  ${s.seconds.toFixed(1)} s`,
+        `epoch ${String(s.epoch).padStart(3)}/${config.epochs}  train ${s.train.toFixed(6)}  valid ${fix6(s.valid)}  ` +
+          `valid-result ${fix6(s.validResult)}  lr ${s.lr.toExponential(2)}  ${s.seconds.toFixed(1)} s`,
       );
       saveCheckpoint(a.checkpoint, identity, state);
     },
@@ -285,7 +287,9 @@ export async function runTrainCli(argv: string[]): Promise<number> {
     `kirin train: ${c.kept} positions (${data.train.length} training) from ${a.data.length} file(s), ` +
     `${config.epochs} epochs, batch ${config.batch}, lr ${config.lr} ${config.schedule}, wd ${config.weightDecay}, ` +
     `lambda ${config.lambda}, power ${config.power}, K ${k.toFixed(2)}, seed ${config.seed}; ` +
-    `valid ${lastEpoch.valid.toFixed(6)} (best ${best.valid.toFixed(6)} at epoch ${best.epoch})`;
+    (data.valid.length > 0
+      ? `valid ${fix6(lastEpoch.valid)} (best ${fix6(best.valid)} at epoch ${best.epoch})`
+      : 'no validation positions');
   const net = quantise(result.layout, result.params, description);
   const check = quantisationCheck(result.layout, result.params, net, data);
   say(
