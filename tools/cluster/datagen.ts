@@ -60,8 +60,18 @@ export interface DatagenRequest {
   openingsPath: string | null;
 }
 
+/**
+ * The most positions in one file: the deduplication keeps every key in one
+ * JavaScript Set, which holds at most 2^24 (16,777,216) entries.
+ */
+export const MAX_POSITIONS = 16_000_000;
+
 /** The spec, with the openings read and checked (throws Error with the message). */
 export function makeDatagenSpec(r: DatagenRequest): DatagenSpec {
+  if (r.positions > MAX_POSITIONS)
+    throw new Error(
+      `at most ${MAX_POSITIONS} positions in one file (its deduplication set holds 2^24 keys); write several files`,
+    );
   const openingsPath = r.openingsPath ?? DEFAULT_OPENINGS;
   let openings: Opening[];
   try {

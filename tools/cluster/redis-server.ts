@@ -28,8 +28,10 @@ function freePort(): Promise<number> {
 }
 
 export interface RedisServerOptions {
-  /** Append-only file, fsync always (default true). */
+  /** Append-only file (default true). */
   persist?: boolean;
+  /** When the append-only file is synced: every write (default; nothing acknowledged is lost) or every second. */
+  fsync?: 'always' | 'everysec';
 }
 
 export class RedisServer {
@@ -38,6 +40,7 @@ export class RedisServer {
     readonly dir: string,
     readonly port: number,
     private readonly persist: boolean,
+    private readonly fsync: 'always' | 'everysec',
   ) {}
 
   get url(): string {
@@ -47,7 +50,7 @@ export class RedisServer {
   static async start(opts: RedisServerOptions = {}): Promise<RedisServer> {
     const dir = mkdtempSync(join(tmpdir(), 'kirin-redis-'));
     for (let attempt = 0; ; attempt++) {
-      const s = new RedisServer(dir, await freePort(), opts.persist ?? true);
+      const s = new RedisServer(dir, await freePort(), opts.persist ?? true, opts.fsync ?? 'always');
       try {
         await s.launch();
         return s;
@@ -64,7 +67,7 @@ export class RedisServer {
   /** Starts redis-server (again) on the same port and folder and waits until it answers. */
   async launch(): Promise<void> {
     const args = ['--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, '--save', ''];
-    if (this.persist) args.push('--appendonly', 'yes', '--appendfsync', 'always');
+    if (this.persist) args.push('--appendonly', 'yes', '--appendfsync', this.fsync);
     else args.push('--appendonly', 'no');
     const proc = spawn('redis-server', args, { stdio: ['ignore', 'ignore', 'pipe'] });
     this.proc = proc;

@@ -4,6 +4,7 @@
 // that wait through a Redis restart, and the names of the keys the cluster
 // keeps beside BullMQ's own (docs/CLUSTER.md).
 
+import { isIP } from 'node:net';
 import type { ConnectionOptions } from 'bullmq';
 import { Redis, type RedisOptions } from 'ioredis';
 import { err, ok, type Result } from '../../src/core/result.js';
@@ -93,7 +94,8 @@ export function parseRedisUrl(text: string, env: NodeJS.ProcessEnv = process.env
   if (u.username) options.username = decodeURIComponent(u.username);
   const password = u.password ? decodeURIComponent(u.password) : env.KIRIN_REDIS_PASSWORD;
   if (password) options.password = password;
-  if (u.protocol === 'rediss:') options.tls = { servername: options.host };
+  // TLS: the server's certificate is checked (a private CA through NODE_EXTRA_CA_CERTS); SNI only for a name.
+  if (u.protocol === 'rediss:') options.tls = isIP(options.host!) ? {} : { servername: options.host };
   const shown = new URL(text);
   if (shown.password) shown.password = '***';
   return ok({ options, display: shown.href.replace(/\/$/, '') });

@@ -124,13 +124,16 @@ export function newQueue(target: RedisTarget): Queue {
   return new Queue(QUEUE, { connection: bullConnection(target), prefix: PREFIX });
 }
 
-/** Removes the run's jobs that have not run (waiting, delayed); running ones see the state and stop. */
-export async function removeQueuedJobs(queue: Queue, run: RunRecord, done: Set<number>): Promise<number> {
+/**
+ * Removes the run's jobs except those in `keep` (waiting, delayed, finished); running ones cannot be
+ * removed: they see the run's state and stop.
+ */
+export async function removeQueuedJobs(queue: Queue, run: RunRecord, keep: Set<number>): Promise<number> {
   let removed = 0;
   const chunk = 200;
   for (let from = 0; from < run.submitted; from += chunk) {
     const ids: string[] = [];
-    for (let i = from; i < Math.min(run.submitted, from + chunk); i++) if (!done.has(i)) ids.push(jobId(run.id, i));
+    for (let i = from; i < Math.min(run.submitted, from + chunk); i++) if (!keep.has(i)) ids.push(jobId(run.id, i));
     const r = await Promise.all(ids.map((id) => queue.remove(id).catch(() => 0)));
     removed += r.reduce<number>((a, b) => a + b, 0);
   }
@@ -149,8 +152,11 @@ export interface WorkContext {
 
 /** What a run kind's coordinator does with results (see Coordinator.follow). */
 export interface RunHandler {
-  /** A job's result: called once per index, in arrival order (after a restart, the stored ones first). */
-  result(index: number, value: unknown): Promise<void> | void;
+  /**
+   * A job's result: called once per index, in arrival order. `replay` is true for
+   * the results that were in Redis when this coordinator began (after a restart).
+   */
+  result(index: number, value: unknown, replay: boolean): Promise<void> | void;
   /**
    * After each round of results: null to go on, or the end of the run. A handler
    * that needs more jobs calls Coordinator.extend first.
@@ -177,6 +183,20 @@ export interface FollowOutcome {
   state: RunState;
   summary: string;
   error: string;
+}
+
+/**
+ * An error of the coordinator's own work (its file, its memory), not of Redis:
+ * the coordinator stops with it and the run stays as it is, to be resumed.
+ */
+export class CoordinatorError extends Error {}
+
+async function own<T>(f: () => T | Promise<T>): Promise<T> {
+  try {
+    return await f();
+  } catch (e) {
+    throw e instanceof CoordinatorError ? e : new CoordinatorError((e as Error).message);
+  }
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -243,7 +263,7 @@ export class Coordinator {
     if (Number(r) !== 1) {
       // Expired (this process was stopped for longer than the lock lives): take it again if free.
       const got = await this.redis.set(keys.coordinator(this.run.id), this.token, 'PX', this.lockMs, 'NX');
-      if (got !== 'OK') throw new Error(`run ${this.run.id}: another coordinator took over`);
+      if (got !== 'OK') throw new CoordinatorError(`run ${this.run.id}: another coordinator took over`);
     }
     this.lastLock = Date.now();
   }
@@ -285,7 +305,7 @@ export class Coordinator {
   }
 
   /** New results from the done list (each index once), and new failures. */
-  private async collect(handler: RunHandler): Promise<void> {
+  private async collect(handler: RunHandler, replay = false): Promise<void> {
     for (;;) {
       const ids = await this.redis.lrange(keys.done(this.run.id), this.doneRead, this.doneRead + 999);
       if (ids.length === 0) break;
@@ -297,7 +317,7 @@ export class Coordinator {
           const v = values[k];
           if (v === null) continue; // lost with a Redis restart: the reconciliation queues the job again
           this.counted.add(fresh[k]);
-          await handler.result(fresh[k], JSON.parse(v) as unknown);
+          await own(() => handler.result(fresh[k], JSON.parse(v) as unknown, replay));
         }
       }
     }
@@ -309,44 +329,54 @@ export class Coordinator {
   }
 
   /**
-   * Asks BullMQ about every queued job without a result: one that failed for good
-   * (its attempts spent, or stalled too often: a worker killed again and again)
-   * is a failure; one that Redis no longer knows is queued again.
+   * Asks BullMQ about the jobs without a result, at a bounded cost (a run may
+   * have 100,000 jobs queued): the newest failed jobs of the queue, for jobs of
+   * this run that failed for good without their worker writing it down (they
+   * stalled too often: a worker killed again and again); and the lowest-numbered
+   * jobs still without a result, one that Redis no longer knows (lost in a
+   * restart that kept not every write) or that ended without a result is
+   * queued again.
    */
   private async reconcile(): Promise<void> {
-    const pending: number[] = [];
-    for (let i = 0; i < this.run.submitted; i++) if (!this.counted.has(i) && !this.failures.has(i)) pending.push(i);
-    const chunk = 100;
-    for (let k = 0; k < pending.length; k += chunk) {
-      const part = pending.slice(k, k + chunk);
-      const states = await Promise.all(part.map((i) => this.queue.getJobState(jobId(this.run.id, i))));
-      for (let n = 0; n < part.length; n++) {
-        const i = part[n];
-        const state = states[n];
-        if (state === 'failed') {
-          const job = await this.queue.getJob(jobId(this.run.id, i));
-          const why = job?.failedReason || 'failed';
-          await this.redis.hsetnx(keys.failed(this.run.id), String(i), why);
-          this.failures.set(i, why);
-        } else if (state === 'unknown' || state === 'completed') {
-          // Completed without a stored result, or gone: its result was lost; run it again.
-          if (state === 'completed') await this.queue.remove(jobId(this.run.id, i)).catch(() => 0);
-          const still = await this.redis.hexists(keys.results(this.run.id), String(i));
-          if (!still) {
-            await this.queue.add(
-              this.run.kind,
-              { run: this.run.id, index: i },
-              jobOptions(this.run.kind, this.run.id, i, this.run.attempts),
-            );
-            this.print(`Run ${this.run.id}: job ${i} was lost; queued again`);
-          }
-        }
-      }
+    for (const job of await this.queue.getJobs(['failed'], 0, 199)) {
+      const d = job?.data as { run?: string; index?: number } | undefined;
+      if (!job || d?.run !== this.run.id || typeof d.index !== 'number') continue;
+      if (this.counted.has(d.index) || this.failures.has(d.index)) continue;
+      const why = job.failedReason || 'failed';
+      await this.redis.hsetnx(keys.failed(this.run.id), String(d.index), why);
+      this.failures.set(d.index, why);
+    }
+    const lowest: number[] = [];
+    for (let i = 0; i < this.run.submitted && lowest.length < 100; i++)
+      if (!this.counted.has(i) && !this.failures.has(i)) lowest.push(i);
+    const states = await Promise.all(lowest.map((i) => this.queue.getJobState(jobId(this.run.id, i))));
+    for (let n = 0; n < lowest.length; n++) {
+      const i = lowest[n];
+      if (states[n] !== 'unknown' && states[n] !== 'completed') continue;
+      if (await this.redis.hexists(keys.results(this.run.id), String(i))) continue;
+      if (states[n] === 'completed') await this.queue.remove(jobId(this.run.id, i)).catch(() => 0);
+      await this.queue.add(
+        this.run.kind,
+        { run: this.run.id, index: i },
+        jobOptions(this.run.kind, this.run.id, i, this.run.attempts),
+      );
+      this.print(`Run ${this.run.id}: job ${i} was lost; queued again`);
     }
   }
 
   /** Follows the run until its end; returns the final state. The caller took the lock. */
   async follow(handler: RunHandler): Promise<FollowOutcome> {
+    // The results stored before this coordinator began (a restart): read first, quietly.
+    for (;;) {
+      try {
+        await this.collect(handler, true);
+        break;
+      } catch (e) {
+        if (e instanceof CoordinatorError) throw e;
+        await sleep(this.pollMs);
+      }
+    }
+    if (this.counted.size) this.print(`Run ${this.run.id}: ${this.counted.size} job results in already`);
     for (;;) {
       try {
         await this.refreshLock();
@@ -377,7 +407,7 @@ export class Coordinator {
           const error = `job ${index} of run ${this.run.id} failed after ${this.run.attempts} attempt(s): ${why}${more}`;
           return await this.finish({ state: 'failed', summary: handler.summary(), error });
         }
-        const end = await handler.check();
+        const end = await own(() => handler.check());
         if (end) return await this.finish(end);
         await this.redis.hset(keys.run(this.run.id), 'summary', handler.summary());
         if (this.redisTrouble) {
@@ -385,7 +415,10 @@ export class Coordinator {
           this.redisTrouble = false;
         }
       } catch (e) {
-        if (/another coordinator/.test((e as Error).message)) throw e;
+        if (e instanceof CoordinatorError) {
+          await this.unlock().catch(() => {});
+          throw new Error(`${e.message} (the run goes on without a coordinator: kirin cluster resume ${this.run.id})`);
+        }
         if (!this.redisTrouble) this.print(`Run ${this.run.id}: Redis: ${(e as Error).message}; trying again`);
         this.redisTrouble = true;
       }
@@ -403,7 +436,8 @@ export class Coordinator {
       finished: Date.now(),
     });
     this.run.state = end.state;
-    await removeQueuedJobs(this.queue, this.run, this.counted);
+    // The jobs not needed any more go; the failed ones stay (for a look at them) until BullMQ ages them out.
+    await removeQueuedJobs(this.queue, this.run, new Set([...this.counted, ...this.failures.keys()]));
     await this.unlock();
     return { state: end.state, summary: end.summary, error };
   }

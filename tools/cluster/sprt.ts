@@ -253,7 +253,7 @@ export class SprtTally implements RunHandler {
     return sprtJobs(this.spec);
   }
 
-  result(index: number, value: unknown): void {
+  result(index: number, value: unknown, replay = false): void {
     // As `kirin match`: once the test has decided, games still coming in are not counted.
     if (this.sprt?.decision) return;
     const r = value as PairResult;
@@ -271,7 +271,7 @@ export class SprtTally implements RunHandler {
       const dist = this.spec.sprtModel === 'pentanomial' ? pentanomial(s.pairs) : trinomial(s.wins, s.draws, s.losses);
       this.sprt = sprtStatus(dist, this.spec.sprt);
     }
-    if (this.quiet) return;
+    if (this.quiet || replay) return;
     const { first, count } = jobGames(this.spec, index);
     const n = this.games;
     const names = this.spec.names;
