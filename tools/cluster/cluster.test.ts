@@ -442,7 +442,7 @@ test(
 );
 
 test(
-  'a job that fails every time (an engine build that crashes) is reported with its error, not retried forever',
+  'a job that fails every time (an engine build that crashes) is reported with its error, not retried forever; a run queued alone is cancelled',
   { skip },
   async () => {
     const redis = await RedisServer.start({ persist: false });
@@ -518,6 +518,34 @@ test(
         await stopAll([refusing]);
       }
       assert.ok(existsSync(marker));
+      // A run queued without a coordinator (--detach), seen by status, then cancelled: its jobs are gone.
+      const fake = ['--engine', 'node dist/tools/match/fake-engine.js'];
+      const queued = await cli([
+        'sprt',
+        '--redis',
+        redis.url,
+        '--run',
+        'cancel-test',
+        '--detach',
+        ...fake,
+        ...fake,
+        '--nodes',
+        '10',
+        '--games',
+        '8',
+      ]);
+      assert.equal(queued.code, 0, queued.err);
+      assert.match(queued.out, /Run cancel-test: 4 jobs queued; follow it with: kirin cluster resume cancel-test/);
+      assert.equal(await waitingJobs(redis.url), 4);
+      const st = await cli(['status', '--redis', redis.url]);
+      assert.match(st.out, /cancel-test sprt running: 0\/4 jobs, no coordinator \(kirin cluster resume\)/);
+      const cancelled = await cli(['cancel', 'cancel-test', '--redis', redis.url]);
+      assert.equal(cancelled.code, 0, cancelled.err);
+      assert.match(cancelled.out, /Run cancel-test cancelled; 4 queued jobs removed/);
+      assert.equal(await waitingJobs(redis.url), 0);
+      const resumed = await cli(['resume', 'cancel-test', '--redis', redis.url]);
+      assert.equal(resumed.code, 1);
+      assert.match(resumed.err, /run cancelled: cancelled by kirin cluster cancel/);
     } finally {
       if (w) await stopAll([w]);
       c.disconnect();
