@@ -1,6 +1,6 @@
-// Kirin's library API on Node (package.json "exports" points here only): the
-// platform-neutral library (src/library.ts), plus the engine's name and
-// version (read from package.json) and the UCI text protocol. Importing it has
+// Kirin's library API on Node (package.json "exports" "."; browsers get
+// src/browser/index.ts): the platform-neutral library (src/library.ts), plus the
+// engine's name and version (read from package.json) and the UCI text protocol. Importing it has
 // no side effects (the search thread starts with the first search, files are
 // read when asked for).
 //

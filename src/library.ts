@@ -1,8 +1,8 @@
 // The library, platform-neutral: what a program that plays, analyses or
 // referees xiangqi needs, and nothing mutable. Both entry points re-export it:
 // src/index.ts (Node, the package's "exports") adds the version and the UCI
-// text protocol; src/browser/index.ts (web/dist/kirin.js) adds what a page
-// needs. Nothing here reaches a Node built-in except through the platform seam
+// text protocol; src/browser/index.ts (kirin.js: the exports' "browser" and
+// "worker" conditions, and the page's web/dist/) adds what a page needs. Nothing here reaches a Node built-in except through the platform seam
 // (docs/ARCHITECTURE.md), which the browser build replaces; test/architecture.test.ts
 // checks that. Importing it has no side effects (the search thread starts with
 // the first search, files are read when asked for).

@@ -40,9 +40,11 @@ test("the README's library example runs as written", () => {
   }
 });
 
-test('the exports map leads to src/index.ts only', () => {
+test('the exports map leads Node to src/index.ts, browsers to dist/browser/, and nowhere else', () => {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
-  assert.deepEqual(Object.keys(pkg.exports).sort(), ['.', './package.json']);
+  assert.deepEqual(Object.keys(pkg.exports).sort(), ['.', './browser', './browser/*', './package.json']);
+  const r0 = node(['--input-type=module', '-e', "console.log(import.meta.resolve('kirin-xiangqi'))"]);
+  assert.match(r0.stdout.trim(), /\/dist\/src\/index\.js$/);
   const r = node([
     '--input-type=module',
     '-e',
@@ -80,7 +82,9 @@ test('npm pack ships the product only: no tests, no tools, no test support', () 
   assert.ok(
     files.includes('dist/src/index.js') &&
       files.includes('bin/kirin.js') &&
-      files.includes('dist/src/search/worker.js'),
+      files.includes('dist/src/search/worker.js') &&
+      files.includes('dist/browser/kirin.js') &&
+      files.includes('dist/browser/worker.js'),
   );
   const bad = files.filter((f) => /\.test\.|^tools\/|^test\/|^dist\/(tools|test)\/|^src\//.test(f));
   assert.deepEqual(bad, []);

@@ -9,7 +9,7 @@ import {
   REPETITION_RULES,
   RED,
   START_FEN,
-  canSearch,
+  browserSupport,
   formatScore,
   judge,
   legalMoves,
@@ -23,18 +23,13 @@ import {
   Position,
   type SearchInfo,
 } from '../src/browser/index.js';
+import { PIECE_NAMES, boardSvg, glyphSprite, pieceSvg } from './drawing.js';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string): T => {
   const el = document.getElementById(id);
   if (!el) throw new Error(`the page has no #${id}`);
   return el as T;
 };
-
-/** Piece glyphs by type (ROOK=1 ADVISOR=2 CANNON=3 PAWN=4 KNIGHT=5 BISHOP=6 KING=7), red then black. */
-const GLYPHS = [
-  ['', '俥', '仕', '炮', '兵', '傌', '相', '帥'],
-  ['', '車', '士', '砲', '卒', '馬', '象', '將'],
-];
 
 // The search thread starts with the page and first runs the warm-up search (as
 // the command line's does): JavaScript runs slowly until compiled, and a cold
@@ -69,29 +64,9 @@ function gameOver(pos: Position): string | null {
 
 // ---- Drawing -------------------------------------------------------------------
 
-function boardLines(): string {
-  const c = 100 / 9; // one cell in % of the width; the board is 9 x 10 cells
-  const x = (f: number): number => (f + 0.5) * c;
-  const y = (r: number): number => (r + 0.5) * 10; // % of the height
-  const line = (x1: number, y1: number, x2: number, y2: number): string =>
-    `<line x1="${x1}%" y1="${y1}%" x2="${x2}%" y2="${y2}%"/>`;
-  let s = '<svg xmlns="http://www.w3.org/2000/svg" width="100%" height="100%" stroke="#6b4423" stroke-width="1.5">';
-  for (let r = 0; r < 10; r++) s += line(x(0), y(r), x(8), y(r));
-  for (let f = 0; f < 9; f++) {
-    if (f === 0 || f === 8) s += line(x(f), y(0), x(f), y(9));
-    else s += line(x(f), y(0), x(f), y(4)) + line(x(f), y(5), x(f), y(9));
-  }
-  s += line(x(3), y(0), x(5), y(2)) + line(x(5), y(0), x(3), y(2));
-  s += line(x(3), y(7), x(5), y(9)) + line(x(5), y(7), x(3), y(9));
-  const river = (xp: number, words: string): string =>
-    `<text x="${xp}%" y="50%" dominant-baseline="middle" text-anchor="middle" fill="#6b4423" stroke="none" font-size="22">${words}</text>`;
-  s += river(30, '楚 河') + river(70, '漢 界');
-  return s + '</svg>';
-}
-
 function buildBoard(): void {
   const board = $('board');
-  board.innerHTML = boardLines();
+  board.innerHTML = glyphSprite() + boardSvg();
   for (let sq = 0; sq < 90; sq++) {
     const b = document.createElement('button');
     b.type = 'button';
@@ -118,7 +93,11 @@ function render(): void {
     b.style.left = `${(col * 100) / 9}%`;
     b.style.top = `${row * 10}%`;
     const pc = pos.board[sq];
-    b.innerHTML = pc ? `<span class="piece ${pc >> 3 ? 'black' : 'red'}">${GLYPHS[pc >> 3][pc & 7]}</span>` : '';
+    b.innerHTML = pc ? pieceSvg(pc) : '';
+    b.setAttribute(
+      'aria-label',
+      pc ? `${squareName(sq)}: ${pc >> 3 ? 'black' : 'red'} ${PIECE_NAMES[pc & 7]}` : squareName(sq),
+    );
     b.classList.toggle('selected', sq === selected);
     b.classList.toggle('target', targets.has(sq));
     b.classList.toggle('last', last !== 0 && (moveFrom(last) === sq || moveTo(last) === sq));
@@ -381,20 +360,32 @@ function wire(): void {
   });
 }
 
+/**
+ * What this browser lacks, said on the page: #fatal when Kirin cannot search
+ * (not cross-origin isolated, no SharedArrayBuffer), #notice when it plays
+ * slower (no WebAssembly SIMD). Returns whether Kirin can search.
+ */
+function showSupport(): boolean {
+  const support = browserSupport();
+  const say = (id: string, blocking: boolean): void => {
+    const lines = support.problems.filter((p) => p.blocking === blocking).map((p) => p.message);
+    const el = $(id);
+    el.hidden = lines.length === 0;
+    el.textContent = lines.join(' ');
+  };
+  say('fatal', true);
+  say('notice', false);
+  return support.canSearch;
+}
+
 function main(): void {
   buildBoard();
   wire();
   engine.onMessage = (line) => ($('option-error').textContent = line);
-  if (!canSearch()) {
-    const fatal = $('fatal');
-    fatal.hidden = false;
-    fatal.textContent =
-      'This page is not cross-origin isolated, so there is no SharedArrayBuffer and Kirin cannot search. ' +
-      'Serve it with Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp (npm run web).';
-  }
+  const searching = showSupport();
   render();
   // Starts the search thread and shows the evaluation it plays with.
-  if (canSearch()) void showStaticEval();
+  if (searching) void showStaticEval();
   document.body.dataset.ready = 'yes';
 }
 

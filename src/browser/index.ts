@@ -1,32 +1,39 @@
-// Kirin's library API for the browser (bundled by `npm run build:web` into
-// web/dist/kirin.js, with the search thread in web/dist/worker.js beside it):
-// the platform-neutral library (src/library.ts) plus what a page needs. The
-// UCI text protocol over stdin and network files stay on Node:
-// networks come as bytes (Engine.loadNetworkBytes, e.g. from fetch or a file
-// picker). Searching needs SharedArrayBuffer, so the page must be cross-origin
-// isolated (COOP same-origin + COEP require-corp).
+// Kirin's library API for the browser (bundled by tools/web/build.ts into
+// kirin.js, with the search thread worker.js and the kernels beside it:
+// dist/browser/ in the package, the "browser" and "worker" conditions of its
+// exports; web/dist/ for the page): the platform-neutral library
+// (src/library.ts) plus what a page needs. The UCI text protocol over stdin and
+// network files stay on Node: networks come as bytes (Engine.loadNetworkBytes,
+// e.g. from fetch or a file picker). Searching needs SharedArrayBuffer, so the
+// page must be cross-origin isolated (COOP same-origin + COEP require-corp);
+// browserSupport() says what a browser lacks.
 //
-//   import { Engine, moveToUci } from './kirin.js';
+//   import { Engine, moveToUci } from 'kirin-xiangqi';
 //   const engine = new Engine();
 //   engine.setPosition(null, ['h2e2']);
 //   const { bestMove } = await engine.go({ movetime: 1000, startTime: Date.now() });
 //   console.log(moveToUci(bestMove));
 
+import { wasmSimdSupported } from '../eval/nnue/kernels-wasm.js';
+import { ASSET_URLS } from './assets.js';
 import { fetchKernelModule } from './nnue-files.js';
-import { web } from './web.js';
+import { browserSupport } from './support.js';
 
 export * from '../library.js';
+export { browserSupport, type BrowserSupport, type SupportFacts, type SupportProblem } from './support.js';
 
-/** Whether this page can search: SharedArrayBuffer needs cross-origin isolation. */
+/** Whether this page can search: SharedArrayBuffer needs cross-origin isolation (browserSupport() says more). */
 export function canSearch(): boolean {
-  return typeof SharedArrayBuffer === 'function' && web.crossOriginIsolated !== false;
+  return browserSupport().canSearch;
 }
 
 /**
  * Why the WebAssembly SIMD kernels could not be fetched for this page's own
  * network evaluator (`Engine.traceEval`, `Engine.evaluationName`), or null when
- * they were: kirin.js fetches kernels*.wasm from its own folder when it is
- * imported, as the search thread does. Without them the portable kernels give
- * the same numbers, slower.
+ * they were: kirin.js fetches kernels*.wasm from beside itself (assets.ts) when
+ * it is imported, as the search thread does. Without them the portable kernels
+ * give the same numbers, slower.
  */
-export const kernelModuleProblem: string | null = await fetchKernelModule(new URL('./', import.meta.url));
+export const kernelModuleProblem: string | null = wasmSimdSupported()
+  ? await fetchKernelModule(ASSET_URLS)
+  : 'NNUE kernels not loaded: this browser has no WebAssembly SIMD (the portable kernels run)';

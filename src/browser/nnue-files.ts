@@ -1,6 +1,7 @@
 // The browser implementation of src/eval/nnue/files.ts (the browser build
 // substitutes this module for that one). A page has no file system: the kernel
-// module is fetched by the search worker (thread-host.ts) and handed over with
+// module is fetched from its URL (assets.ts) by the search worker
+// (thread-host.ts) and by kirin.js itself, and handed over with
 // provideKernelModule(); networks come as bytes (Engine.loadNetworkBytes, e.g.
 // from a URL or a file picker), so a network *file* is never found.
 
@@ -15,16 +16,23 @@ export function provideKernelModule(shared: boolean, bytes: Uint8Array): void {
   modules.set(shared, bytes);
 }
 
+/** Where the two kernel modules are (URLs; src/browser/assets.ts). */
+export interface KernelUrls {
+  kernels: string;
+  kernelsShared: string;
+}
+
 /**
  * Fetches the kernel module that fits this context's network memory (a shared
- * WebAssembly.Memory where SharedArrayBuffer exists: kernels-shared.wasm, else
- * kernels.wasm) from `dir` (a folder URL, ending in /). Resolves with null, or
- * with why it failed: the portable kernels then play (same numbers, slower).
+ * WebAssembly.Memory where SharedArrayBuffer exists: kernelsShared, else
+ * kernels). Resolves with null, or with why it was not fetched or failed: the
+ * portable kernels then play (same numbers, slower). Callers fetch nothing
+ * where WebAssembly SIMD is missing (wasmSimdSupported).
  */
-export async function fetchKernelModule(dir: URL): Promise<string | null> {
+export async function fetchKernelModule(urls: KernelUrls): Promise<string | null> {
   const shared = typeof SharedArrayBuffer === 'function';
   try {
-    provideKernelModule(shared, await fetchBytes(new URL(shared ? 'kernels-shared.wasm' : 'kernels.wasm', dir)));
+    provideKernelModule(shared, await fetchBytes(shared ? urls.kernelsShared : urls.kernels));
     return null;
   } catch (e) {
     return `NNUE kernels not loaded: ${(e as Error).message}`;
@@ -38,6 +46,27 @@ export function readKernelModule(shared: boolean): Result<Uint8Array, 'module-mi
     'module-missing',
     `the ${shared ? 'shared-memory ' : ''}NNUE kernel module was not fetched here (the portable kernels run)`,
   );
+}
+
+let embeddedNetwork: Uint8Array | null = null;
+
+/**
+ * Fetches Kirin's embedded network (kirin.knet) from `url` (its line in
+ * assets.ts, once the build has the file). Resolves with null, or with why it
+ * failed: the classical evaluation then plays unless a network is loaded.
+ */
+export async function fetchEmbeddedNetwork(url: string): Promise<string | null> {
+  try {
+    embeddedNetwork = await fetchBytes(url);
+    return null;
+  } catch (e) {
+    return `embedded network not loaded: ${(e as Error).message}`;
+  }
+}
+
+/** The embedded network's bytes, once fetched (fetchEmbeddedNetwork), else null. */
+export function readEmbeddedNetwork(): Uint8Array | null {
+  return embeddedNetwork;
 }
 
 export function candidatePaths(given: string): string[] {

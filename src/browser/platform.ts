@@ -1,20 +1,24 @@
 // The browser implementation of src/engine/platform.ts (the browser build
 // substitutes this module for that one): the search thread is a module Web
-// Worker running web/dist/worker.js (src/search/worker.ts bundled with
-// src/browser/thread-host.ts), which sits next to kirin.js.
+// Worker running worker.js (src/search/worker.ts bundled with
+// src/browser/thread-host.ts), found beside kirin.js (assets.ts). Its first
+// message carries its start data and the URLs of all the files (assets.ts): the
+// worker looks nothing up relative to itself, so a bundler may copy it anywhere.
 
 import type { SearchThread } from '../engine/platform.js';
 import type { FromWorker, ToWorker, WorkerStart } from '../search/worker.js';
+import { ASSET_URLS, type AssetUrls } from './assets.js';
 import { web } from './web.js';
 
-/** The first message a browser search thread receives: its start data (Node passes workerData). */
+/** The first message a browser search thread receives: its start data (Node passes workerData) and where the files are. */
 export interface StartMessage {
   kirinStart: WorkerStart;
+  assets: AssetUrls;
 }
 
 export function spawnSearchWorker(start: WorkerStart): SearchThread {
-  const w = new web.Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: 'kirin-search' });
-  w.postMessage({ kirinStart: start } satisfies StartMessage);
+  const w = new web.Worker(ASSET_URLS.worker, { type: 'module', name: 'kirin-search' });
+  w.postMessage({ kirinStart: start, assets: ASSET_URLS } satisfies StartMessage);
   const thread = {
     postMessage(message: ToWorker): void {
       w.postMessage(message);

@@ -2,10 +2,11 @@
 // substitutes this module for that one, so web/dist/worker.js is
 // src/search/worker.ts itself). It adapts the Web Worker's `self` to the
 // `parentPort` the search thread talks to, takes the start data from the first
-// message (Node's workerData), and fetches the WebAssembly kernel module before
-// the search thread's code runs. Messages that arrive meanwhile are kept and
-// handed over in order.
+// message (Node's workerData), and fetches the WebAssembly kernel module from
+// the URL that message gives before the search thread's code runs. Messages
+// that arrive meanwhile are kept and handed over in order.
 
+import { wasmSimdSupported } from '../eval/nnue/kernels-wasm.js';
 import type { WorkerStart } from '../search/worker.js';
 import { fetchKernelModule } from './nnue-files.js';
 import type { StartMessage } from './platform.js';
@@ -14,14 +15,14 @@ import { web } from './web.js';
 const scope = web.self;
 let handler: ((message: unknown) => void) | null = null;
 const waiting: unknown[] = [];
-let resolveStart!: (data: WorkerStart) => void;
-const started = new Promise<WorkerStart>((resolve) => (resolveStart = resolve));
+let resolveStart!: (data: StartMessage) => void;
+const started = new Promise<StartMessage>((resolve) => (resolveStart = resolve));
 let gotStart = false;
 
 scope.addEventListener('message', (e) => {
   if (!gotStart) {
     gotStart = true;
-    resolveStart((e.data as StartMessage).kirinStart ?? {});
+    resolveStart(e.data as StartMessage);
     return;
   }
   if (handler) handler(e.data);
@@ -40,8 +41,11 @@ export const parentPort = {
   },
 };
 
-// The kernels for the network memory (the portable kernels play if they fail).
-const kernels = await fetchKernelModule(new URL('./', import.meta.url));
-if (kernels !== null) scope.postMessage({ type: 'text', id: 0, line: kernels });
+const start = await started;
+// The kernels for the network memory (the portable kernels play without them).
+if (wasmSimdSupported()) {
+  const kernels = await fetchKernelModule(start.assets);
+  if (kernels !== null) scope.postMessage({ type: 'text', id: 0, line: kernels });
+}
 
-export const workerData: WorkerStart = await started;
+export const workerData: WorkerStart = start.kirinStart ?? {};

@@ -28,7 +28,7 @@ export interface WebResponse {
 }
 
 export const web = globalThis as unknown as {
-  Worker: new (url: URL, options: { type: 'module'; name?: string }) => WebWorker;
+  Worker: new (url: URL | string, options: { type: 'module'; name?: string }) => WebWorker;
   self: WebWorkerScope;
   fetch(url: URL | string): Promise<WebResponse>;
   crossOriginIsolated?: boolean;

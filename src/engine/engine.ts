@@ -19,9 +19,19 @@ import {
 } from '../eval/score.js';
 import type { FromWorker, ToWorker } from '../search/worker.js';
 import type { SearchInfo, SearchLimits, SearchOptions, SearchResult, StaticEvaluation } from '../search/types.js';
-import { NnueEvaluator, NnueNetwork } from '../eval/nnue/network.js';
-import { traceNnue } from '../eval/nnue/trace.js';
-import type { NnueLoadCode } from '../eval/nnue/loader.js';
+import {
+  evalNetworkFromBytes,
+  isKirinNetwork,
+  loadEvalNetwork,
+  networkEvaluator,
+  networkHandle,
+  traceNetwork,
+  type EvalNetwork,
+  type EvalNetworkCode,
+  type NetworkEvaluator,
+} from '../eval/networks/networks.js';
+import { readEmbeddedNetwork } from '../eval/nnue/files.js';
+import { KirinNetwork } from '../eval/kirinnet/network.js';
 import { traceClassical } from '../eval/evaluate.js';
 import { TranspositionTable } from '../search/tt.js';
 import { MAX_THREADS, SharedSearch } from '../search/threads.js';
@@ -29,6 +39,8 @@ import { MAX_THREADS, SharedSearch } from '../search/threads.js';
 export const MAX_HASH_MB = 65536;
 /** Pikafish's default network file name (evaluate.h). */
 export const DEFAULT_EVAL_FILE = 'pikafish.nnue';
+/** The name Kirin's embedded network goes by in messages. */
+export const EMBEDDED_NETWORK_NAME = 'kirin.knet';
 
 export interface EngineConfig {
   /**
@@ -40,9 +52,22 @@ export interface EngineConfig {
   warmup?: boolean;
 }
 
+/**
+ * Why this runtime cannot search, or null when it can: the search thread shares
+ * memory with the engine, and a browser gives SharedArrayBuffer only to a
+ * cross-origin isolated page. Everything else of the engine works without it.
+ */
+function searchUnavailable(): string | null {
+  return typeof SharedArrayBuffer === 'function'
+    ? null
+    : 'Kirin cannot search here: this runtime has no SharedArrayBuffer (a browser gives it only to a cross-origin ' +
+        'isolated page: Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp)';
+}
+
 /** A fresh per-search signal buffer: [0] stop, [1] ponderhit (see src/search/worker.ts). */
 export function newSignals(): Int32Array {
-  return new Int32Array(new SharedArrayBuffer(8));
+  // Without SharedArrayBuffer no search starts (ensureWorker refuses); the buffer is never shared.
+  return new Int32Array(typeof SharedArrayBuffer === 'function' ? new SharedArrayBuffer(8) : new ArrayBuffer(8));
 }
 
 export interface SearchListener {
@@ -90,10 +115,18 @@ export class Engine {
   private readySettled = true;
   /** Messages the engine wants shown (e.g. a failed hash allocation). */
   onMessage: (line: string) => void = () => {};
-  /** The loaded network (null: the classical evaluation plays). Shared with the search thread. */
-  private network: NnueNetwork | null = null;
+  /** The network that plays (null: the classical evaluation). Shared with the search threads. */
+  private network: EvalNetwork | null = null;
   /** This thread's evaluator for `eval` (work slot 0). */
-  private evaluator: NnueEvaluator | null = null;
+  private evaluator: NetworkEvaluator | null = null;
+  /** The network EvalFile loaded (null: none - not found, or EvalFile empty). */
+  private fileNetwork: EvalNetwork | null = null;
+  /** Why EvalFile gave no network (for the status line). */
+  private fileNote = '';
+  /** The error of a default EvalFile that was found but could not be used at start-up. */
+  private fileError = '';
+  /** Kirin's embedded network: undefined until first needed, null when this build has none. */
+  private embedded: EvalNetwork | null | undefined = undefined;
   /** One line saying which evaluation plays and why (shown on uci/isready). */
   private evalStatus = '';
 
@@ -137,64 +170,99 @@ export class Engine {
       default: DEFAULT_EVAL_FILE,
       onChange: (v) => this.loadNetwork(String(v)),
     });
+    o.add({ name: 'Use NNUE', type: 'check', default: true, onChange: () => this.selectEvaluation() });
     this.loadInitialNetwork(DEFAULT_EVAL_FILE);
-    if (this.warmupWanted) this.ensureWorker();
+    if (this.warmupWanted && searchUnavailable() === null) this.ensureWorker();
   }
 
   // ---- Evaluation ----------------------------------------------------------------
 
-  /** At start-up: the network if one is found, else the classical evaluation, said once on uci/isready. */
+  /**
+   * At start-up: the network EvalFile names if it is found, else Kirin's
+   * embedded network, else the classical evaluation; said once on uci/isready.
+   */
   private loadInitialNetwork(file: string): void {
-    const r = NnueNetwork.load(file);
-    if (r.ok) {
-      this.useNetwork(r.value);
-      return;
+    const r = loadEvalNetwork(file);
+    if (r.ok) this.fileNetwork = r.value;
+    else if (r.error.code === 'not-found') this.fileNote = `no ${file} found`;
+    else {
+      this.fileError = r.error.message;
+      this.fileNote = `${file} is not used: ${r.error.message}`;
     }
-    this.evalStatus =
-      r.error.code === 'not-found'
-        ? `classical evaluation: no network found (${file}; see "Using the official network" in the README)`
-        : `ERROR: ${r.error.message}; the classical evaluation plays`;
+    this.selectEvaluation();
   }
 
-  private useNetwork(net: NnueNetwork | null): void {
-    this.network = net;
-    this.evaluator = net ? new NnueEvaluator(net, 0) : null;
-    this.evalStatus = net ? `NNUE evaluation using ${net.label()}` : 'classical evaluation (EvalFile is empty)';
-    net?.ensureSlots(this.options.getNumber('Threads') + 1);
-    for (const w of this.workers) w.postMessage({ type: 'net', net: net ? net.handle() : null } satisfies ToWorker);
+  /** Kirin's embedded network (read once), or null when this build has none. */
+  private embeddedNetwork(): EvalNetwork | null {
+    if (this.embedded === undefined) {
+      const bytes = readEmbeddedNetwork();
+      const r = bytes ? KirinNetwork.fromBytes(bytes, EMBEDDED_NETWORK_NAME) : null;
+      this.embedded = r?.ok ? r.value : null;
+      if (r && !r.ok) this.fileNote += `; the embedded network is damaged (${r.error.message})`;
+    }
+    return this.embedded;
   }
 
   /**
-   * setoption EvalFile: loads the file and switches to it; an empty value selects
-   * the classical evaluation. A file that cannot be used is refused with its error
-   * and the evaluation in use stays.
+   * Chooses the evaluation that plays: none when Use NNUE is off (classical),
+   * else the EvalFile network, else the embedded network, else classical.
    */
-  private loadNetwork(file: string): string {
-    if (file === '') {
-      this.useNetwork(null);
-      return this.evalStatus;
+  private selectEvaluation(): string {
+    const useNnue = this.options.getBool('Use NNUE');
+    const net = useNnue ? (this.fileNetwork ?? this.embeddedNetwork()) : null;
+    if (net !== this.network) {
+      this.network = net;
+      this.evaluator = net ? networkEvaluator(net, 0) : null;
+      net?.ensureSlots(this.options.getNumber('Threads') + 1);
+      for (const w of this.workers)
+        w.postMessage({ type: 'net', net: net ? networkHandle(net) : null } satisfies ToWorker);
     }
-    const r = NnueNetwork.load(file);
-    if (!r.ok) {
-      // A GUI that sends every option back with its default value (XBoard via
-      // uci2wb does) changes nothing here: the classical evaluation played and plays.
-      if (r.error.code === 'not-found' && file === DEFAULT_EVAL_FILE && !this.network) return this.evalStatus;
-      throw new Error(`${r.error.message}; the evaluation stays: ${this.evaluationName()}`);
-    }
-    this.useNetwork(r.value);
+    const note = this.fileNote ? ` (${this.fileNote})` : '';
+    if (!useNnue) this.evalStatus = 'classical evaluation (Use NNUE is off)';
+    else if (net && net === this.fileNetwork) this.evalStatus = `NNUE evaluation using ${net.label()}`;
+    else if (net) this.evalStatus = `NNUE evaluation using Kirin's embedded network ${net.label()}${note}`;
+    else if (this.fileError) this.evalStatus = `ERROR: ${this.fileError}; the classical evaluation plays`;
+    else if (this.fileNote === 'EvalFile is empty') this.evalStatus = 'classical evaluation (EvalFile is empty)';
+    else
+      this.evalStatus = `classical evaluation: no network found (${DEFAULT_EVAL_FILE}; see "Using the official network" in the README)`;
     return this.evalStatus;
   }
 
   /**
-   * Uses a network given as bytes (a page's fetch or file picker; the EvalFile
-   * option reads files). A network that cannot be used is refused with its error
-   * and the evaluation in use stays.
+   * setoption EvalFile: loads the file and switches to it; an empty value drops
+   * the file (the embedded network plays). A file that cannot be used is
+   * refused with its error and the evaluation in use stays.
    */
-  loadNetworkBytes(bytes: Uint8Array, name: string): Result<string, NnueLoadCode> {
-    const r = NnueNetwork.fromBytes(bytes, name);
+  private loadNetwork(file: string): string {
+    this.fileError = '';
+    if (file === '') {
+      this.fileNetwork = null;
+      this.fileNote = 'EvalFile is empty';
+      return this.selectEvaluation();
+    }
+    const r = loadEvalNetwork(file);
+    if (!r.ok) {
+      // A GUI that sends every option back with its default value (XBoard via
+      // uci2wb does) changes nothing here: the evaluation that played plays on.
+      if (r.error.code === 'not-found' && file === DEFAULT_EVAL_FILE && !this.fileNetwork) return this.evalStatus;
+      throw new Error(`${r.error.message}; the evaluation stays: ${this.evaluationName()}`);
+    }
+    this.fileNetwork = r.value;
+    this.fileNote = '';
+    return this.selectEvaluation();
+  }
+
+  /**
+   * Uses a network given as bytes (a page's fetch or file picker; the EvalFile
+   * option reads files): Pikafish's format or Kirin's. A network that cannot be
+   * used is refused with its error and the evaluation in use stays.
+   */
+  loadNetworkBytes(bytes: Uint8Array, name: string): Result<string, EvalNetworkCode> {
+    const r = evalNetworkFromBytes(bytes, name);
     if (!r.ok) return r;
-    this.useNetwork(r.value);
-    return ok(this.evalStatus);
+    this.fileNetwork = r.value;
+    this.fileNote = this.fileError = '';
+    return ok(this.selectEvaluation());
   }
 
   /** Which evaluation plays, with the network file and its description. */
@@ -208,7 +276,8 @@ export class Engine {
    * (score.ts). Output only: the search never converts scores.
    */
   winRateModel(): WinRateModel {
-    return this.network ? PIKAFISH_WIN_RATE : CLASSICAL_WIN_RATE;
+    // Kirin's networks learn scores on the classical evaluation's scale.
+    return this.network && !isKirinNetwork(this.network) ? PIKAFISH_WIN_RATE : CLASSICAL_WIN_RATE;
   }
 
   /** The line shown on uci/isready: which evaluation plays, or why the classical one does. */
@@ -219,7 +288,7 @@ export class Engine {
   /** The evaluation trace of the current position (`eval`). */
   traceEval(): string {
     if (!this.network || !this.evaluator) return traceClassical(this.pos);
-    return traceNnue(this.pos, this.evaluator);
+    return traceNetwork(this.pos, this.evaluator);
   }
 
   // ---- Game state --------------------------------------------------------------
@@ -383,7 +452,7 @@ export class Engine {
     this.workers[index] = w;
     // Bring the new thread up to date: the shared table, the network.
     w.postMessage({ type: 'tt', buffer: this.tableBuffer() } satisfies ToWorker);
-    if (this.network) w.postMessage({ type: 'net', net: this.network.handle() } satisfies ToWorker);
+    if (this.network) w.postMessage({ type: 'net', net: networkHandle(this.network) } satisfies ToWorker);
     return w;
   }
 
@@ -391,9 +460,12 @@ export class Engine {
     if (msg.type === 'text') this.onMessage(msg.line);
   }
 
+  /** The main search thread, started if need be; throws where searching is impossible (searchUnavailable). */
   private ensureWorker(): SearchThread {
     const main = this.worker;
     if (main) return main;
+    const why = searchUnavailable();
+    if (why !== null) throw new Error(why);
     this.warmupAbort = newSignals();
     this.readySettled = false;
     this.readyPromise = new Promise<void>((resolve) => {
@@ -488,6 +560,8 @@ export class Engine {
    * `go` reaches it even while the `go` still waits behind earlier commands.
    */
   go(limits: SearchLimits, listener: SearchListener = {}, signals: Int32Array = newSignals()): Promise<SearchResult> {
+    const why = searchUnavailable();
+    if (why !== null) return Promise.reject(new Error(why));
     const id = this.nextId++;
     const sab = signals.buffer as SharedArrayBuffer;
     let resolve!: (r: SearchResult) => void;
@@ -575,6 +649,8 @@ export class Engine {
    * the search running there, if any.
    */
   searchThreadEvaluation(): Promise<StaticEvaluation> {
+    const why = searchUnavailable();
+    if (why !== null) return Promise.reject(new Error(why));
     const w = this.ensureWorker();
     const id = this.nextId++;
     w.ref();

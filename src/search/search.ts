@@ -33,7 +33,7 @@ import {
   type Move,
 } from '../core/types.js';
 import { evaluate } from '../eval/evaluate.js';
-import { NnueEvaluator, type NnueNetwork } from '../eval/nnue/network.js';
+import { networkEvaluator, type EvalNetwork, type NetworkEvaluator } from '../eval/networks/networks.js';
 import {
   BUTTERFLY,
   CAPTURE_HISTORY_LIMIT,
@@ -313,16 +313,18 @@ export class Searcher {
   }
 
   /** The network evaluation in use (null: the classical evaluation). */
-  private nnue: NnueEvaluator | null = null;
+  private nnue: NetworkEvaluator | null = null;
+  private network: EvalNetwork | null = null;
 
   /** Evaluates with `net` from now on (null: the classical evaluation). Slot 1 of its work areas is this thread's. */
-  setNetwork(net: NnueNetwork | null, slot = 1): void {
-    this.nnue = net ? new NnueEvaluator(net, slot) : null;
+  setNetwork(net: EvalNetwork | null, slot = 1): void {
+    this.nnue = net ? networkEvaluator(net, slot) : null;
+    this.network = net;
   }
 
   /** Which evaluation the search uses, for messages. */
   evaluationName(): string {
-    return this.nnue ? `NNUE ${this.nnue.net.label()} (${this.nnue.kernels.name} kernels)` : 'classical';
+    return this.nnue && this.network ? `NNUE ${this.network.label()} (${this.nnue.kernels.name} kernels)` : 'classical';
   }
 
   /**

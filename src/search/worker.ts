@@ -13,7 +13,7 @@ import { parentPort, workerData } from './thread-host.js';
 import { Position } from '../core/position.js';
 import type { Move } from '../core/types.js';
 import { applyWeightsFromEnvironment } from '../eval/classical.js';
-import { NnueNetwork, type NetworkHandle } from '../eval/nnue/network.js';
+import { networkFromHandle, type EvalNetwork, type EvalNetworkHandle } from '../eval/networks/networks.js';
 import { Searcher } from './search.js';
 import { DEFAULT_SEARCH_OPTIONS, type SearchLimits, type SearchOptions, type StaticEvaluation } from './types.js';
 import { warmupJobs } from './warmup.js';
@@ -35,7 +35,7 @@ export type ToWorker =
   | { type: 'tt'; buffer: ArrayBufferLike }
   | { type: 'clear' }
   | { type: 'hashfull'; id: number }
-  | { type: 'net'; net: NetworkHandle | null }
+  | { type: 'net'; net: EvalNetworkHandle | null }
   /** The static evaluation of a game's position, as this thread's searches evaluate it. */
   | { type: 'eval'; id: number; fen: string; moves: Move[] };
 
@@ -128,7 +128,7 @@ if (data.warmup && data.abort) {
 }
 port.postMessage({ type: 'ready' } satisfies FromWorker);
 
-let network: NnueNetwork | null = null;
+let network: EvalNetwork | null = null;
 
 port.on('message', (msg: ToWorker) => {
   const post = (m: FromWorker) => port.postMessage(m);
@@ -185,7 +185,7 @@ port.on('message', (msg: ToWorker) => {
     case 'net':
       // The weights arrive in shared memory: every thread reads the same copy,
       // each in its own work slot.
-      network = msg.net ? NnueNetwork.fromHandle(msg.net) : null;
+      network = msg.net ? networkFromHandle(msg.net) : null;
       try {
         searcher.setNetwork(network, threadIndex + 1);
       } catch (e) {

@@ -20,8 +20,8 @@ export const CHROMIUM_ARGS: readonly string[] = [
   '--disable-background-timer-throttling',
 ];
 
-/** Starts headless Chromium (throws when it cannot start). */
-export async function launchChromium(): Promise<Browser> {
+/** Starts headless Chromium, with `extraArgs` after CHROMIUM_ARGS (throws when it cannot start). */
+export async function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   const { chromium } = await import('playwright-core');
-  return chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS], timeout: 30_000 });
+  return chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, ...extraArgs], timeout: 30_000 });
 }

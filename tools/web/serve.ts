@@ -19,6 +19,8 @@ const TYPES: Record<string, string> = {
   '.json': 'application/json; charset=utf-8',
   '.wasm': 'application/wasm',
   '.nnue': 'application/octet-stream',
+  '.knet': 'application/octet-stream',
+  '.txt': 'text/plain; charset=utf-8',
   '.png': 'image/png',
   '.svg': 'image/svg+xml',
   '.ico': 'image/x-icon',
@@ -36,17 +38,20 @@ export interface ServeOptions {
   port?: number;
   /** The folder served (default web/). */
   webDir?: string;
-  /** The folder served as /dist/ (default <webDir>/dist). */
-  distDir?: string;
+  /** The folder served as /dist/ (default <webDir>/dist); null: none (/dist/ is a folder of webDir). */
+  distDir?: string | null;
+  /** Send ISOLATION_HEADERS (default true; false shows what a page that is not cross-origin isolated gets). */
+  isolated?: boolean;
 }
 
 /** Starts the server on 127.0.0.1; resolves with it and its base URL. */
 export function serveWeb(opts: ServeOptions = {}): Promise<{ server: Server; url: string }> {
   const webDir = opts.webDir ?? join(repoRoot(), 'web');
-  const distDir = opts.distDir ?? join(webDir, 'dist');
+  const distDir = opts.distDir === undefined ? join(webDir, 'dist') : opts.distDir;
+  const isolation = opts.isolated === false ? {} : ISOLATION_HEADERS;
   const server = createServer((req, res) => {
     const send = (status: number, text: string): void => {
-      res.writeHead(status, { ...ISOLATION_HEADERS, 'Content-Type': 'text/plain; charset=utf-8' });
+      res.writeHead(status, { ...isolation, 'Content-Type': 'text/plain; charset=utf-8' });
       res.end(text);
     };
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, 'method not allowed\n');
@@ -57,7 +62,8 @@ export function serveWeb(opts: ServeOptions = {}): Promise<{ server: Server; url
       return send(400, 'bad path\n');
     }
     if (path.endsWith('/')) path += 'index.html';
-    const [base, rest] = path.startsWith('/dist/') ? [distDir, path.slice(6)] : [webDir, path.slice(1)];
+    const [base, rest] =
+      distDir !== null && path.startsWith('/dist/') ? [distDir, path.slice(6)] : [webDir, path.slice(1)];
     const file = normalize(join(base, rest));
     if (file !== base && !file.startsWith(base.endsWith(sep) ? base : base + sep)) return send(403, 'forbidden\n');
     let size: number;
@@ -69,7 +75,7 @@ export function serveWeb(opts: ServeOptions = {}): Promise<{ server: Server; url
       return send(404, 'not found\n');
     }
     res.writeHead(200, {
-      ...ISOLATION_HEADERS,
+      ...isolation,
       'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
       'Content-Length': size,
       'Cache-Control': 'no-cache',

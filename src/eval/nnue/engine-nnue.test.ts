@@ -99,7 +99,7 @@ test('EvalFile: classical without a network, the network once loaded, a bad file
       out.slice(0, 3).join('\n'),
     );
     assert.ok(err.some((l) => /^Evaluation +: NNUE \S+ \(random net/.test(l)));
-    await uci.command('setoption name EvalFile value <empty>');
+    await uci.command('setoption name Use NNUE value false');
     const classical = await runBench(
       engine,
       ['16', '1', '6', 'current'],
@@ -113,7 +113,7 @@ test('EvalFile: classical without a network, the network once loaded, a bad file
     });
     assert.ok(nnue && classical && nnue.nodes !== classical.nodes, 'the two evaluations search different trees');
     // Same network, same search: the node count repeats.
-    await uci.command(`setoption name EvalFile value ${syntheticNetFile(1)}`);
+    await uci.command('setoption name Use NNUE value true');
     const again = await runBench(
       engine,
       ['16', '1', '6', 'current'],

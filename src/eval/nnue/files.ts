@@ -20,6 +20,18 @@ export function readKernelModule(shared: boolean): Result<Uint8Array, 'module-mi
 }
 
 /**
+ * The bytes of Kirin's embedded network (kirin.knet, copied next to the Kirin
+ * network code by the build), or null when this build has none.
+ */
+export function readEmbeddedNetwork(): Uint8Array | null {
+  try {
+    return readFileSync(new URL('../kirinnet/kirin.knet', import.meta.url));
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Where Pikafish would look for `given`: the path as given (relative to the
  * working directory), then beside the program, then in the working directory
  * under its base name. Returns the candidates in order.

@@ -77,7 +77,7 @@ const hex = (v: number): string => '0x' + (v >>> 0).toString(16).toUpperCase().p
 /** What the loader expects, for error messages. */
 export const EXPECTED_FORMAT =
   `expected a Pikafish NNUE network: version ${hex(NNUE_VERSION)}, architecture hash ${hex(NETWORK_HASH)} ` +
-  `(HalfKAv2_hm + FullThreats -> 2x${L1} -> ${L2} -> ${L3} -> 1, ${LAYER_STACKS} layer stacks), zstd-compressed as Pikafish ships it, or plain`;
+  `(HalfKAv2_hm + FullThreats -> 2x${L1} -> ${L2} -> ${L3} -> 1, ${LAYER_STACKS} layer stacks), zstd-compressed as Pikafish ships it, or plain; or a Kirin network (.knet, starting with KIRINNET)`;
 
 export interface NetworkData {
   /** The file that was loaded (as found). */
@@ -149,11 +149,18 @@ export interface NnueMemory {
 /** The most pages a shared network memory may grow to (4 GiB, the wasm32 limit; the kernels' module allows it). */
 export const MAX_SHARED_PAGES = 65536;
 type MemoryConstructor = new (d: { initial: number; maximum?: number; shared?: boolean }) => NnueMemory;
-const WasmMemory = (globalThis as unknown as { WebAssembly: { Memory: MemoryConstructor } }).WebAssembly.Memory;
 
-/** The memory a network lives in: the weights at the offsets of layout.ts, then `workBytes` of work areas. */
+/**
+ * The memory a network lives in: the weights at the offsets of layout.ts, then
+ * `workBytes` of work areas. A WebAssembly.Memory; where the runtime has no
+ * WebAssembly (switched off, a JIT-less mode) a plain buffer of the same size,
+ * on which the portable kernels run (it cannot grow).
+ */
 export function allocateNetworkMemory(workBytes: number, shared = typeof SharedArrayBuffer === 'function'): NnueMemory {
   const pages = Math.ceil((WEIGHTS_END + workBytes) / 65536);
+  const WasmMemory = (globalThis as unknown as { WebAssembly?: { Memory: MemoryConstructor } }).WebAssembly?.Memory;
+  if (WasmMemory === undefined)
+    return { buffer: shared ? new SharedArrayBuffer(pages * 65536) : new ArrayBuffer(pages * 65536) };
   return shared
     ? // A shared memory may grow later (more search threads need more work slots).
       new WasmMemory({ initial: pages, maximum: Math.max(pages, MAX_SHARED_PAGES), shared: true })

@@ -1,0 +1,20 @@
+// The files the browser build ships beside kirin.js (dist/browser/ in the
+// package, web/dist/ for the page), each found relative to the module that
+// names it. Each is written out as `new URL('./name', import.meta.url)`, the
+// form bundlers recognise (Vite and webpack copy the file into the app's build
+// and rewrite the URL; with esbuild or no bundler the files sit beside the
+// bundle). Adding a file is one line here: the build (tools/web/build.ts) copies
+// every file named so, finding it by name under dist/src.
+
+/** Where the browser build's files are, as URLs (absolute, resolved against this module). */
+export const ASSET_URLS = Object.freeze({
+  /** The search thread (src/search/worker.ts bundled for the browser). */
+  worker: new URL('./worker.js', import.meta.url).href,
+  /** The NNUE SIMD kernels for an ordinary network memory. */
+  kernels: new URL('./kernels.wasm', import.meta.url).href,
+  /** The same kernels for a shared network memory (where SharedArrayBuffer exists). */
+  kernelsShared: new URL('./kernels-shared.wasm', import.meta.url).href,
+});
+
+/** The files' URLs by name (what the search thread is handed in its first message). */
+export type AssetUrls = Readonly<Record<keyof typeof ASSET_URLS, string>>;
