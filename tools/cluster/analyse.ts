@@ -19,21 +19,27 @@ import type { SearchInfo } from '../../src/search/types.js';
 import { applyMoves, parseOpeningLine, type Opening } from '../match/openings.js';
 import type { RunEnd, RunHandler, WorkContext } from './runs.js';
 
-/** One position to analyse: the game from `fen` (null: the start position) with `moves` played. */
-export interface AnalysisPosition {
+/** A game (or the line to one position): the start (null: the start position) and the moves. */
+export interface AnalysisLine {
   fen: string | null;
   moves: string[];
+}
+
+/** One position to analyse: line `line` after its first `ply` moves. */
+export interface AnalysisPosition {
+  line: number;
+  ply: number;
   /** The FEN of the position itself (for the reader). */
   at: string;
   /** Game number (from 0) for positions of a game, else null. */
   game: number | null;
-  /** Plies from `fen`. */
-  ply: number;
   /** The move the game played here, if any. */
   played: string | null;
 }
 
 export interface AnalyseSpec {
+  /** Each game (or position's line) once: a position names its line. */
+  lines: AnalysisLine[];
   positions: AnalysisPosition[];
   depth: number;
   nodes: number;
@@ -66,79 +72,78 @@ function place(o: Opening, moves: readonly string[], what: string): Position {
   return pos;
 }
 
-/** The position at the end of an opening-syntax line (throws Error naming the line). */
-export function positionFromLine(text: string, what: string): AnalysisPosition {
-  const r = parseOpeningLine(text, 0);
-  if (!r.ok) throw new Error(`${what}: ${r.error.message.replace(/^line 0: /, '')}`);
-  if (r.value === null) throw new Error(`${what}: no position in "${text}"`);
-  const o = r.value;
-  const pos = place(o, o.moves, what);
-  return { fen: o.fen, moves: o.moves, at: pos.fen(), game: null, ply: o.moves.length, played: null };
-}
+/** The positions of a request as they are read, each game's moves kept once. */
+export class AnalysisInput {
+  readonly lines: AnalysisLine[] = [];
+  readonly positions: AnalysisPosition[] = [];
+  /** Games read so far (their numbers in the output). */
+  games = 0;
 
-/**
- * The positions of one game, after `from` plies of it (the opening) up to the
- * last position that still has a move to find (the end of a game is not searched).
- */
-export function gamePositions(
-  o: Opening,
-  gameMoves: readonly string[],
-  game: number,
-  what: string,
-): AnalysisPosition[] {
-  const all = [...o.moves, ...gameMoves];
-  place(o, all, what); // every move checked, with a clear error
-  const out: AnalysisPosition[] = [];
-  const pos = new Position(o.fen ?? START_FEN);
-  applyMoves(pos, o.moves);
-  for (let i = 0; i <= gameMoves.length; i++) {
-    if (i > 0) applyMoves(pos, [gameMoves[i - 1]]);
-    if (judge(pos, DEFAULT_RULES).result !== 'none') break;
-    out.push({
-      fen: o.fen,
-      moves: all.slice(0, o.moves.length + i),
-      at: pos.fen(),
-      game,
-      ply: o.moves.length + i,
-      played: gameMoves[i] ?? null,
-    });
+  /** The position at the end of an opening-syntax line (throws Error naming the line). */
+  position(text: string, what: string): void {
+    const r = parseOpeningLine(text, 0);
+    if (!r.ok) throw new Error(`${what}: ${r.error.message.replace(/^line 0: /, '')}`);
+    if (r.value === null) throw new Error(`${what}: no position in "${text}"`);
+    const o = r.value;
+    const pos = place(o, o.moves, what);
+    this.lines.push({ fen: o.fen, moves: o.moves });
+    this.positions.push({ line: this.lines.length - 1, ply: o.moves.length, at: pos.fen(), game: null, played: null });
   }
-  return out;
-}
 
-/**
- * Games from a file: `kirin match --log` lines (`game N | ... | opening ... | moves ... | end ...`),
- * or one game per line in the opening syntax (moves from the start, or FEN + moves).
- */
-export function gamesFromText(text: string, file: string, firstGame = 0): AnalysisPosition[] {
-  const out: AnalysisPosition[] = [];
-  let game = firstGame;
-  const lines = text.split(/\r?\n/);
-  for (let n = 0; n < lines.length; n++) {
-    const line = lines[n].trim();
-    if (!line || line.startsWith('#')) continue;
-    const what = `${file} line ${n + 1}`;
-    if (line.includes(' | ')) {
-      const fields = line.split(' | ');
-      const openingField = fields.find((f) => f.startsWith('opening '));
-      const movesField = fields.find((f) => f.startsWith('moves') && (f === 'moves' || f.startsWith('moves ')));
-      if (openingField === undefined || movesField === undefined)
-        throw new Error(`${what}: not a game-log line of kirin match (no "opening" or "moves" field)`);
-      const openingText = openingField.slice('opening '.length).replace(/\s+\(.*\)\s*$/, '');
-      const r = parseOpeningLine(openingText === 'startpos' ? '' : openingText, n + 1);
-      if (!r.ok) throw new Error(`${what}: opening: ${r.error.message}`);
-      const opening: Opening = r.value ?? { fen: null, moves: [], name: 'startpos', line: n + 1 };
-      const moves = movesField.slice('moves'.length).trim().split(/\s+/).filter(Boolean);
-      out.push(...gamePositions(opening, moves, game++, what));
-    } else {
-      const r = parseOpeningLine(line, n + 1);
-      if (!r.ok) throw new Error(`${what}: ${r.error.message.replace(/^line \d+: /, '')}`);
-      if (r.value === null) continue;
-      const o: Opening = { ...r.value, moves: [] };
-      out.push(...gamePositions(o, r.value.moves, game++, what));
+  /**
+   * A game: every position after the opening `o` up to the last one that still
+   * has a move to find (the end of a game is not searched). Returns how many.
+   */
+  game(o: Opening, gameMoves: readonly string[], what: string): number {
+    const all = [...o.moves, ...gameMoves];
+    place(o, all, what); // every move checked, with a clear error
+    const game = this.games++;
+    this.lines.push({ fen: o.fen, moves: all });
+    const line = this.lines.length - 1;
+    const pos = new Position(o.fen ?? START_FEN);
+    applyMoves(pos, o.moves);
+    let n = 0;
+    for (let i = 0; i <= gameMoves.length; i++) {
+      if (i > 0) applyMoves(pos, [gameMoves[i - 1]]);
+      if (judge(pos, DEFAULT_RULES).result !== 'none') break;
+      this.positions.push({ line, ply: o.moves.length + i, at: pos.fen(), game, played: gameMoves[i] ?? null });
+      n++;
     }
+    return n;
   }
-  return out;
+
+  /**
+   * Games from a file: `kirin match --log` lines (`game N | ... | opening ... | moves ... | end ...`),
+   * or one game per line in the opening syntax (moves from the start, or FEN + moves). Returns the positions added.
+   */
+  gameFile(text: string, file: string): number {
+    let added = 0;
+    const lines = text.split(/\r?\n/);
+    for (let n = 0; n < lines.length; n++) {
+      const line = lines[n].trim();
+      if (!line || line.startsWith('#')) continue;
+      const what = `${file} line ${n + 1}`;
+      if (line.includes(' | ')) {
+        const fields = line.split(' | ');
+        const openingField = fields.find((f) => f.startsWith('opening '));
+        const movesField = fields.find((f) => f === 'moves' || f.startsWith('moves '));
+        if (openingField === undefined || movesField === undefined)
+          throw new Error(`${what}: not a game-log line of kirin match (no "opening" or "moves" field)`);
+        const openingText = openingField.slice('opening '.length).replace(/\s+\(.*\)\s*$/, '');
+        const r = parseOpeningLine(openingText === 'startpos' ? '' : openingText, n + 1);
+        if (!r.ok) throw new Error(`${what}: opening: ${r.error.message}`);
+        const opening: Opening = r.value ?? { fen: null, moves: [], name: 'startpos', line: n + 1 };
+        const moves = movesField.slice('moves'.length).trim().split(/\s+/).filter(Boolean);
+        added += this.game(opening, moves, what);
+      } else {
+        const r = parseOpeningLine(line, n + 1);
+        if (!r.ok) throw new Error(`${what}: ${r.error.message.replace(/^line \d+: /, '')}`);
+        if (r.value === null) continue;
+        added += this.game({ ...r.value, moves: [] }, r.value.moves, what);
+      }
+    }
+    return added;
+  }
 }
 
 export interface AnalyseRequest {
@@ -156,30 +161,25 @@ export interface AnalyseRequest {
 export function makeAnalyseSpec(r: AnalyseRequest): AnalyseSpec {
   if (r.depth <= 0 && r.nodes <= 0)
     throw new Error('give a limit: --depth D or --nodes N (the answers are then reproducible)');
-  const positions: AnalysisPosition[] = [];
-  r.positions.forEach((p, i) => positions.push(positionFromLine(p, `--position ${i + 1}`)));
+  const input = new AnalysisInput();
+  r.positions.forEach((p, i) => input.position(p, `--position ${i + 1}`));
   for (const f of r.positionFiles) {
-    const lines = readText(f).split(/\r?\n/);
-    lines.forEach((l, n) => {
-      const t = l.replace(/[#;].*$/, '').trim();
-      if (t) positions.push(positionFromLine(l, `${f} line ${n + 1}`));
-    });
+    readText(f)
+      .split(/\r?\n/)
+      .forEach((l, n) => {
+        if (l.replace(/[#;].*$/, '').trim()) input.position(l, `${f} line ${n + 1}`);
+      });
   }
-  let game = 0;
   for (const [i, g] of r.games.entries()) {
     const pr = parseOpeningLine(g, 0);
     if (!pr.ok) throw new Error(`--game ${i + 1}: ${pr.error.message.replace(/^line 0: /, '')}`);
     if (pr.value === null) throw new Error(`--game ${i + 1}: no moves in "${g}"`);
-    positions.push(...gamePositions({ ...pr.value, moves: [] }, pr.value.moves, game++, `--game ${i + 1}`));
+    input.game({ ...pr.value, moves: [] }, pr.value.moves, `--game ${i + 1}`);
   }
   for (const f of r.gameFiles) {
-    const before = positions.length;
-    const ps = gamesFromText(readText(f), f, game);
-    positions.push(...ps);
-    game = ps.length ? (ps[ps.length - 1].game ?? game) + 1 : game;
-    if (positions.length === before) throw new Error(`${f}: no game with a position to analyse`);
+    if (input.gameFile(readText(f), f) === 0) throw new Error(`${f}: no game with a position to analyse`);
   }
-  if (positions.length === 0)
+  if (input.positions.length === 0)
     throw new Error('nothing to analyse: give --position, --positions FILE, --game or --games FILE');
   // The options, checked by an engine here (not started: no search thread).
   const probe = new Engine();
@@ -191,7 +191,14 @@ export function makeAnalyseSpec(r: AnalyseRequest): AnalyseSpec {
   }
   const hashSet = probe.options.set('Hash', String(r.hash));
   if (!hashSet.ok) throw new Error(`--hash ${r.hash}: ${hashSet.error.message}`);
-  return { positions, depth: Math.max(0, r.depth), nodes: Math.max(0, r.nodes), hash: r.hash, options: r.options };
+  return {
+    lines: input.lines,
+    positions: input.positions,
+    depth: Math.max(0, r.depth),
+    nodes: Math.max(0, r.nodes),
+    hash: r.hash,
+    options: r.options,
+  };
 }
 
 function readText(file: string): string {
@@ -218,7 +225,8 @@ export class AnalysisEngines {
       const p = spec.positions[index];
       if (!p) throw new Error(`no position ${index} in the run`);
       engine.newGame();
-      const set = engine.setPosition(p.fen, p.moves);
+      const line = spec.lines[p.line];
+      const set = engine.setPosition(line.fen, line.moves.slice(0, p.ply));
       if (!set.ok) throw new Error(`position ${index}: ${set.error.message}`);
       const pos = engine.position();
       const material = materialCount(pos);

@@ -284,7 +284,9 @@ test(
         workers: { name: string }[];
         runs: { id: string; state: string }[];
       };
-      assert.deepEqual(status.workers.map((x) => x.name).sort(), ['w1', 'w2']);
+      // (The killed worker's record lives on until its 15 s expire.)
+      const names = status.workers.map((x) => x.name);
+      assert.ok(names.includes('w1') && names.includes('w2'), names.join(' '));
       assert.equal(status.runs[0].id, 'sprt-test');
       assert.equal(status.runs[0].state, 'done');
     } finally {
@@ -376,7 +378,8 @@ test(
   async () => {
     const redis = await RedisServer.start({ persist: false });
     const dir = mkdtempSync(join(tmpdir(), 'kirin-cluster-an-'));
-    const workers = [0, 1].map((i) => worker(redis.url, `a${i}`));
+    // One worker, two jobs at a time (two engines in its pool).
+    const workers = [worker(redis.url, 'a0', ['--concurrency', '2'])];
     // A short game in the game-log form of kirin match (the opening is not analysed, the moves are).
     const games = join(dir, 'games.log');
     const gameMoves = 'i0h0 b9c7 c3c4 g6g5 b0c2 a9a8 a0a1 a8f8';
