@@ -73,7 +73,7 @@ function place(o: Opening, moves: readonly string[], what: string): Position {
 }
 
 /** The positions of a request as they are read, each game's moves kept once. */
-export class AnalysisInput {
+class AnalysisInput {
   readonly lines: AnalysisLine[] = [];
   readonly positions: AnalysisPosition[] = [];
   /** Games read so far (their numbers in the output). */

@@ -29,7 +29,7 @@ import { AnalysisCollector, makeAnalyseSpec, type AnalyseSpec } from './analyse.
 import { ClusterWorker, defaultAllowed } from './worker.js';
 import { clusterStatus, formatStatus } from './status.js';
 
-export const CLUSTER_USAGE = `Usage: kirin cluster <command> --redis URL [options]
+const CLUSTER_USAGE = `Usage: kirin cluster <command> --redis URL [options]
 
 Runs datagen, SPRT matches and analysis as jobs on a queue in Redis (BullMQ);
 workers on any number of machines take the jobs (docs/CLUSTER.md).

@@ -64,7 +64,7 @@ export interface DatagenRequest {
  * The most positions in one file: the deduplication keeps every key in one
  * JavaScript Set, which holds at most 2^24 (16,777,216) entries.
  */
-export const MAX_POSITIONS = 16_000_000;
+const MAX_POSITIONS = 16_000_000;
 
 /** The spec, with the openings read and checked (throws Error with the message). */
 export function makeDatagenSpec(r: DatagenRequest): DatagenSpec {
@@ -95,7 +95,7 @@ export function makeDatagenSpec(r: DatagenRequest): DatagenSpec {
 }
 
 /** The seed of shard `index`. */
-export function shardSeed(seed: number, index: number): number {
+function shardSeed(seed: number, index: number): number {
   return (seed * 7919 + (index + 1) * 104729) >>> 0;
 }
 

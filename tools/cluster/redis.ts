@@ -106,7 +106,7 @@ export function parseRedisUrl(text: string, env: NodeJS.ProcessEnv = process.env
  * the client reconnects every second or two, so a restarted Redis is picked up
  * by workers and coordinators alike.
  */
-export function lastingOptions(t: RedisTarget): RedisOptions {
+function lastingOptions(t: RedisTarget): RedisOptions {
   return {
     ...t.options,
     maxRetriesPerRequest: null,

@@ -19,7 +19,7 @@ export type RunKind = 'sprt' | 'datagen' | 'analyse' | 'ping';
 export type RunState = 'running' | 'done' | 'failed' | 'cancelled';
 
 /** Lower runs first (BullMQ priority): analysis answers people, datagen fills idle time. */
-export const PRIORITY: Record<RunKind, number> = { analyse: 1, ping: 2, sprt: 2, datagen: 3 };
+const PRIORITY: Record<RunKind, number> = { analyse: 1, ping: 2, sprt: 2, datagen: 3 };
 
 export interface RunRecord {
   id: string;
@@ -108,7 +108,7 @@ export async function createRun(
   };
 }
 
-export function jobOptions(kind: RunKind, run: string, index: number, attempts: number): JobsOptions {
+function jobOptions(kind: RunKind, run: string, index: number, attempts: number): JobsOptions {
   return {
     jobId: jobId(run, index),
     priority: PRIORITY[kind],
@@ -189,7 +189,7 @@ export interface FollowOutcome {
  * An error of the coordinator's own work (its file, its memory), not of Redis:
  * the coordinator stops with it and the run stays as it is, to be resumed.
  */
-export class CoordinatorError extends Error {}
+class CoordinatorError extends Error {}
 
 async function own<T>(f: () => T | Promise<T>): Promise<T> {
   try {

@@ -24,7 +24,7 @@ import type { RuleConfig } from '../../src/core/rules.js';
 import type { RunHandler, RunEnd, WorkContext } from './runs.js';
 
 /** Engine options a job may not set: they write files on the worker. */
-export const REFUSED_OPTIONS = ['debug log file'];
+const REFUSED_OPTIONS = ['debug log file'];
 
 export interface SprtSpec {
   engines: [EngineSpec, EngineSpec];
@@ -68,13 +68,13 @@ export function sprtJobs(spec: SprtSpec): number {
 }
 
 /** The first game and the number of games of job `index`. */
-export function jobGames(spec: SprtSpec, index: number): { first: number; count: number } {
+function jobGames(spec: SprtSpec, index: number): { first: number; count: number } {
   const first = index * 2 * spec.pairs;
   return { first, count: Math.max(0, Math.min(spec.games, first + 2 * spec.pairs) - first) };
 }
 
 /** The openings of job `index`'s pairs (pair k of the match plays opening k of the set, cycling). */
-export function jobOpenings(spec: SprtSpec, index: number): Opening[] {
+function jobOpenings(spec: SprtSpec, index: number): Opening[] {
   const { first, count } = jobGames(spec, index);
   if (spec.openings.length === 0) return [];
   const out: Opening[] = [];
