@@ -296,8 +296,20 @@ async function followRun(
       print(`Run ${run.id}: ${run.jobs} jobs queued; follow it with: kirin cluster resume ${run.id}`);
       return 0;
     }
-    const outcome = await coordinator.follow(f.handler);
-    return f.finish(outcome, coordinator.run);
+    // Ctrl-C (or SIGTERM) stops following, not the run: the lock is given back at once for a later resume.
+    const leave = (): void => {
+      print(`Run ${run.id} goes on without a coordinator; follow it again with: kirin cluster resume ${run.id}`);
+      void coordinator.unlock().finally(() => process.exit(130));
+    };
+    process.once('SIGINT', leave);
+    process.once('SIGTERM', leave);
+    try {
+      const outcome = await coordinator.follow(f.handler);
+      return f.finish(outcome, coordinator.run);
+    } finally {
+      process.off('SIGINT', leave);
+      process.off('SIGTERM', leave);
+    }
   } finally {
     await queue.close();
     redis.disconnect();
