@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Kirin xiangqi engine: UCI on stdin/stdout. See README.md.
-// `kirin match ...` runs the match runner (and `kirin datagen`, `kirin tune`,
-// `kirin train` the training-data generator, the evaluation tuner and the
-// network trainer), a development tool built into
+// `kirin match ...` runs the match runner (and `kirin datagen`, `kirin tune` the
+// training-data generator and the evaluation tuner, `kirin cluster` the job queue
+// that runs them on many machines, `kirin train` the network trainer), a
+// development tool built into
 // dist/tools/ from a repository checkout; the published package does not
 // contain it.
 import { existsSync } from 'node:fs';
@@ -24,6 +25,7 @@ async function run() {
   const tool = {
     datagen: ['datagen', 'runDatagenCli'],
     tune: ['tune', 'runTuneCli'],
+    cluster: ['cluster', 'runClusterCli'],
     train: ['train', 'runTrainCli'],
   }[argv[0]];
   if (tool) {

@@ -21,7 +21,7 @@ import {
   recordPosition,
   recordText,
 } from './format.js';
-import type { GameMessage, WorkerConfig } from './worker.js';
+import { ADJUDICATION, type GameMessage, type WorkerConfig } from './worker.js';
 
 const USAGE = `usage: kirin datagen --out FILE [--positions N] [--threads T] [--nodes N | --depth D]
                      [--random-plies P] [--openings FILE] [--seed S] [--max-ply N] [--hash MB]
@@ -56,6 +56,19 @@ function parseArgs(argv: string[]): Map<string, string> | string {
   else for (let i = 0; i < argv.length; i += 2) m.set(argv[i].slice(2), argv[i + 1]);
   return m;
 }
+
+/** The numeric options shared with `kirin cluster datagen`: name, default, least value. */
+export const DATAGEN_NUMBERS: ReadonlyArray<readonly [string, number, number]> = [
+  ['positions', 100000, 1],
+  ['nodes', 0, 0],
+  ['depth', 0, 0],
+  ['random-plies', 6, 0],
+  ['max-ply', 400, 10],
+  ['hash', 16, 1],
+];
+/** Nodes per move when neither --nodes nor --depth is given. */
+export const DEFAULT_NODES = 5000;
+export const DEFAULT_OPENINGS = new URL('../../../data/openings/openings.txt', import.meta.url).pathname;
 
 function intOpt(m: Map<string, string>, name: string, def: number, min: number): number | string {
   const v = m.get(name);
@@ -125,16 +138,7 @@ export async function runDatagenCli(argv: string[]): Promise<number> {
     return 2;
   }
   const nums: Record<string, number> = {};
-  for (const [name, def, min] of [
-    ['positions', 100000, 1],
-    ['threads', 1, 1],
-    ['nodes', 0, 0],
-    ['depth', 0, 0],
-    ['random-plies', 6, 0],
-    ['seed', Date.now() % 1000000, 0],
-    ['max-ply', 400, 10],
-    ['hash', 16, 1],
-  ] as const) {
+  for (const [name, def, min] of [...DATAGEN_NUMBERS, ['threads', 1, 1], ['seed', Date.now() % 1000000, 0]] as const) {
     const v = intOpt(args, name, def, min);
     if (typeof v === 'string') {
       process.stderr.write(`kirin datagen: ${v}\n`);
@@ -142,8 +146,8 @@ export async function runDatagenCli(argv: string[]): Promise<number> {
     }
     nums[name] = v;
   }
-  if (nums.nodes === 0 && nums.depth === 0) nums.nodes = 5000;
-  const openingsPath = args.get('openings') ?? new URL('../../../data/openings/openings.txt', import.meta.url).pathname;
+  if (nums.nodes === 0 && nums.depth === 0) nums.nodes = DEFAULT_NODES;
+  const openingsPath = args.get('openings') ?? DEFAULT_OPENINGS;
   let openings;
   try {
     openings = loadOpenings(openingsPath);
@@ -223,8 +227,7 @@ export async function runDatagenCli(argv: string[]): Promise<number> {
         nodes: nums.nodes,
         depth: nums.depth,
         maxPly: nums['max-ply'],
-        adjudicateScore: 2000,
-        adjudicatePlies: 8,
+        ...ADJUDICATION,
         hashMb: nums.hash,
       };
       const w = new Worker(workerUrl, { workerData: cfg });
