@@ -9,11 +9,13 @@
 // The parameters live in one Float32Array, in this order: feature weights
 // [INPUTS][H], feature biases [H], output weights [buckets][2H], output biases
 // [buckets]. Quantised: feature weights and biases * QA, output weights * QB,
-// output biases * QA * QB, rounded to the nearest integer.
+// output biases * OUTPUT_UNIT (QA * QB >> OUTPUT_SHIFT), rounded to the nearest
+// integer.
 
 import { mulberry32 } from '../../src/core/prng.js';
 import {
   INPUTS,
+  OUTPUT_UNIT,
   QA,
   QB,
   SCALE,
@@ -89,7 +91,7 @@ export function quantise(l: ParamLayout, params: Float32Array, description: stri
   for (let i = 0; i < ftWeights.length; i++) ftWeights[i] = Math.round(params[l.ftW + i] * QA);
   for (let i = 0; i < h; i++) ftBias[i] = Math.round(params[l.ftB + i] * QA);
   for (let i = 0; i < outWeights.length; i++) outWeights[i] = Math.round(params[l.outW + i] * QB);
-  for (let i = 0; i < nb; i++) outBias[i] = Math.round(params[l.outB + i] * QA * QB);
+  for (let i = 0; i < nb; i++) outBias[i] = Math.round(params[l.outB + i] * OUTPUT_UNIT);
   return { shape: l.shape, description, ftWeights, ftBias, outWeights, outBias };
 }
 

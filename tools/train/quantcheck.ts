@@ -10,9 +10,9 @@ import { referenceForward, type ParamLayout } from './model.js';
 
 /**
  * Above these (internal units, PawnValue = 144) the quantised network is
- * refused. Rounding to QA and QB alone gives a noise of a few to about 20 units
- * (it grows with the output weights and H); a mistake in the format's layout
- * gives differences of the size of the evaluations themselves.
+ * refused. Rounding to QA and QB gives a noise of about 5 units on average
+ * for trained networks (it grows with the weights and H); a mistake in the
+ * format's layout gives differences of the size of the evaluations themselves.
  */
 export const MAX_MEAN_DIFF = 32;
 export const MAX_DIFF = 256;
