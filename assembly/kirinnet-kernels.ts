@@ -3,7 +3,7 @@
 // passes both files to asc), so one .wasm file serves both networks. The contract
 // is src/eval/kirinnet/kernels.ts; the arithmetic is reference.ts's: i16 wrapping
 // accumulators of i16 feature rows, and an output sum of
-// clamp(acc, 0, 255) * w * clamp(acc, 0, 255) in wrapping i32.
+// (clamp(acc, 0, 255) * w * clamp(acc, 0, 255)) >> 8 in i32.
 //
 // Every pointer is a byte offset into the imported memory; `h` (the hidden size)
 // is a multiple of 16. Accumulators are processed in tiles of 64 lanes (8 vectors
@@ -109,23 +109,25 @@ function kn_sum(
 
 /**
  * The output layer's raw sum for the accumulators `us` and `them` (i16[h] each) and
- * the bucket's weights at `weights` (i16[2h], the side to move's half first):
- * sum of clamp(x, 0, 255) * w * clamp(x, 0, 255), wrapping i32. The product
- * clamp(x) * w is formed in i16, exact because |w| <= 128 (format.ts checks it).
+ * the bucket's weights at `weights` (i16[2h], the side to move's half first): the
+ * sum of (clamp(x, 0, 255) * w * clamp(x, 0, 255)) >> 8, each term exact in i32
+ * (|w| <= 512, so a term is at most 255 * 512 * 255), the sum in i32.
  */
 export function kn_output(us: usize, them: usize, weights: usize, h: i32): i32 {
   const zero = i16x8.splat(0);
   const qa = i16x8.splat(255);
-  let s0 = i32x4.splat(0);
-  let s1 = s0;
+  let s = i32x4.splat(0);
   const bytes = <usize>h << 1;
   for (let j: usize = 0; j < bytes; j += 16) {
     const a = i16x8.min_s(i16x8.max_s(v128.load(us + j), zero), qa);
+    const wa = v128.load(weights + j);
     const b = i16x8.min_s(i16x8.max_s(v128.load(them + j), zero), qa);
-    s0 = i32x4.add(s0, i32x4.dot_i16x8_s(i16x8.mul(a, v128.load(weights + j)), a));
-    s1 = i32x4.add(s1, i32x4.dot_i16x8_s(i16x8.mul(b, v128.load(weights + bytes + j)), b));
+    const wb = v128.load(weights + bytes + j);
+    s = i32x4.add(s, i32x4.shr_s(i32x4.mul(i32x4.extmul_low_i16x8_s(a, wa), i32x4.extend_low_i16x8_s(a)), 8));
+    s = i32x4.add(s, i32x4.shr_s(i32x4.mul(i32x4.extmul_high_i16x8_s(a, wa), i32x4.extend_high_i16x8_s(a)), 8));
+    s = i32x4.add(s, i32x4.shr_s(i32x4.mul(i32x4.extmul_low_i16x8_s(b, wb), i32x4.extend_low_i16x8_s(b)), 8));
+    s = i32x4.add(s, i32x4.shr_s(i32x4.mul(i32x4.extmul_high_i16x8_s(b, wb), i32x4.extend_high_i16x8_s(b)), 8));
   }
-  const s = i32x4.add(s0, s1);
   return (
     i32x4.extract_lane(s, 0) + i32x4.extract_lane(s, 1) + i32x4.extract_lane(s, 2) + i32x4.extract_lane(s, 3)
   );

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Kirin xiangqi engine: UCI on stdin/stdout. See README.md.
 // `kirin match ...` runs the match runner (and `kirin datagen`, `kirin tune` the
-// training-data generator and the evaluation tuner), a development tool built into
+// training-data generator and the evaluation tuner, `kirin cluster` the job queue
+// that runs them on many machines, `kirin train` the network trainer), a
+// development tool built into
 // dist/tools/ from a repository checkout; the published package does not
 // contain it.
 import { existsSync } from 'node:fs';
@@ -20,7 +22,12 @@ async function run() {
     const { runMatchCli } = await import(cli.href);
     return runMatchCli(argv.slice(1));
   }
-  const tool = { datagen: ['datagen', 'runDatagenCli'], tune: ['tune', 'runTuneCli'] }[argv[0]];
+  const tool = {
+    datagen: ['datagen', 'runDatagenCli'],
+    tune: ['tune', 'runTuneCli'],
+    cluster: ['cluster', 'runClusterCli'],
+    train: ['train', 'runTrainCli'],
+  }[argv[0]];
   if (tool) {
     const cli = new URL(`../dist/tools/${tool[0]}/cli.js`, import.meta.url);
     if (!existsSync(cli)) {

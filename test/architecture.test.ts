@@ -61,6 +61,12 @@ test('the product layers point one way: core <- eval <- search <- engine <- prot
 
 /** The product's surface for the tools: the development entry point and the public library. */
 const TOOL_SURFACE = ['src/dev.ts', 'src/index.ts'];
+/**
+ * Tools written before src/dev.ts that still import the product by deep paths
+ * (kirin train, kirin cluster): to adopt the surface, they import through
+ * src/dev.ts, which exports what they use, and leave this list.
+ */
+const DEEP_IMPORTS_PENDING = ['tools/train/', 'tools/cluster/'];
 
 test('the rooms point one way: tests may use tools and the product, tools only the product through its surface', () => {
   const wrong: string[] = [];
@@ -68,7 +74,8 @@ test('the rooms point one way: tests may use tools and the product, tools only t
     for (const dep of deps) {
       if (file.startsWith('tools/') && !dep.startsWith('tools/') && !dep.startsWith('src/'))
         wrong.push(`${file} -> ${dep} (a tool imports the test support)`);
-      if (file.startsWith('tools/') && dep.startsWith('src/') && !TOOL_SURFACE.includes(dep))
+      const pending = DEEP_IMPORTS_PENDING.some((folder) => file.startsWith(folder));
+      if (file.startsWith('tools/') && dep.startsWith('src/') && !TOOL_SURFACE.includes(dep) && !pending)
         wrong.push(`${file} -> ${dep} (a tool reaches into the product: import src/dev.ts or src/index.ts)`);
     }
   }

@@ -69,7 +69,7 @@ export function wdl(v: number, material: number, model: WinRateModel = PIKAFISH_
   return [w, 1000 - w - l, l];
 }
 
-function isMateScore(v: number): boolean {
+export function isMateScore(v: number): boolean {
   return Math.abs(v) >= VALUE_MATE_IN_MAX_PLY;
 }
 

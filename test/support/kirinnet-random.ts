@@ -1,6 +1,6 @@
 // Random Kirin networks for tests: integer weights drawn from a seeded
 // generator, realistic in size (feature weights within +-`ftRange`, output
-// weights within the format's +-128) or extreme when asked.
+// weights within the format's +-512) or extreme when asked.
 
 import { mulberry32 } from '../../src/core/prng.js';
 import { DEFAULT_SHAPE, type KirinNetShape } from '../../src/eval/kirinnet/arch.js';
@@ -10,7 +10,7 @@ export function randomKirinNet(
   seed: number,
   shape: KirinNetShape = DEFAULT_SHAPE,
   ftRange = 60,
-  outRange = 128,
+  outRange = 512,
 ): KirinNetWeights {
   const rnd = mulberry32(seed);
   const int = (range: number) => Math.floor(rnd() * (2 * range + 1)) - range;

@@ -21,7 +21,7 @@ import {
   recordPosition,
   recordText,
 } from './format.js';
-import type { GameMessage, WorkerConfig } from './worker.js';
+import { ADJUDICATION, type GameMessage, type WorkerConfig } from './worker.js';
 
 const USAGE = `usage: kirin datagen --out FILE [--positions N] [--threads T] [--nodes N | --depth D]
                      [--random-plies P] [--openings FILE] [--seed S] [--max-ply N] [--hash MB]
@@ -46,6 +46,19 @@ const SPEC = commandSpec({
     limit: { type: 'string' },
   },
 });
+
+/** The numeric options shared with `kirin cluster datagen`: name, default, least value. */
+export const DATAGEN_NUMBERS: ReadonlyArray<readonly [string, number, number]> = [
+  ['positions', 100000, 1],
+  ['nodes', 0, 0],
+  ['depth', 0, 0],
+  ['random-plies', 6, 0],
+  ['max-ply', 400, 10],
+  ['hash', 16, 1],
+];
+/** Nodes per move when neither --nodes nor --depth is given. */
+export const DEFAULT_NODES = 5000;
+export const DEFAULT_OPENINGS = repoPath('data', 'openings', 'openings.txt');
 
 function fmtTime(s: number): string {
   if (!Number.isFinite(s)) return '--:--';
@@ -102,22 +115,13 @@ export async function runDatagenCli(argv: string[]): Promise<number> {
     return 2;
   }
   const nums: Record<string, number> = {};
-  for (const [name, def, min] of [
-    ['positions', 100000, 1],
-    ['threads', 1, 1],
-    ['nodes', 0, 0],
-    ['depth', 0, 0],
-    ['random-plies', 6, 0],
-    ['seed', Date.now() % 1000000, 0],
-    ['max-ply', 400, 10],
-    ['hash', 16, 1],
-  ] as const) {
+  for (const [name, def, min] of [...DATAGEN_NUMBERS, ['threads', 1, 1], ['seed', Date.now() % 1000000, 0]] as const) {
     const v = integerOption(args, name, def, { min });
     if (!v.ok) return refuse(v.error.message);
     nums[name] = v.value;
   }
-  if (nums.nodes === 0 && nums.depth === 0) nums.nodes = 5000;
-  const openingsPath = args.openings ?? repoPath('data', 'openings', 'openings.txt');
+  if (nums.nodes === 0 && nums.depth === 0) nums.nodes = DEFAULT_NODES;
+  const openingsPath = args.openings ?? DEFAULT_OPENINGS;
   const loaded = loadOpenings(openingsPath);
   if (!loaded.ok) {
     process.stderr.write(`kirin datagen: openings: ${loaded.error.message}\n`);
@@ -201,8 +205,7 @@ export async function runDatagenCli(argv: string[]): Promise<number> {
         nodes: nums.nodes,
         depth: nums.depth,
         maxPly: nums['max-ply'],
-        adjudicateScore: 2000,
-        adjudicatePlies: 8,
+        ...ADJUDICATION,
         hashMb: nums.hash,
       };
       const w = new Worker(workerUrl, { workerData: cfg });

@@ -1,6 +1,6 @@
 // Kirin training-data format (docs/DATAGEN.md): a 16-byte header, then
 // fixed-size 56-byte records, little-endian. Written by `kirin datagen`, read by
-// `kirin tune` and (later) the network trainer.
+// `kirin tune` and `kirin train` (tools/train/data.ts).
 
 import { closeSync, fstatSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
 import { err, ok, Position, type Result } from '../../src/dev.js';
@@ -11,13 +11,13 @@ export const HEADER_SIZE = 16;
 export const RECORD_SIZE = 56;
 
 // Record layout (byte offsets).
-const OFF_SIDE = 45; // u8: 0 red to move, 1 black
-const OFF_SCORE = 46; // i16: search score, side to move, internal units (PAWN_VALUE = 144)
+export const OFF_SIDE = 45; // u8: 0 red to move, 1 black
+export const OFF_SCORE = 46; // i16: search score, side to move, internal units (PAWN_VALUE = 144)
 const OFF_EVAL = 48; // i16: static (classical) evaluation, side to move, internal units
-const OFF_RESULT = 50; // i8: game result for the side to move: 1 win, 0 draw, -1 loss
-const OFF_RULE60 = 51; // u8: plies since the last capture (the 60-move rule counter)
-const OFF_PLY = 52; // u16: game ply (0 = red's first move of the start position)
-const OFF_MOVE = 54; // u16: best move found by the search, from * 128 + to (0 = none)
+export const OFF_RESULT = 50; // i8: game result for the side to move: 1 win, 0 draw, -1 loss
+export const OFF_RULE60 = 51; // u8: plies since the last capture (the 60-move rule counter)
+export const OFF_PLY = 52; // u16: game ply (0 = red's first move of the start position)
+export const OFF_MOVE = 54; // u16: best move found by the search, from * 128 + to (0 = none)
 
 /** One decoded record. */
 export interface DataRecord {
@@ -41,7 +41,7 @@ export function makeHeader(): Uint8Array {
   return h;
 }
 
-function checkHeader(h: Uint8Array): Result<null, 'datagen-format'> {
+export function checkHeader(h: Uint8Array): Result<null, 'datagen-format'> {
   if (h.length < HEADER_SIZE) return err('datagen-format', 'file too short for a header');
   for (let i = 0; i < 8; i++) {
     if (h[i] !== MAGIC.charCodeAt(i)) return err('datagen-format', 'not a Kirin data file (bad magic)');

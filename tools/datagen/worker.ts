@@ -46,6 +46,9 @@ export interface GameMessage {
   plies: number;
 }
 
+/** A game is adjudicated when the search score is at least 2000 internal units (~14 pawns) for one side 8 plies in a row. */
+export const ADJUDICATION = { adjudicateScore: 2000, adjudicatePlies: 8 } as const;
+
 /** The engine's defaults, without a move overhead (datagen searches by nodes and depth, not by the clock). */
 const OPTIONS: SearchOptions = { ...DEFAULT_SEARCH_OPTIONS, moveOverhead: 0 };
 

@@ -109,7 +109,7 @@ function openingText(o: Opening): string {
 }
 
 /** The game-log line: fields separated by " | ". */
-function gameLogLine(fg: FinishedGame): string {
+export function gameLogLine(fg: FinishedGame): string {
   const r = fg.record;
   const o = fg.game.opening;
   return [

@@ -13,9 +13,12 @@
 //           the number of pieces on the board).
 //
 // Quantisation (the usual QA/QB scheme): feature-transformer weights and biases
-// are int16 at QA = 255, output weights int16 at QB = 64, output biases int32 at
-// QA * QB; the evaluation in internal units (PawnValue = 144) is
-// (sum(clamp(acc, 0, QA)^2 * w) / QA + bias) * SCALE / (QA * QB).
+// are int16 at QA = 255, output weights int16 at QB = 256, output biases int32 at
+// QA * QB >> OUTPUT_SHIFT (= QA). The output sum takes each term
+// clamp(acc, 0, QA) * w * clamp(acc, 0, QA) exactly in int32 and shifts it right
+// by OUTPUT_SHIFT (so that no sum can overflow); the evaluation in internal
+// units (PawnValue = 144) is
+// (sum / QA + bias) * SCALE / (QA * QB >> OUTPUT_SHIFT).
 
 import { FILE_OF, RANK_OF, SQUARE_NB } from '../../core/types.js';
 
@@ -26,7 +29,11 @@ export const INPUTS = PIECE_KINDS * SQUARE_NB;
 /** Feature-transformer quantisation: 1.0 = QA. */
 export const QA = 255;
 /** Output-layer quantisation: 1.0 = QB. */
-export const QB = 64;
+export const QB = 256;
+/** Right shift of each output term (clamp(acc)^2 * w), keeping every sum far inside int32. */
+export const OUTPUT_SHIFT = 8;
+/** Scale of the output biases and of the output sum divided by QA. */
+export const OUTPUT_UNIT = (QA * QB) >> OUTPUT_SHIFT;
 /** Network output 1.0 = SCALE internal units. */
 export const SCALE = 400;
 /** Largest hidden size the engine accepts (a multiple of 16 up to this). */
@@ -34,11 +41,14 @@ export const MAX_HIDDEN = 1024;
 /** Largest number of output buckets. */
 export const MAX_OUTPUT_BUCKETS = 16;
 /**
- * Bound on the float weights (trainer) so that quantised arithmetic never
- * overflows: |w| * QB <= 127 keeps clamp(acc) * w within int16 (the SIMD
- * product), and an accumulator of at most 33 rows of |w| * QA stays in int16.
+ * Bound on the float weights and feature biases (trainer) so that quantised
+ * arithmetic never overflows: an accumulator of at most 33 rows of |w| * QA
+ * stays in int16 (33 * 1.98 * 255 < 32768), and an output weight within
+ * +-MAX_OUTPUT_WEIGHT.
  */
-export const WEIGHT_CLIP = 127 / QB;
+export const WEIGHT_CLIP = 1.98;
+/** Largest |output weight| a file may hold (WEIGHT_CLIP * QB rounded, with room). */
+export const MAX_OUTPUT_WEIGHT = 512;
 
 /** The shape of a network: what the file's header declares. */
 export interface KirinNetShape {

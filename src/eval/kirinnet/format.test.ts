@@ -43,7 +43,7 @@ test('a network survives encode/decode, raw and LEB128, with extreme values', ()
 test('LEB128 is chosen when it is smaller (small weights), raw otherwise', () => {
   const quiet = randomKirinNet(3, small, 30, 40);
   assert.ok(encodeKirinNet(quiet).length < encodeKirinNet(quiet, false).length);
-  const loud = randomKirinNet(3, small, 30000, 128);
+  const loud = randomKirinNet(3, small, 30000, 512);
   assert.equal(encodeKirinNet(loud).length, encodeKirinNet(loud, false).length);
 });
 
@@ -84,10 +84,17 @@ test('damaged or foreign files are refused with a code and the file name', () =>
   assert.equal(code(cut.subarray(0, cut.length - 4)), 'truncated');
 });
 
-test('output weights beyond +-128 cannot be written or read', () => {
+test('output weights beyond +-512 cannot be written or read', () => {
   const net = randomKirinNet(9, small);
-  net.outWeights[5] = 129;
-  assert.throws(() => encodeKirinNet(net), /output weight 5 is 129/);
+  net.outWeights[5] = 513;
+  assert.throws(() => encodeKirinNet(net), /output weight 5 is 513/);
+  net.outWeights[5] = 512;
+  const bytes = encodeKirinNet(net, false);
+  // Raise the stored value to 513 behind the encoder's back: the reader refuses it.
+  const at = bytes.length - 4 - (4 + 4 * 4) - 2 * net.outWeights.length + 2 * 5;
+  new DataView(bytes.buffer).setInt16(at, 513, true);
+  const r = decodeKirinNet(rehash(bytes), 'x.knet');
+  assert.ok(!r.ok && r.error.code === 'bad-tensor' && /outside \+-512/.test(r.error.message));
 });
 
 test('feature indices: distinct per piece and square, in range, the two perspectives see colour-flipped boards', () => {

@@ -7,14 +7,14 @@
 //   16  u32      hidden size H (a multiple of 16, at most MAX_HIDDEN)
 //   20  u32      output buckets (1..MAX_OUTPUT_BUCKETS)
 //   24  u32      activation (1 = SCReLU)
-//   28  u16 QA, u16 QB, u32 SCALE   (the quantisation: arch.ts)
+//   28  u16 QA, u16 QB, u32 SCALE   (the quantisation: arch.ts; output terms >> 8)
 //   36  u32      flags: bit 0 = tensors stored as signed LEB128
 //   40  u32      description length in bytes (at most 4096), then UTF-8 text
 //   then four tensors, each a u32 byte length and its bytes:
 //       feature weights  int16[inputs][H]
 //       feature biases   int16[H]
 //       output weights   int16[buckets][2H]   (the side to move's half first)
-//       output biases    int32[buckets]
+//       output biases    int32[buckets]   (at QA * QB >> 8)
 //   last 4 bytes: u32 FNV-1a hash of every byte before it.
 //
 // A file is checked completely before it is used: magic, version, shape,
@@ -22,7 +22,16 @@
 // that nothing follows. Errors are Results with a code and a clear message.
 
 import { err, ok, type Result } from '../../core/result.js';
-import { INPUTS, MAX_HIDDEN, MAX_OUTPUT_BUCKETS, QA, QB, SCALE, type KirinNetShape } from './arch.js';
+import {
+  INPUTS,
+  MAX_HIDDEN,
+  MAX_OUTPUT_BUCKETS,
+  MAX_OUTPUT_WEIGHT,
+  QA,
+  QB,
+  SCALE,
+  type KirinNetShape,
+} from './arch.js';
 
 export const KNET_MAGIC = 'KIRINNET';
 export const KNET_VERSION = 1;
@@ -175,8 +184,7 @@ function checkSizes(net: KirinNetWeights): string | null {
   return checkOutputRange(net.outWeights);
 }
 
-/** Output weights stay within +-MAX_OUTPUT_WEIGHT, so clamp(acc) * w fits in int16 (the SIMD product). */
-export const MAX_OUTPUT_WEIGHT = 128;
+/** Output weights stay within +-MAX_OUTPUT_WEIGHT (arch.ts), so no output sum can overflow. */
 function checkOutputRange(w: Int16Array): string | null {
   for (let i = 0; i < w.length; i++)
     if (w[i] > MAX_OUTPUT_WEIGHT || w[i] < -MAX_OUTPUT_WEIGHT)

@@ -4,7 +4,7 @@
 // network's memory (layout below); nothing is copied between calls.
 
 import { err, ok, type Result } from '../../core/result.js';
-import { QA } from './arch.js';
+import { OUTPUT_SHIFT, QA } from './arch.js';
 import { readKernelModule } from '../nnue/files.js';
 import { wasmSimdSupported } from '../nnue/kernels-wasm.js';
 
@@ -96,8 +96,8 @@ export class PortableKirinKernels implements KirinKernels {
       a = a < 0 ? 0 : a > QA ? QA : a;
       let b = i16[t + j];
       b = b < 0 ? 0 : b > QA ? QA : b;
-      s = (s + Math.imul(a * i16[w + j], a)) | 0;
-      s = (s + Math.imul(b * i16[w + h + j], b)) | 0;
+      s = (s + ((a * i16[w + j] * a) >> OUTPUT_SHIFT)) | 0;
+      s = (s + ((b * i16[w + h + j] * b) >> OUTPUT_SHIFT)) | 0;
     }
     return s;
   }

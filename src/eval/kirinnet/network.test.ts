@@ -47,9 +47,9 @@ test('the kernels agree at the edges: accumulators that wrap int16, clamp limits
     [80, 300, 3],
     [256, 32767, 4],
   ]) {
-    const w = randomKirinNet(seed, { inputs: INPUTS, hidden, outputBuckets: 3 }, ftRange, 128);
-    w.outWeights[0] = -128;
-    w.outWeights[1] = 128;
+    const w = randomKirinNet(seed, { inputs: INPUTS, hidden, outputBuckets: 3 }, ftRange, 512);
+    w.outWeights[0] = -512;
+    w.outWeights[1] = 512;
     const n = KirinNetwork.fromWeights(w, 'edge.knet');
     const wasm = new KirinEvaluator(n, 0);
     const portable = new KirinEvaluator(n, 1, new PortableKirinKernels(n.memory.buffer, n.layout));

@@ -3,7 +3,7 @@
 // reproduce exactly (tests), and what the trainer checks its quantised
 // networks with. Not used by the search.
 
-import { INPUTS, QA, QB, SCALE, appendFeatures, outputBucket, pieceCount } from './arch.js';
+import { INPUTS, OUTPUT_SHIFT, OUTPUT_UNIT, QA, SCALE, appendFeatures, outputBucket, pieceCount } from './arch.js';
 import type { KirinNetWeights } from './format.js';
 
 /** The feature transformer's int16 accumulator (wrapping sums) for perspective `p`. */
@@ -20,8 +20,8 @@ export function referenceAccumulator(net: KirinNetWeights, board: Uint8Array, p:
 }
 
 /**
- * The output layer's raw int32 sum: sum over both halves of
- * clamp(acc, 0, QA) * w * clamp(acc, 0, QA), with wrapping int32 arithmetic.
+ * The output layer's raw int32 sum: over both halves, the sum of
+ * (clamp(acc, 0, QA) * w * clamp(acc, 0, QA)) >> OUTPUT_SHIFT, each term exact.
  */
 export function outputSum(net: KirinNetWeights, us: Int16Array, them: Int16Array, bucket: number): number {
   const h = net.shape.hidden;
@@ -31,8 +31,8 @@ export function outputSum(net: KirinNetWeights, us: Int16Array, them: Int16Array
   for (let j = 0; j < h; j++) {
     const a = us[j] < 0 ? 0 : us[j] > QA ? QA : us[j];
     const b = them[j] < 0 ? 0 : them[j] > QA ? QA : them[j];
-    s = (s + Math.imul(a * w[base + j], a)) | 0;
-    s = (s + Math.imul(b * w[base + h + j], b)) | 0;
+    s = (s + ((a * w[base + j] * a) >> OUTPUT_SHIFT)) | 0;
+    s = (s + ((b * w[base + h + j] * b) >> OUTPUT_SHIFT)) | 0;
   }
   return s;
 }
@@ -40,7 +40,7 @@ export function outputSum(net: KirinNetWeights, us: Int16Array, them: Int16Array
 /** The network output in internal units from the raw output sum (C-style truncation). */
 export function scaleOutput(sum: number, bias: number): number {
   const t = ((sum / QA) | 0) + bias;
-  return Math.trunc((t * SCALE) / (QA * QB));
+  return Math.trunc((t * SCALE) / OUTPUT_UNIT);
 }
 
 /** The network's evaluation of `board` for the side to move `side`, internal units (before evaluate()'s post-processing). */

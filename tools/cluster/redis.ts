@@ -1,0 +1,165 @@
+// The cluster's Redis: the URL (redis:// or rediss:// for TLS, password in the
+// URL or in KIRIN_REDIS_PASSWORD), a checked first connection (a clear error
+// when Redis cannot be reached, before anything is queued), long-lived clients
+// that wait through a Redis restart, and the names of the keys the cluster
+// keeps beside BullMQ's own (docs/CLUSTER.md).
+
+import { isIP } from 'node:net';
+import type { ConnectionOptions } from 'bullmq';
+import { Redis, type RedisOptions } from 'ioredis';
+import { err, ok, type Result } from '../../src/core/result.js';
+
+/** BullMQ's key prefix and queue name: the queue's keys are `kirin:jobs:*`. */
+export const PREFIX = 'kirin';
+export const QUEUE = 'jobs';
+
+/** The cluster's own keys. */
+export const keys = {
+  /** Sorted set of run ids by creation time. */
+  runs: `${PREFIX}:runs`,
+  /** Hash: kind, spec (JSON), state, jobs, submitted, created, summary, error ... */
+  run: (id: string): string => `${PREFIX}:run:${id}`,
+  /** Hash: job index -> result (JSON), written once (HSETNX). */
+  results: (id: string): string => `${PREFIX}:run:${id}:results`,
+  /** List of job indices in the order their results arrived. */
+  done: (id: string): string => `${PREFIX}:run:${id}:done`,
+  /** Hash: job index -> the error of a job that failed for good. */
+  failed: (id: string): string => `${PREFIX}:run:${id}:failed`,
+  /** String with a TTL: the token of the coordinator that follows the run. */
+  coordinator: (id: string): string => `${PREFIX}:run:${id}:coordinator`,
+  /** String with a TTL: a live worker's record (JSON). */
+  worker: (name: string): string => `${PREFIX}:worker:${name}`,
+  workerPattern: `${PREFIX}:worker:*`,
+  /** Sorted set: finished jobs by time (the last 15 minutes), for throughput. */
+  completions: `${PREFIX}:completions`,
+};
+
+/** A run id or name: letters, digits, '_' and '-' (BullMQ job ids may not contain ':'). */
+export const RUN_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** The BullMQ id of job `index` of run `run`. */
+export function jobId(run: string, index: number): string {
+  return `${run}-${index}`;
+}
+
+/**
+ * Stores a job's result once, while its run is running: HSETNX results[index],
+ * and only when it was new, RPUSH index to the done list. Returns 1 when
+ * stored, 0 when a result was there, -1 when the run has ended (nothing stored:
+ * the totals of an ended run do not change).
+ * KEYS: results, done, run; ARGV: index, result.
+ */
+export const STORE_ONCE = `if redis.call('HGET', KEYS[3], 'state') ~= 'running' then
+  return -1
+end
+if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 1 then
+  redis.call('RPUSH', KEYS[2], ARGV[1])
+  return 1
+end
+return 0`;
+
+/** Refreshes the coordinator lock when it still holds our token: 1, else 0. */
+export const REFRESH_LOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
+return 0`;
+
+export interface RedisTarget {
+  /** ioredis connection options (host, port, db, password, tls). */
+  options: RedisOptions;
+  /** The URL without its password, for messages. */
+  display: string;
+}
+
+/** Parses a Redis URL: redis://[user[:password]@]host[:port][/db], rediss:// for TLS. */
+export function parseRedisUrl(text: string, env: NodeJS.ProcessEnv = process.env): Result<RedisTarget, 'redis-url'> {
+  let u: URL;
+  try {
+    u = new URL(text);
+  } catch {
+    return err('redis-url', `bad Redis URL "${text}" (expected redis://host:port or rediss://host:port for TLS)`);
+  }
+  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:')
+    return err('redis-url', `bad Redis URL "${text}": the scheme must be redis:// or rediss:// (TLS)`);
+  if (!u.hostname) return err('redis-url', `bad Redis URL "${text}": no host`);
+  const port = u.port ? Number(u.port) : 6379;
+  const dbText = u.pathname.replace(/^\//, '');
+  if (dbText !== '' && !/^\d+$/.test(dbText))
+    return err('redis-url', `bad Redis URL "${text}": the path must be a database number`);
+  const options: RedisOptions = {
+    host: u.hostname.replace(/^\[|\]$/g, ''),
+    port,
+    db: dbText === '' ? 0 : Number(dbText),
+  };
+  if (u.username) options.username = decodeURIComponent(u.username);
+  const password = u.password ? decodeURIComponent(u.password) : env.KIRIN_REDIS_PASSWORD;
+  if (password) options.password = password;
+  // TLS: the server's certificate is checked (a private CA through NODE_EXTRA_CA_CERTS); SNI only for a name.
+  if (u.protocol === 'rediss:') options.tls = isIP(options.host!) ? {} : { servername: options.host };
+  const shown = new URL(text);
+  if (shown.password) shown.password = '***';
+  return ok({ options, display: shown.href.replace(/\/$/, '') });
+}
+
+/**
+ * Options of a long-lived client: commands wait (forever) while Redis is away and
+ * the client reconnects every second or two, so a restarted Redis is picked up
+ * by workers and coordinators alike.
+ */
+function lastingOptions(t: RedisTarget): RedisOptions {
+  return {
+    ...t.options,
+    maxRetriesPerRequest: null,
+    retryStrategy: (times: number) => Math.min(250 * times, 2000),
+  };
+}
+
+/** lastingOptions for BullMQ's queue and workers (it makes its own ioredis clients from them). */
+export function bullConnection(t: RedisTarget): ConnectionOptions {
+  const o = t.options;
+  return {
+    host: o.host,
+    port: o.port,
+    db: o.db,
+    username: o.username,
+    password: o.password,
+    tls: o.tls,
+    maxRetriesPerRequest: null,
+    retryStrategy: (times: number): number => Math.min(250 * times, 2000),
+  };
+}
+
+/** Connects once and checks with PING; a clear error when Redis cannot be reached. */
+export async function checkRedis(t: RedisTarget, timeoutMs = 5000): Promise<Result<string, 'redis-unreachable'>> {
+  const client = new Redis({
+    ...t.options,
+    lazyConnect: true,
+    connectTimeout: timeoutMs,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    enableOfflineQueue: false,
+  });
+  let last = '';
+  client.on('error', (e: Error) => {
+    last = e.message;
+  });
+  try {
+    await client.connect();
+    await client.ping();
+    const info = await client.info('server');
+    const version = /redis_version:([^\r\n]+)/.exec(info)?.[1] ?? '?';
+    return ok(version);
+  } catch (e) {
+    const why = last || (e as Error).message || 'no answer';
+    return err('redis-unreachable', `cannot reach Redis at ${t.display}: ${why}`);
+  } finally {
+    client.disconnect();
+  }
+}
+
+/** A long-lived client (see lastingOptions). */
+export function connect(t: RedisTarget, onError: (e: Error) => void = () => {}): Redis {
+  const client = new Redis(lastingOptions(t));
+  client.on('error', onError);
+  return client;
+}

@@ -1,0 +1,112 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { decodeKirinNet } from '../../src/eval/kirinnet/format.js';
+import { repoRoot } from '../lib.js';
+import { parseTrainArgs, progressLine } from './cli.js';
+import { syntheticDataFile } from './synthetic.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'kirin-train-cli-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+const dataPath = join(dir, 'd.bin');
+writeFileSync(dataPath, syntheticDataFile(60, 5));
+
+function kirin(...args: string[]) {
+  const r = spawnSync(process.execPath, [join(repoRoot(), 'bin/kirin.js'), 'train', ...args], { encoding: 'utf8' });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+test('parseTrainArgs: defaults, lists of files, and refusals', () => {
+  const a = parseTrainArgs(['--data', 'a.bin,b.bin', '--data', 'c.bin', '--out', 'n.knet', '--keep-check']);
+  assert.ok(typeof a !== 'string');
+  assert.deepEqual(a.data, ['a.bin', 'b.bin', 'c.bin']);
+  assert.equal(a.checkpoint, 'n.knet.ckpt');
+  assert.equal(a.filter.dropCheck, false);
+  assert.equal(a.filter.dropCaptures, true);
+  assert.equal(a.config.shape.hidden, 256);
+  assert.equal(a.config.batch, 16384);
+  assert.equal(a.k, 0);
+  const bad: [string[], RegExp][] = [
+    [['--data', 'a', '--out', 'n', '--bogus', '1'], /Unknown option '--bogus'/],
+    [['--data', 'a', '--out', 'n', 'extra'], /positional/i],
+    [['--data'], /argument missing/],
+    [['--out', 'n'], /--data FILE is required/],
+    [['--data', 'a'], /--out NET.knet is required/],
+    [['--data', 'a', '--out', 'n', '--lr', 'fast'], /--lr must be a number/],
+    [['--data', 'a', '--out', 'n', '--hidden', '20'], /hidden size 20/],
+    [['--data', 'a', '--out', 'n', '--epochs', '2.5'], /--epochs must be an integer/],
+    [['--data', 'a', '--out', 'n', '--lambda', '2'], /--lambda must be a number in \[0, 1\]/],
+    [['--data', 'a', '--out', 'n', '--schedule', 'linear'], /--schedule must be cosine or step/],
+    [['--data', 'a', '--out', 'n', '--kernel', 'gpu'], /--kernel must be wasm or js/],
+    [['--data', 'a', '--out', 'n', '--resume', 'yes'], /positional|does not take an argument/i],
+  ];
+  for (const [argv, why] of bad) {
+    const r = parseTrainArgs(argv);
+    assert.equal(typeof r, 'string', argv.join(' '));
+    assert.match(r as string, why);
+  }
+  assert.equal((parseTrainArgs(['--help']) as { help: boolean }).help, true);
+  assert.equal((parseTrainArgs(['-h', '--bogus']) as string).includes('bogus'), true);
+});
+
+test('the progress line', () => {
+  const line = progressLine({ epoch: 2, epochs: 10, done: 500, total: 1000, rate: 123456, loss: 0.0123, left: 3725 });
+  assert.equal(line, '[##########..........] epoch 2/10 50% 123.5k pos/s loss 0.01230 left 1h02m');
+});
+
+test('kirin train --help, and a refused command line', () => {
+  const help = kirin('--help');
+  assert.equal(help.code, 0);
+  assert.match(help.out, /^usage: kirin train --data FILE/);
+  assert.match(help.out, /--resume/);
+  const bad = kirin('--data', dataPath, '--out', join(dir, 'x.knet'), '--lr');
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /^kirin train: Option '--lr <value>' argument missing/);
+  assert.match(bad.err, /usage: kirin train/);
+  assert.equal(existsSync(join(dir, 'x.knet')), false);
+});
+
+test('kirin train refuses a bad data file and writes nothing', () => {
+  const badPath = join(dir, 'bad.bin');
+  writeFileSync(badPath, readFileSync(dataPath).subarray(0, 16 + 56 * 10 + 7));
+  const r = kirin('--data', `${dataPath},${badPath}`, '--out', join(dir, 'bad.knet'));
+  assert.equal(r.code, 1);
+  assert.ok(r.err.includes(`kirin train: ${badPath}: truncated: 7 bytes after the last of 10 whole records`), r.err);
+  assert.equal(existsSync(join(dir, 'bad.knet')), false);
+});
+
+test('kirin train: a run, the same network again, checkpoints and --resume', () => {
+  const common = ['--data', dataPath, '--hidden', '32', '--buckets', '2', '--epochs', '2', '--batch', '700'];
+  const out1 = join(dir, 'n1.knet'),
+    out2 = join(dir, 'n2.knet');
+  const r1 = kirin(...common, '--out', out1, '--threads', '2');
+  assert.equal(r1.code, 0, r1.err);
+  assert.match(r1.out, /^data: \d+ records in 1 file\(s\), 60 games; kept \d+ /);
+  assert.match(r1.out, /K = [\d.]+ \(fitted/);
+  assert.match(r1.out, /epoch {3}2\/2 {2}train 0\.\d+ {2}valid 0\.\d+/);
+  assert.match(r1.out, /quantised vs float on \d+ positions: mean \|diff\| [\d.]+, max [\d.]+ internal units/);
+  const r2 = kirin(...common, '--out', out2, '--threads', '1');
+  assert.equal(r2.code, 0, r2.err);
+  const bytes = readFileSync(out1);
+  assert.deepEqual(readFileSync(out2), bytes);
+  const net = decodeKirinNet(bytes, out1);
+  assert.ok(net.ok);
+  assert.deepEqual(net.value.shape, { inputs: 1260, hidden: 32, outputBuckets: 2 });
+  assert.match(net.value.description, /^kirin train: \d+ positions .* 2 epochs, batch 700, lr 0.001 cosine/);
+  assert.ok(existsSync(`${out1}.ckpt`));
+  // Resuming the finished run writes the same network; another --lr is refused.
+  const out3 = join(dir, 'n3.knet');
+  const again = kirin(...common, '--out', out3, '--checkpoint', `${out1}.ckpt`, '--resume');
+  assert.equal(again.code, 0, again.err);
+  assert.match(again.out, /resuming .* after epoch 2 of 2/);
+  assert.deepEqual(readFileSync(out3), bytes);
+  const other = kirin(...common, '--out', out3, '--checkpoint', `${out1}.ckpt`, '--resume', '--lr', '0.002');
+  assert.equal(other.code, 1);
+  assert.match(other.err, /is of another run:\n {2}lr: 0.001 in the checkpoint, 0.002 now/);
+  const none = kirin(...common, '--out', out3, '--checkpoint', join(dir, 'none.ckpt'), '--resume');
+  assert.equal(none.code, 1);
+  assert.match(none.err, /--resume: no checkpoint/);
+});

@@ -1,0 +1,306 @@
+// `kirin train`: trains Kirin's own network (src/eval/kirinnet) on `kirin datagen`
+// files and writes it in the engine's format (.knet). See docs/NETWORK.md.
+
+import { existsSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { parseArgs } from 'node:util';
+import { DEFAULT_SHAPE, INPUTS, type KirinNetShape } from '../../src/eval/kirinnet/arch.js';
+import { checkShape, decodeKirinNet, encodeKirinNet } from '../../src/eval/kirinnet/format.js';
+import { identityDifferences, loadCheckpoint, saveCheckpoint, type RunIdentity } from './checkpoint.js';
+import type { KernelName } from './core.js';
+import { DEFAULT_FILTER, DataError, fitK, loadTrainData, type DataFilter } from './data.js';
+import { trainKernelModule } from './kernel-wasm.js';
+import { quantisationCheck } from './quantcheck.js';
+import { quantise } from './model.js';
+import { train, type Progress, type TrainConfig } from './trainer.js';
+
+export const USAGE = `usage: kirin train --data FILE[,FILE...] --out NET.knet [options]
+
+data
+  --data FILE[,FILE...]   kirin datagen files (the option may be repeated)
+  --validation F          fraction of games held out for validation (default 0.05)
+  --max-score S           drop positions with |score| above S internal units (default ${DEFAULT_FILTER.maxScore})
+  --min-ply N             drop positions before game ply N (default ${DEFAULT_FILTER.minPly})
+  --keep-check            keep positions whose side to move is in check (dropped by default)
+  --keep-captures         keep positions whose best move is a capture (dropped by default)
+network
+  --hidden H              hidden units, a multiple of 16 (default ${DEFAULT_SHAPE.hidden})
+  --buckets B             output buckets by piece count (default ${DEFAULT_SHAPE.outputBuckets})
+training
+  --epochs N              passes over the training positions (default 20)
+  --batch N               positions per step (default 16384)
+  --lr X                  peak learning rate of AdamW (default 0.001)
+  --schedule S            cosine (to lr * lr-end) or step (times gamma every step-epochs) (default cosine)
+  --lr-end F              cosine: final learning rate as a fraction of --lr (default 0.01)
+  --step-epochs N         step: epochs between decays (default 8)
+  --gamma G               step: decay factor (default 0.3)
+  --warmup N              steps of linear warm-up (default 100)
+  --wd X                  AdamW weight decay of the weights (default 0)
+  --lambda L              target = L * result + (1 - L) * sigmoid(score / K) (default 0.25)
+  --power P               loss |prediction - target|^P (default 2)
+  --k K                   sigmoid scale (default: fitted to the game results)
+  --seed N                initialisation and shuffles (default 1)
+run
+  --threads N             worker threads (default: all cores, ${availableParallelism()} here)
+  --kernel wasm|js        WebAssembly SIMD or plain JavaScript kernels (default wasm)
+  --checkpoint FILE       checkpoint written after every epoch (default NET.knet.ckpt)
+  --resume                continue the run saved in the checkpoint (same options and data)
+  --help                  this text
+`;
+
+const OPTIONS = {
+  data: { type: 'string', multiple: true },
+  out: { type: 'string' },
+  validation: { type: 'string' },
+  'max-score': { type: 'string' },
+  'min-ply': { type: 'string' },
+  'keep-check': { type: 'boolean' },
+  'keep-captures': { type: 'boolean' },
+  hidden: { type: 'string' },
+  buckets: { type: 'string' },
+  epochs: { type: 'string' },
+  batch: { type: 'string' },
+  lr: { type: 'string' },
+  schedule: { type: 'string' },
+  'lr-end': { type: 'string' },
+  'step-epochs': { type: 'string' },
+  gamma: { type: 'string' },
+  warmup: { type: 'string' },
+  wd: { type: 'string' },
+  lambda: { type: 'string' },
+  power: { type: 'string' },
+  k: { type: 'string' },
+  seed: { type: 'string' },
+  threads: { type: 'string' },
+  kernel: { type: 'string' },
+  checkpoint: { type: 'string' },
+  resume: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** A parsed command line. */
+export interface TrainArgs {
+  readonly help: boolean;
+  readonly data: string[];
+  readonly out: string;
+  readonly checkpoint: string;
+  readonly resume: boolean;
+  readonly filter: DataFilter;
+  readonly validation: number;
+  readonly config: Omit<TrainConfig, 'k'>;
+  /** 0: fit K to the data. */
+  readonly k: number;
+  readonly threads: number;
+}
+
+/** Reads the command line (util.parseArgs, strict): the arguments, or the reason they are refused. */
+export function parseTrainArgs(argv: string[]): TrainArgs | string {
+  let values: Record<string, string | string[] | boolean | undefined>;
+  try {
+    values = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }).values;
+  } catch (e) {
+    return (e as Error).message;
+  }
+  const str = (name: string): string | undefined => values[name] as string | undefined;
+  const num = (name: string, def: number, lo: number, hi: number, integer = false): number => {
+    const v = str(name);
+    if (v === undefined) return def;
+    const n = Number(v);
+    if (v.trim() === '' || !Number.isFinite(n) || n < lo || n > hi || (integer && !Number.isInteger(n)))
+      throw new RangeError(`--${name} must be ${integer ? 'an integer' : 'a number'} in [${lo}, ${hi}] (got "${v}")`);
+    return n;
+  };
+  if (values.help) return helpArgs();
+  try {
+    const data = ((values.data as string[] | undefined) ?? []).flatMap((d) => d.split(',')).filter((d) => d !== '');
+    if (data.length === 0) return '--data FILE is required';
+    const out = str('out');
+    if (!out) return '--out NET.knet is required';
+    const shape: KirinNetShape = {
+      inputs: INPUTS,
+      hidden: num('hidden', DEFAULT_SHAPE.hidden, 16, 1024, true),
+      outputBuckets: num('buckets', DEFAULT_SHAPE.outputBuckets, 1, 16, true),
+    };
+    const shapeProblem = checkShape(shape);
+    if (shapeProblem) return shapeProblem;
+    const schedule = str('schedule') ?? 'cosine';
+    if (schedule !== 'cosine' && schedule !== 'step') return `--schedule must be cosine or step (got "${schedule}")`;
+    const kernel = str('kernel') ?? 'wasm';
+    if (kernel !== 'wasm' && kernel !== 'js') return `--kernel must be wasm or js (got "${kernel}")`;
+    return {
+      help: false,
+      data,
+      out,
+      checkpoint: str('checkpoint') ?? `${out}.ckpt`,
+      resume: values.resume === true,
+      filter: {
+        dropCheck: values['keep-check'] !== true,
+        dropCaptures: values['keep-captures'] !== true,
+        maxScore: num('max-score', DEFAULT_FILTER.maxScore, 0, 32767),
+        minPly: num('min-ply', DEFAULT_FILTER.minPly, 0, 65535, true),
+      },
+      validation: num('validation', 0.05, 0, 0.9),
+      config: {
+        shape,
+        epochs: num('epochs', 20, 1, 100000, true),
+        batch: num('batch', 16384, 1, 1 << 20, true),
+        lr: num('lr', 0.001, 1e-9, 10),
+        schedule,
+        lrEnd: num('lr-end', 0.01, 0, 1),
+        stepEpochs: num('step-epochs', 8, 1, 100000, true),
+        gamma: num('gamma', 0.3, 0, 1),
+        warmup: num('warmup', 100, 0, 1e9, true),
+        weightDecay: num('wd', 0, 0, 1),
+        lambda: num('lambda', 0.25, 0, 1),
+        power: num('power', 2, 1, 4),
+        seed: num('seed', 1, 0, 2 ** 31 - 1, true),
+        kernel: kernel as KernelName,
+      },
+      k: num('k', 0, 0, 1e6),
+      threads: num('threads', availableParallelism(), 1, 256, true),
+    };
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
+
+function helpArgs(): TrainArgs {
+  return {
+    help: true,
+    data: [],
+    out: '',
+    checkpoint: '',
+    resume: false,
+    filter: DEFAULT_FILTER,
+    validation: 0,
+    config: undefined as never,
+    k: 0,
+    threads: 1,
+  };
+}
+
+function fmtTime(s: number): string {
+  if (!Number.isFinite(s)) return '--:--';
+  s = Math.round(s);
+  const h = Math.floor(s / 3600),
+    m = Math.floor((s % 3600) / 60),
+    x = s % 60;
+  return h ? `${h}h${String(m).padStart(2, '0')}m` : `${m}m${String(x).padStart(2, '0')}s`;
+}
+
+const fix6 = (x: number): string => (Number.isFinite(x) ? x.toFixed(6) : '-');
+
+/** The progress line (stderr). */
+export function progressLine(p: Progress): string {
+  const width = 20;
+  const fill = Math.round((p.done / p.total) * width);
+  return (
+    `[${'#'.repeat(fill)}${'.'.repeat(width - fill)}] epoch ${p.epoch}/${p.epochs} ` +
+    `${((100 * p.done) / p.total).toFixed(0)}% ${(p.rate / 1000).toFixed(1)}k pos/s loss ${p.loss.toFixed(5)} ` +
+    `left ${fmtTime(p.left)}`
+  );
+}
+
+export async function runTrainCli(argv: string[]): Promise<number> {
+  const a = parseTrainArgs(argv);
+  if (typeof a === 'string') {
+    process.stderr.write(`kirin train: ${a}\n${USAGE}`);
+    return 2;
+  }
+  if (a.help) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const say = (s: string) => process.stdout.write(s + '\n');
+  const fail = (s: string) => {
+    process.stderr.write(`kirin train: ${s}\n`);
+    return 1;
+  };
+  if (a.config.kernel === 'wasm') {
+    const m = trainKernelModule();
+    if (typeof m === 'string') return fail(`--kernel wasm: ${m} (--kernel js runs without it)`);
+  }
+  if (a.resume && !existsSync(a.checkpoint)) return fail(`--resume: no checkpoint ${a.checkpoint}`);
+
+  const t0 = performance.now();
+  let data;
+  try {
+    data = loadTrainData(a.data, a.filter, a.validation);
+  } catch (e) {
+    if (e instanceof DataError) return fail(e.message);
+    throw e;
+  }
+  const c = data.counts;
+  say(
+    `data: ${c.records} records in ${a.data.length} file(s), ${data.games} games; kept ${c.kept} ` +
+      `(dropped: in check ${c.inCheck}, capture ${c.capture}, |score| > ${a.filter.maxScore} ${c.score}, ` +
+      `ply < ${a.filter.minPly} ${c.ply}); training ${data.train.length}, validation ${data.valid.length} ` +
+      `(${data.validGames} games); read in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
+  if (data.train.length === 0) return fail('no training positions after filtering');
+  const k = a.k > 0 ? a.k : fitK(data, data.train);
+  say(`K = ${k.toFixed(2)}${a.k > 0 ? ' (given)' : ' (fitted to the game results of the training positions)'}`);
+  const config: TrainConfig = { ...a.config, k };
+  const identity: RunIdentity = {
+    config,
+    dataOptions: { ...a.filter, validation: a.validation },
+    files: data.files.map((f) => ({ records: f.records, hash: f.hash })),
+  };
+  let resume;
+  if (a.resume) {
+    const saved = loadCheckpoint(a.checkpoint);
+    const diff = identityDifferences(saved.identity, identity);
+    if (diff.length) return fail(`--resume: ${a.checkpoint} is of another run:\n  ${diff.join('\n  ')}`);
+    resume = saved.checkpoint;
+    say(`resuming ${a.checkpoint} after epoch ${resume.epochsDone} of ${config.epochs}`);
+  }
+  const h = config.shape.hidden;
+  say(
+    `network: ${INPUTS} inputs x2 -> ${h} SCReLU -> ${config.shape.outputBuckets} output buckets; ` +
+      `${config.epochs} epochs, batch ${config.batch}, lr ${config.lr} (${config.schedule}), wd ${config.weightDecay}, ` +
+      `lambda ${config.lambda}, power ${config.power}, seed ${config.seed}, ${a.threads} thread(s), kernel ${config.kernel}`,
+  );
+  const tty = process.stderr.isTTY === true;
+  let lastLine = 0;
+  const result = await train(data, config, {
+    threads: a.threads,
+    resume,
+    onProgress: (p) => {
+      if (tty) process.stderr.write(`\r${progressLine(p)}\x1b[K`);
+      else if (performance.now() - lastLine > 30000) {
+        lastLine = performance.now();
+        process.stderr.write(progressLine(p) + '\n');
+      }
+    },
+    onEpoch: (s, state) => {
+      if (tty) process.stderr.write('\r\x1b[K');
+      say(
+        `epoch ${String(s.epoch).padStart(3)}/${config.epochs}  train ${s.train.toFixed(6)}  valid ${fix6(s.valid)}  ` +
+          `valid-result ${fix6(s.validResult)}  lr ${s.lr.toExponential(2)}  ${s.seconds.toFixed(1)} s`,
+      );
+      saveCheckpoint(a.checkpoint, identity, state);
+    },
+  });
+  const best = result.history.reduce((b, s) => (s.valid < b.valid ? s : b), result.history[0]);
+  const lastEpoch = result.history[result.history.length - 1];
+  const description =
+    `kirin train: ${c.kept} positions (${data.train.length} training) from ${a.data.length} file(s), ` +
+    `${config.epochs} epochs, batch ${config.batch}, lr ${config.lr} ${config.schedule}, wd ${config.weightDecay}, ` +
+    `lambda ${config.lambda}, power ${config.power}, K ${k.toFixed(2)}, seed ${config.seed}; ` +
+    (data.valid.length > 0
+      ? `valid ${fix6(lastEpoch.valid)} (best ${fix6(best.valid)} at epoch ${best.epoch})`
+      : 'no validation positions');
+  const net = quantise(result.layout, result.params, description);
+  const check = quantisationCheck(result.layout, result.params, net, data);
+  say(
+    `quantised vs float on ${check.positions} positions: mean |diff| ${check.meanAbs.toFixed(2)}, ` +
+      `max ${check.maxAbs.toFixed(2)} internal units (mean |eval| ${check.meanAbsEval.toFixed(1)})`,
+  );
+  if (check.problem) return fail(`quantisation check failed: ${check.problem}; the network is not written`);
+  const bytes = encodeKirinNet(net);
+  const back = decodeKirinNet(bytes, a.out);
+  if (!back.ok) return fail(`the encoded network does not read back: ${back.error.message}`);
+  writeFileSync(a.out, bytes);
+  say(`wrote ${a.out} (${bytes.length} bytes) in ${fmtTime((performance.now() - t0) / 1000)}`);
+  return 0;
+}

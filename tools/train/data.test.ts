@@ -1,0 +1,177 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { Position } from '../../src/core/position.js';
+import { appendFeatures } from '../../src/eval/kirinnet/arch.js';
+import { postProcessFactor } from '../../src/eval/evaluate.js';
+import { randomCheckPositions, randomPositions, unwrap } from '../../test/support/fixtures.js';
+import { HEADER_SIZE, RECORD_SIZE, decodeRecord, forEachRecord, recordPosition } from '../datagen/format.js';
+import {
+  DEFAULT_FILTER,
+  DataError,
+  FEATURE_TABLE,
+  boardFactor,
+  boardInCheck,
+  fitK,
+  loadTrainData,
+  positionBoard,
+  tableBase,
+  type TrainDataBuffers,
+} from './data.js';
+import { syntheticDataFile } from './synthetic.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'kirin-train-data-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+function file(name: string, bytes: Uint8Array): string {
+  const p = join(dir, name);
+  writeFileSync(p, bytes);
+  return p;
+}
+
+const GAMES = 40;
+const synthetic = syntheticDataFile(GAMES, 7);
+const syntheticPath = file('synthetic.bin', synthetic);
+
+test('boardInCheck agrees with Position.inCheck', () => {
+  const positions = [...randomPositions(300, 11, 80), ...randomCheckPositions(150, 12)];
+  let checks = 0;
+  for (const pos of positions) {
+    assert.equal(boardInCheck(pos.board, pos.side), pos.inCheck(), pos.fen());
+    if (pos.inCheck()) checks++;
+  }
+  assert.ok(checks >= 150, `${checks} positions in check`);
+});
+
+test("boardFactor is evaluate()'s postProcessFactor", () => {
+  let n = 0;
+  forEachRecord(syntheticPath, (buf, off) => {
+    const r = decodeRecord(buf, off);
+    r.rule60 = n % 100; // the damping too
+    const pos = unwrap(recordPosition(r));
+    assert.ok(Math.abs(boardFactor(r.board, r.rule60) - postProcessFactor(pos)) < 1e-12);
+    n++;
+  });
+  assert.ok(n > 500);
+});
+
+test('the feature table gives the features of arch.ts appendFeatures for both perspectives', () => {
+  const data = loadTrainData([syntheticPath], DEFAULT_FILTER, 0.2);
+  const board = new Uint8Array(90);
+  const expect = new Int32Array(40);
+  for (let i = 0; i < data.count; i += 7) {
+    positionBoard(data, i, board);
+    const side = data.flags[i] & 1;
+    for (let half = 0; half < 2; half++) {
+      const n = appendFeatures(board, side ^ half, expect, 0);
+      const base = tableBase(side ^ half, (data.flags[i] >> (1 + half)) & 1);
+      const got = Array.from(data.entries.subarray(data.start[i], data.start[i + 1]), (x) => FEATURE_TABLE[base + x]);
+      assert.deepEqual(got, Array.from(expect.subarray(0, n)));
+    }
+  }
+});
+
+test('reading: filters, games, whole games held out, several files', () => {
+  // What the filters must drop, counted with the engine's own Position.
+  let records = 0,
+    inCheck = 0,
+    capture = 0,
+    big = 0;
+  forEachRecord(syntheticPath, (buf, off) => {
+    const r = decodeRecord(buf, off);
+    const pos = unwrap(recordPosition(r, new Position(null)));
+    records++;
+    if (pos.inCheck()) inCheck++;
+    else if (r.move && pos.board[r.move & 127]) capture++;
+    else if (Math.abs(r.score) > 300) big++;
+  });
+  const d = loadTrainData([syntheticPath], { ...DEFAULT_FILTER, maxScore: 300 }, 0.25);
+  assert.equal(d.counts.records, records);
+  assert.equal(d.counts.inCheck, inCheck);
+  assert.equal(d.counts.capture, capture);
+  assert.equal(d.counts.score, big);
+  assert.equal(d.count, records - inCheck - capture - big);
+  assert.ok(inCheck > 0 && capture > 0 && big > 0);
+  assert.equal(d.games, GAMES);
+  assert.ok(d.validGames > 0 && d.validGames < GAMES);
+  assert.equal(d.train.length + d.valid.length, d.count);
+  // No game has positions on both sides of the split (games: the ply does not increase).
+  const side = new Uint8Array(d.count);
+  for (const i of d.valid) side[i] = 1;
+  const gameOf = new Int32Array(d.count);
+  let k = 0,
+    game = -1,
+    prevPly = -1;
+  forEachRecord(syntheticPath, (buf, off) => {
+    const r = decodeRecord(buf, off);
+    if (r.ply <= prevPly || game < 0) game++;
+    prevPly = r.ply;
+    const pos = unwrap(recordPosition(r, new Position(null)));
+    if (pos.inCheck() || (r.move && pos.board[r.move & 127]) || Math.abs(r.score) > 300) return;
+    gameOf[k++] = game;
+  });
+  assert.equal(k, d.count);
+  for (let i = 1; i < d.count; i++)
+    if (gameOf[i] === gameOf[i - 1]) assert.equal(side[i], side[i - 1], `game ${gameOf[i]} split`);
+  assert.equal(loadTrainData([syntheticPath], DEFAULT_FILTER, 0).valid.length, 0);
+  // Early plies.
+  const late = loadTrainData([syntheticPath], { ...DEFAULT_FILTER, minPly: 20 }, 0);
+  assert.ok(late.counts.ply > 0);
+  // Two files: the records of both, in order.
+  const both = loadTrainData([syntheticPath, syntheticPath], DEFAULT_FILTER, 0);
+  const one = loadTrainData([syntheticPath], DEFAULT_FILTER, 0);
+  assert.equal(both.count, 2 * one.count);
+  assert.equal(both.games, 2 * one.games);
+  assert.deepEqual(
+    both.files.map((f) => f.hash),
+    [one.files[0].hash, one.files[0].hash],
+  );
+  assert.deepEqual(both.entries.subarray(one.entries.length), one.entries);
+  assert.deepEqual(both.score.subarray(one.count), one.score);
+});
+
+test('bad files are refused with the file and the reason', () => {
+  const refuse = (path: string, pattern: RegExp) =>
+    assert.throws(
+      () => loadTrainData([syntheticPath, path], DEFAULT_FILTER, 0),
+      (e: unknown) => e instanceof DataError && pattern.test(e.message) && e.message.includes(path),
+    );
+  const magic = synthetic.slice();
+  magic[0] = 0x58;
+  refuse(file('magic.bin', magic), /bad magic/);
+  const version = synthetic.slice();
+  version[8] = 2;
+  refuse(file('version.bin', version), /version 2/);
+  refuse(file('truncated.bin', synthetic.subarray(0, HEADER_SIZE + 3 * RECORD_SIZE + 20)), /truncated: 20 bytes/);
+  refuse(file('short.bin', synthetic.subarray(0, 10)), /too short/);
+  const kings = synthetic.slice();
+  // A second red king on the first record's square 0 (low nibble of byte 0).
+  kings[HEADER_SIZE] = (kings[HEADER_SIZE] & 0xf0) | 7;
+  refuse(file('kings.bin', kings), /record 0 .*2 red kings/);
+  const result = synthetic.slice();
+  result[HEADER_SIZE + 2 * RECORD_SIZE + 50] = 5;
+  refuse(file('result.bin', result), /record 2 .*result 5/);
+  refuse(join(dir, 'missing.bin'), /cannot open/);
+  assert.throws(() => loadTrainData([], DEFAULT_FILTER, 0), DataError);
+});
+
+test('fitK finds the scale that generated the results', () => {
+  const n = 40000,
+    k0 = 300;
+  let seed = 12345;
+  const rnd = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 4294967296;
+  const score = new Int16Array(n),
+    result = new Int8Array(n);
+  for (let i = 0; i < n; i++) {
+    score[i] = Math.round((rnd() - 0.5) * 2000);
+    const p = 1 / (1 + Math.exp(-score[i] / k0));
+    result[i] = rnd() < p ? 1 : -1;
+  }
+  const idx = Uint32Array.from({ length: n }, (_, i) => i);
+  const k = fitK({ score, result } as unknown as TrainDataBuffers, idx);
+  assert.ok(Math.abs(k - k0) < 0.05 * k0, `K ${k}`);
+  const sampled = fitK({ score, result } as unknown as TrainDataBuffers, idx, 10000);
+  assert.ok(sampled !== k && Math.abs(sampled - k0) < 0.1 * k0, `K ${sampled} from a sample`);
+});
