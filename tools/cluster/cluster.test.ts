@@ -164,7 +164,7 @@ test('bad requests are refused with a clear message before anything is queued', 
       2,
       /--pairs-per-job must be an integer >= 1/,
     );
-    await refuse(['sprt', '--redis', url, ...kirinEngine, '--bogus'], 2, /unknown argument "--bogus"/);
+    await refuse(['sprt', '--redis', url, ...kirinEngine, '--bogus'], 2, /Unknown option '--bogus'/);
     await refuse(['worker', '--redis', url, '--concurency', '2'], 2, /Unknown option '--concurency'/);
     await refuse(['datagen', '--redis', url, '--positions', '10'], 2, /--out FILE is required/);
     const notData = join(dir, 'not-data.bin');

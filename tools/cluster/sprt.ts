@@ -122,11 +122,8 @@ export async function makeSprtSpec(args: MatchArgs, pairs: number, startTimeoutM
     const eng = new UciEngine(spec, (_e, dir, line) => {
       if (dir === '<' && /^info string ERROR\b/i.test(line)) errors.push(line.replace(/^info string /i, ''));
     });
-    try {
-      await eng.start(startTimeoutMs);
-    } catch (e) {
-      throw new Error(`engine ${i + 1} ("${spec.command}") does not start: ${(e as Error).message}`);
-    }
+    const started = await eng.start(startTimeoutMs);
+    if (!started.ok) throw new Error(`engine ${i + 1} ("${spec.command}") does not start: ${started.error.message}`);
     const missing = spec.options.filter(([k]) => !eng.declaredOptions.has(k.toLowerCase())).map(([k]) => k);
     names[i] = eng.name;
     await eng.quit();
