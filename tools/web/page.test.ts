@@ -225,10 +225,17 @@ test(
       assert.equal(await page.isVisible('#notice'), true);
       assert.match((await page.textContent('#notice')) ?? '', /runs no WebAssembly.*portable kernels/);
       assert.equal(await page.$$eval('svg.piece', (p) => p.length), 32);
-      // The search thread runs (interpreted): the static evaluation arrives.
-      await page.waitForFunction("document.getElementById('eval-static').dataset.evaluation === 'classical'", null, {
-        timeout: 60_000,
-      });
+      // The search thread runs (interpreted): the static evaluation of Kirin's embedded
+      // network arrives, computed by the portable kernels.
+      await page.waitForFunction(
+        "(document.getElementById('eval-static').dataset.evaluation || '').includes('kirin.knet')",
+        null,
+        { timeout: 60_000 },
+      );
+      assert.match(
+        (await page.getAttribute('#eval-static', 'data-evaluation')) ?? '',
+        /^NNUE kirin\.knet .*\(portable kernels\)$/,
+      );
       assert.deepEqual(errors, []);
     } finally {
       await jitless.close();
