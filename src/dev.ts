@@ -29,6 +29,7 @@ export {
   PIECE_VALUE,
   RANK_OF,
   ROOK,
+  SQUARE_NB,
   VALUE_INFINITE,
   VALUE_MATE,
   VALUE_MATE_IN_MAX_PLY,
@@ -54,12 +55,14 @@ export {
   setTermWeight,
 } from './eval/classical.js';
 export { postProcessFactor } from './eval/evaluate.js';
+// The score model's mate scores (the cluster's game analysis).
+export { isMateScore, mateInMoves } from './eval/score.js';
 
 // Pikafish's NNUE: the memory layout, the kernels, the loader's pieces (the
 // kernel benchmark and the speed measurements).
 export type { NnueKernels } from './eval/nnue/kernels.js';
 export { PortableKernels } from './eval/nnue/kernels-portable.js';
-export { createWasmKernels, type WasmMemory } from './eval/nnue/kernels-wasm.js';
+export { createWasmKernels, wasmSimdSupported, type WasmMemory } from './eval/nnue/kernels-wasm.js';
 export {
   ACC_BYTES,
   ACC_PSQT,
@@ -87,6 +90,28 @@ export { allocateNetworkMemory, parsePayload } from './eval/nnue/loader.js';
 export { evalNetworkFromBytes, loadEvalNetwork, type EvalNetwork } from './eval/networks/networks.js';
 export { readEmbeddedNetwork } from './eval/nnue/files.js';
 export { createKernels } from './eval/nnue/network.js';
+
+// Kirin's own network: its architecture, its file format and the reference
+// evaluation (kirin train fits, quantises, checks and writes it).
+export {
+  DEFAULT_SHAPE,
+  INPUTS,
+  MAX_HIDDEN,
+  OUTPUT_UNIT,
+  QA,
+  QB,
+  SCALE,
+  WEIGHT_CLIP,
+  appendFeatures,
+  featureIndex,
+  mirrorFor,
+  outputBucket,
+  pieceCount,
+  screlu,
+  type KirinNetShape,
+} from './eval/kirinnet/arch.js';
+export { checkShape, decodeKirinNet, encodeKirinNet, fnv1a, type KirinNetWeights } from './eval/kirinnet/format.js';
+export { referenceEvaluate } from './eval/kirinnet/reference.js';
 
 // The search, driven directly (data generation, self-play, the scale report).
 export { Searcher, quietFutilityMargin, razoringMargin, reverseFutilityMargin } from './search/search.js';

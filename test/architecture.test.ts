@@ -61,12 +61,6 @@ test('the product layers point one way: core <- eval <- search <- engine <- prot
 
 /** The product's surface for the tools: the development entry point and the public library. */
 const TOOL_SURFACE = ['src/dev.ts', 'src/index.ts'];
-/**
- * Tools written before src/dev.ts that still import the product by deep paths
- * (kirin train, kirin cluster): to adopt the surface, they import through
- * src/dev.ts, which exports what they use, and leave this list.
- */
-const DEEP_IMPORTS_PENDING = ['tools/train/', 'tools/cluster/'];
 
 test('the rooms point one way: tests may use tools and the product, tools only the product through its surface', () => {
   const wrong: string[] = [];
@@ -74,8 +68,7 @@ test('the rooms point one way: tests may use tools and the product, tools only t
     for (const dep of deps) {
       if (file.startsWith('tools/') && !dep.startsWith('tools/') && !dep.startsWith('src/'))
         wrong.push(`${file} -> ${dep} (a tool imports the test support)`);
-      const pending = DEEP_IMPORTS_PENDING.some((folder) => file.startsWith(folder));
-      if (file.startsWith('tools/') && dep.startsWith('src/') && !TOOL_SURFACE.includes(dep) && !pending)
+      if (file.startsWith('tools/') && dep.startsWith('src/') && !TOOL_SURFACE.includes(dep))
         wrong.push(`${file} -> ${dep} (a tool reaches into the product: import src/dev.ts or src/index.ts)`);
     }
   }

@@ -9,24 +9,31 @@
 // with a node or depth limit the same request gives the same answer anywhere.
 
 import { readFileSync } from 'node:fs';
-import { Engine } from '../../src/engine/engine.js';
-import { judge, DEFAULT_RULES } from '../../src/core/rules.js';
-import { Position } from '../../src/core/position.js';
-import { START_FEN } from '../../src/core/fen.js';
-import { MOVE_NONE, moveToUci } from '../../src/core/types.js';
-import { isMateScore, mateInMoves, materialCount, toCp } from '../../src/eval/score.js';
-import type { SearchInfo } from '../../src/search/types.js';
+import {
+  DEFAULT_RULES,
+  Engine,
+  MOVE_NONE,
+  Position,
+  START_FEN,
+  isMateScore,
+  judge,
+  mateInMoves,
+  materialCount,
+  moveToUci,
+  toCp,
+  type SearchInfo,
+} from '../../src/dev.js';
 import { applyMoves, parseOpeningLine, type Opening } from '../match/openings.js';
 import type { RunEnd, RunHandler, WorkContext } from './runs.js';
 
 /** A game (or the line to one position): the start (null: the start position) and the moves. */
-export interface AnalysisLine {
+interface AnalysisLine {
   fen: string | null;
   moves: string[];
 }
 
 /** One position to analyse: line `line` after its first `ply` moves. */
-export interface AnalysisPosition {
+interface AnalysisPosition {
   line: number;
   ply: number;
   /** The FEN of the position itself (for the reader). */
@@ -303,7 +310,7 @@ export class AnalysisEngines {
 }
 
 /** One position of the output. */
-export interface AnalysedPosition extends AnalysisResult {
+interface AnalysedPosition extends AnalysisResult {
   index: number;
   game: number | null;
   ply: number;

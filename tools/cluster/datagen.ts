@@ -16,7 +16,7 @@ import { closeSync, fsyncSync, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Redis } from 'ioredis';
-import { Position } from '../../src/core/position.js';
+import { Position } from '../../src/dev.js';
 import { loadOpenings, type Opening } from '../match/openings.js';
 import { DEFAULT_NODES, DEFAULT_OPENINGS, progressLine } from '../datagen/cli.js';
 import {

@@ -7,7 +7,7 @@
 import { isIP } from 'node:net';
 import type { ConnectionOptions } from 'bullmq';
 import { Redis, type RedisOptions } from 'ioredis';
-import { err, ok, type Result } from '../../src/core/result.js';
+import { err, ok, type Result } from '../../src/dev.js';
 
 /** BullMQ's key prefix and queue name: the queue's keys are `kirin:jobs:*`. */
 export const PREFIX = 'kirin';

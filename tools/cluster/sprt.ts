@@ -20,7 +20,7 @@ import type { MatchArgs } from '../match/cli.js';
 import { loadOpenings, shuffled, type Opening } from '../match/openings.js';
 import { formatSprt, sprtStatus, type SprtParams, type SprtStatus } from '../match/sprt.js';
 import { eloEstimate, formatElo, pentanomial, trinomial } from '../match/elo.js';
-import type { RuleConfig } from '../../src/core/rules.js';
+import type { RuleConfig } from '../../src/dev.js';
 import type { RunHandler, RunEnd, WorkContext } from './runs.js';
 
 /** Engine options a job may not set: they write files on the worker. */

@@ -6,7 +6,7 @@ import type { Redis } from 'ioredis';
 import { keys } from './redis.js';
 import { readRun, type RunKind, type RunState } from './runs.js';
 
-export interface WorkerStatus {
+interface WorkerStatus {
   name: string;
   host: string;
   pid: number;
@@ -20,7 +20,7 @@ export interface WorkerStatus {
   closing: boolean;
 }
 
-export interface RunStatus {
+interface RunStatus {
   id: string;
   kind: RunKind;
   state: RunState;

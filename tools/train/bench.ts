@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
-import { INPUTS } from '../../src/eval/kirinnet/arch.js';
+import { INPUTS } from '../../src/dev.js';
 import type { KernelName } from './core.js';
 import { DEFAULT_FILTER, loadTrainData, type TrainData } from './data.js';
 import { syntheticDataFile } from './synthetic.js';

@@ -11,7 +11,7 @@
 //   last 4 bytes: u32 FNV-1a of every byte before it
 
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { fnv1a } from '../../src/eval/kirinnet/format.js';
+import { fnv1a } from '../../src/dev.js';
 import type { Checkpoint, EpochStats, TrainConfig } from './trainer.js';
 
 export type { Checkpoint } from './trainer.js';

@@ -4,8 +4,14 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
-import { DEFAULT_SHAPE, INPUTS, type KirinNetShape } from '../../src/eval/kirinnet/arch.js';
-import { checkShape, decodeKirinNet, encodeKirinNet } from '../../src/eval/kirinnet/format.js';
+import {
+  DEFAULT_SHAPE,
+  INPUTS,
+  checkShape,
+  decodeKirinNet,
+  encodeKirinNet,
+  type KirinNetShape,
+} from '../../src/dev.js';
 import { identityDifferences, loadCheckpoint, saveCheckpoint, type RunIdentity } from './checkpoint.js';
 import type { KernelName } from './core.js';
 import { DEFAULT_FILTER, DataError, fitK, loadTrainData, type DataFilter } from './data.js';

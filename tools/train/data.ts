@@ -12,8 +12,7 @@
 // go to the validation split.
 
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { INPUTS, featureIndex, mirrorFor } from '../../src/eval/kirinnet/arch.js';
-import { PIECE_VALUE, SQUARE_NB } from '../../src/core/types.js';
+import { INPUTS, PIECE_VALUE, SQUARE_NB, featureIndex, mirrorFor } from '../../src/dev.js';
 import {
   HEADER_SIZE,
   OFF_MOVE,
@@ -54,7 +53,7 @@ export const DEFAULT_FILTER: DataFilter = {
 };
 
 /** How many records each filter removed (a record counts under the first filter that removes it). */
-export interface FilterCounts {
+interface FilterCounts {
   records: number;
   kept: number;
   /** Mirror images added to the training positions (not counted in `kept`). */
@@ -102,7 +101,7 @@ const MAX_OF_TYPE = [0, 2, 2, 2, 5, 2, 2, 1];
  * every piece code valid, per side exactly one king and no more pieces of a type
  * than a side starts with.
  */
-export function boardProblem(board: Uint8Array): string | null {
+function boardProblem(board: Uint8Array): string | null {
   const counts = new Int32Array(16);
   for (let s = 0; s < SQUARE_NB; s++) {
     const pc = board[s];
@@ -233,7 +232,7 @@ class Grow<T extends Uint8Array | Int8Array | Uint16Array | Int16Array | Uint32A
 export class DataError extends Error {}
 
 /** The 32-bit mix that decides the validation games (fixed: the split does not depend on the seed). */
-export function gameHash(game: number): number {
+function gameHash(game: number): number {
   let h = Math.imul(game ^ 0x5bd1e995, 0x9e3779b1);
   h ^= h >>> 15;
   h = Math.imul(h, 0x85ebca6b);

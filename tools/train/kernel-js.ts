@@ -3,7 +3,7 @@
 // shard, and the loss and gradient sums of one. assembly/train-kernels.ts is the
 // same in WebAssembly SIMD (float32 arithmetic, so the two differ in the last bits).
 
-import { WEIGHT_CLIP } from '../../src/eval/kirinnet/arch.js';
+import { WEIGHT_CLIP } from '../../src/dev.js';
 import type { MemoryLayout, Region } from './memory.js';
 import { SLOTS } from './memory.js';
 
@@ -42,7 +42,7 @@ export interface TrainKernel {
 }
 
 /** The loss of one position and its derivative by y, into out[0], out[1]. */
-export function lossAndSlope(y: number, coef: number, target: number, power: number, out: Float64Array): void {
+function lossAndSlope(y: number, coef: number, target: number, power: number, out: Float64Array): void {
   const p = 1 / (1 + Math.exp(-y * coef));
   const e = p - target;
   let loss: number, dl: number;

@@ -3,8 +3,7 @@
 // memory; the same contract as kernel-js.ts.
 
 import { readFileSync } from 'node:fs';
-import { WEIGHT_CLIP } from '../../src/eval/kirinnet/arch.js';
-import { wasmSimdSupported } from '../../src/eval/nnue/kernels-wasm.js';
+import { WEIGHT_CLIP, wasmSimdSupported } from '../../src/dev.js';
 import type { TrainKernel } from './kernel-js.js';
 import { RESERVED_BYTES, type MemoryLayout } from './memory.js';
 import { wasmApi, type WasmMemory, type WasmModule } from './wasm-api.js';
@@ -61,7 +60,7 @@ let compiled: WasmModule | undefined;
  * The end of the static data a module writes into its memory when it is
  * instantiated (its active data segments), or -1 when the module cannot be read.
  */
-export function staticDataEnd(bytes: Uint8Array): number {
+function staticDataEnd(bytes: Uint8Array): number {
   let at = 8;
   const u32 = (): number => {
     let v = 0,

@@ -12,20 +12,19 @@
 // output biases * OUTPUT_UNIT (QA * QB >> OUTPUT_SHIFT), rounded to the nearest
 // integer.
 
-import { mulberry32 } from '../../src/core/prng.js';
 import {
   INPUTS,
   OUTPUT_UNIT,
   QA,
   QB,
-  SCALE,
   appendFeatures,
+  mulberry32,
   outputBucket,
   pieceCount,
   screlu,
   type KirinNetShape,
-} from '../../src/eval/kirinnet/arch.js';
-import type { KirinNetWeights } from '../../src/eval/kirinnet/format.js';
+  type KirinNetWeights,
+} from '../../src/dev.js';
 
 /** Where each tensor starts in the parameter array (in floats), and the total. */
 export interface ParamLayout {
@@ -94,6 +93,3 @@ export function quantise(l: ParamLayout, params: Float32Array, description: stri
   for (let i = 0; i < nb; i++) outBias[i] = Math.round(params[l.outB + i] * OUTPUT_UNIT);
   return { shape: l.shape, description, ftWeights, ftBias, outWeights, outBias };
 }
-
-/** Internal units of an output y. */
-export const toInternal = (y: number): number => y * SCALE;

@@ -2,9 +2,7 @@
 // sample of positions, the engine's integer forward pass (referenceEvaluate)
 // against the float model in double precision, both in internal units.
 
-import type { KirinNetWeights } from '../../src/eval/kirinnet/format.js';
-import { referenceEvaluate } from '../../src/eval/kirinnet/reference.js';
-import { SCALE } from '../../src/eval/kirinnet/arch.js';
+import { SCALE, referenceEvaluate, type KirinNetWeights } from '../../src/dev.js';
 import { positionBoard, type TrainDataBuffers } from './data.js';
 import { referenceForward, type ParamLayout } from './model.js';
 
@@ -14,8 +12,8 @@ import { referenceForward, type ParamLayout } from './model.js';
  * for trained networks (it grows with the weights and H); a mistake in the
  * format's layout gives differences of the size of the evaluations themselves.
  */
-export const MAX_MEAN_DIFF = 32;
-export const MAX_DIFF = 256;
+const MAX_MEAN_DIFF = 32;
+const MAX_DIFF = 256;
 
 export interface QuantCheck {
   readonly positions: number;

@@ -4,9 +4,7 @@
 // parameters after each step depend only on the configuration (seed included),
 // the data and the kernel, not on the number of threads (memory.ts).
 
-import { mulberry32 } from '../../src/core/prng.js';
-import type { KirinNetShape } from '../../src/eval/kirinnet/arch.js';
-import { SCALE } from '../../src/eval/kirinnet/arch.js';
+import { SCALE, mulberry32, type KirinNetShape } from '../../src/dev.js';
 import type { CoreConfig, KernelName, UpdateStep } from './core.js';
 import { sigmoid, type TrainData } from './data.js';
 import { SHARD, createMemory, memoryLayout } from './memory.js';
@@ -38,9 +36,9 @@ export interface TrainConfig {
   readonly kernel: KernelName;
 }
 
-export const BETA1 = 0.9;
-export const BETA2 = 0.999;
-export const EPS = 1e-8;
+const BETA1 = 0.9;
+const BETA2 = 0.999;
+const EPS = 1e-8;
 
 /** One epoch's numbers. */
 export interface EpochStats {
@@ -97,7 +95,7 @@ export interface TrainResult {
   readonly epochsDone: number;
 }
 
-export function stepsPerEpoch(trainCount: number, batch: number): number {
+function stepsPerEpoch(trainCount: number, batch: number): number {
   return Math.ceil(trainCount / batch);
 }
 
