@@ -416,8 +416,9 @@ const EG = new Int32Array(T_NB * 2);
 /** The patterns' share of MG / EG per term and colour (the rest is what the term's scale applies to). */
 const PMG = new Int32Array(T_NB * 2);
 const PEG = new Int32Array(T_NB * 2);
-/** Pattern counts: [pattern * 2 + colour]. */
+/** Pattern counts: [pattern * 2 + colour], kept only while countPatterns is set (classicalRawTerms). */
 const FEAT = new Int32Array(F_NB * 2);
+let countPatterns = false;
 /** The last evaluation: phase (0 endgame .. 128), middlegame and endgame sums, tapered sum, scale factor (0..64). */
 const LAST = new Int32Array(5);
 // Per colour, gathered by the pass over its pieces for the side terms:
@@ -442,7 +443,7 @@ const BISHOPS = new Int32Array(2);
  * pattern's weights) to its term's pattern share at once.
  */
 function addPattern(f: number, c: number, n: number): void {
-  FEAT[f * 2 + c] += n;
+  if (countPatterns) FEAT[f * 2 + c] += n;
   const i = PATTERN_TERM[f] * 2 + c;
   PMG[i] += n * PAT_MG[f];
   PEG[i] += n * PAT_EG[f];
@@ -451,7 +452,7 @@ function addPattern(f: number, c: number, n: number): void {
 /** Empties the state for a new evaluation. */
 function clearTerms(): void {
   for (let i = 0; i < T_NB * 2; i++) MG[i] = EG[i] = PMG[i] = PEG[i] = 0;
-  for (let i = 0; i < F_NB * 2; i++) FEAT[i] = 0;
+  if (countPatterns) for (let i = 0; i < F_NB * 2; i++) FEAT[i] = 0;
   for (let c = 0; c < 2; c++) {
     PAL_ATT[c] = PAL_ATT2[c] = ROOK_PAL[c] = ATTACKERS[c] = ATTACK_SUM[c] = 0;
     CROSSED[c] = CENTRAL[c] = ADVISORS[c] = BISHOPS[c] = 0;
@@ -960,7 +961,9 @@ export const RAW_TERMS = 43 + F_NB;
  * side (no tempo) and out[43 + f] the count of pattern f, Red's minus Black's.
  */
 export function classicalRawTerms(pos: Position, out: Int32Array): void {
+  countPatterns = true;
   const v = computeTerms(pos);
+  countPatterns = false;
   for (let i = 0; i < T_NB * 2; i++) {
     out[i] = MG[i] - PMG[i];
     out[T_NB * 2 + i] = EG[i] - PEG[i];
