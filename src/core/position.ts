@@ -821,6 +821,22 @@ export class Position {
       fr = RANK_OF[from],
       tf = FILE_OF[to],
       tr = RANK_OF[to];
+    const ksq = this.kingSq[them];
+    const kf = FILE_OF[ksq],
+      kr = RANK_OF[ksq];
+    if (ff !== kf && fr !== kr && tf !== kf && tr !== kr && (ff - kf) * (ff - kf) + (fr - kr) * (fr - kr) !== 2) {
+      // Neither square is on the enemy king's rank or file and `from` is no knight
+      // leg of the king (a diagonal neighbour): the lines to the king and the legs
+      // stay as they are, and only a knight can check from `to` (rooks, cannons,
+      // pawns and kings attack along the king's lines, advisors and bishops never).
+      if ((pc & 7) !== KNIGHT) return false;
+      for (let i = ksq * 8, end = i + 8; i < end; i++) {
+        const s = KNIGHT_FROM[i];
+        if (s < 0) break;
+        if (s === to) return b[KNIGHT_FROM_LEG[i]] === 0;
+      }
+      return false;
+    }
     b[to] = pc;
     b[from] = 0;
     this.rankOcc[fr] ^= 1 << ff;
