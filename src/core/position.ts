@@ -1126,7 +1126,7 @@ export class Position {
               ray[n++] = rbase + 31 - Math.clz32(bits & -bits);
             }
           } else {
-            for (let bits = occ & ((1 << kf) - 1); bits !== 0; ) {
+            for (let bits = occ & ((1 << kf) - 1); bits !== 0;) {
               const x = 31 - Math.clz32(bits);
               ray[n++] = rbase + x;
               bits ^= 1 << x;
@@ -1139,7 +1139,7 @@ export class Position {
               ray[n++] = (31 - Math.clz32(bits & -bits)) * 9 + kf;
             }
           } else {
-            for (let bits = occ & ((1 << kr) - 1); bits !== 0; ) {
+            for (let bits = occ & ((1 << kr) - 1); bits !== 0;) {
               const y = 31 - Math.clz32(bits);
               ray[n++] = y * 9 + kf;
               bits ^= 1 << y;
