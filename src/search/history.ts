@@ -71,8 +71,6 @@ export class Histories {
    */
   readonly correction: Int16Array;
   ttMoveHistory = 0;
-  /** False while every table holds its starting values (set by newSearch, the start of every search). */
-  private used = true;
 
   constructor() {
     this.cont = int16(2 * 2 * PIECE_TO * PIECE_TO, true);
@@ -82,10 +80,8 @@ export class Histories {
     this.clear();
   }
 
-  /** Resets everything to Pikafish's starting values (new game); nothing to do when no search ran since. */
+  /** Resets everything to Pikafish's starting values (new game). */
   clear(): void {
-    if (!this.used) return;
-    this.used = false;
     fill16(this.main, -5);
     fill16(this.lowPly, 0);
     fill16(this.capture, -607);
@@ -98,7 +94,6 @@ export class Histories {
 
   /** Start of a search: low-ply history restarts, main history decays. */
   newSearch(): void {
-    this.used = true;
     fill16(this.lowPly, 99);
     const m = this.main;
     for (let i = 0; i < m.length; i++) m[i] = ((m[i] * 768) / 1024) | 0;
