@@ -821,6 +821,22 @@ export class Position {
       fr = RANK_OF[from],
       tf = FILE_OF[to],
       tr = RANK_OF[to];
+    const ksq = this.kingSq[them];
+    const kf = FILE_OF[ksq],
+      kr = RANK_OF[ksq];
+    if (ff !== kf && fr !== kr && tf !== kf && tr !== kr && (ff - kf) * (ff - kf) + (fr - kr) * (fr - kr) !== 2) {
+      // Neither square is on the enemy king's rank or file and `from` is no knight
+      // leg of the king (a diagonal neighbour): the lines to the king and the legs
+      // stay as they are, and only a knight can check from `to` (rooks, cannons,
+      // pawns and kings attack along the king's lines, advisors and bishops never).
+      if ((pc & 7) !== KNIGHT) return false;
+      for (let i = ksq * 8, end = i + 8; i < end; i++) {
+        const s = KNIGHT_FROM[i];
+        if (s < 0) break;
+        if (s === to) return b[KNIGHT_FROM_LEG[i]] === 0;
+      }
+      return false;
+    }
     b[to] = pc;
     b[from] = 0;
     this.rankOcc[fr] ^= 1 << ff;
@@ -1099,11 +1115,36 @@ export class Position {
       const kf = FILE_OF[ksq],
         kr = RANK_OF[ksq];
       for (let dir = 0; dir < 4; dir++) {
-        const df = dir === 0 ? 1 : dir === 1 ? -1 : 0;
-        const dr = dir === 2 ? 1 : dir === 3 ? -1 : 0;
+        // The occupied squares from the king outwards, read from the occupancy
+        // masks: along the rank (files up, then down), along the file (ranks up, then down).
         let n = 0;
-        for (let f = kf + df, r = kr + dr; f >= 0 && f < 9 && r >= 0 && r < 10; f += df, r += dr) {
-          if (b[r * 9 + f]) ray[n++] = r * 9 + f;
+        if (dir < 2) {
+          const occ = this.rankOcc[kr];
+          const rbase = kr * 9;
+          if (dir === 0) {
+            for (let bits = occ & ~((2 << kf) - 1); bits !== 0; bits &= bits - 1) {
+              ray[n++] = rbase + 31 - Math.clz32(bits & -bits);
+            }
+          } else {
+            for (let bits = occ & ((1 << kf) - 1); bits !== 0;) {
+              const x = 31 - Math.clz32(bits);
+              ray[n++] = rbase + x;
+              bits ^= 1 << x;
+            }
+          }
+        } else {
+          const occ = this.fileOcc[kf];
+          if (dir === 2) {
+            for (let bits = occ & ~((2 << kr) - 1); bits !== 0; bits &= bits - 1) {
+              ray[n++] = (31 - Math.clz32(bits & -bits)) * 9 + kf;
+            }
+          } else {
+            for (let bits = occ & ((1 << kr) - 1); bits !== 0;) {
+              const y = 31 - Math.clz32(bits);
+              ray[n++] = y * 9 + kf;
+              bits ^= 1 << y;
+            }
+          }
         }
         let plain = 0; // pieces so far that are not rook/king snipers
         let lastPlain = -1;

@@ -647,11 +647,16 @@ export class Engine {
 
   /** Hash table usage in per mille. */
   hashfull(): Promise<number> {
-    if (!this.worker) return Promise.resolve(0);
+    const w = this.worker;
+    if (!w) return Promise.resolve(0);
     const id = this.nextId++;
-    return new Promise((resolve) => {
+    // Keep the process alive until the thread answers (it is unreferenced between searches).
+    w.ref();
+    return new Promise<number>((resolve) => {
       this.hashfullWaiters.set(id, resolve);
-      this.worker?.postMessage({ type: 'hashfull', id } satisfies ToWorker);
+      w.postMessage({ type: 'hashfull', id } satisfies ToWorker);
+    }).finally(() => {
+      if (this.active.size === 0 && this.evalWaiters.size === 0 && this.hashfullWaiters.size === 0) w.unref();
     });
   }
 

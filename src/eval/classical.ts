@@ -369,7 +369,7 @@ export const PATTERN_NAMES: readonly string[] = [
   'pins: cannon screen is a bishop',
 ];
 /** Term of each pattern. */
-const PATTERN_TERM: readonly number[] = [
+const PATTERN_TERM = Int32Array.from([
   7,
   8,
   8,
@@ -389,7 +389,7 @@ const PATTERN_TERM: readonly number[] = [
   6,
   6,
   ...new Array<number>(12).fill(6),
-];
+]);
 const PAT_MG = Int32Array.from(W.PATTERN_MG);
 const PAT_EG = Int32Array.from(W.PATTERN_EG);
 
@@ -416,8 +416,9 @@ const EG = new Int32Array(T_NB * 2);
 /** The patterns' share of MG / EG per term and colour (the rest is what the term's scale applies to). */
 const PMG = new Int32Array(T_NB * 2);
 const PEG = new Int32Array(T_NB * 2);
-/** Pattern counts: [pattern * 2 + colour]. */
+/** Pattern counts: [pattern * 2 + colour], kept only while countPatterns is set (classicalRawTerms). */
 const FEAT = new Int32Array(F_NB * 2);
+let countPatterns = false;
 /** The last evaluation: phase (0 endgame .. 128), middlegame and endgame sums, tapered sum, scale factor (0..64). */
 const LAST = new Int32Array(5);
 // Per colour, gathered by the pass over its pieces for the side terms:
@@ -437,10 +438,21 @@ const BISHOP_SQ = new Int32Array(4);
 const ADVISORS = new Int32Array(2);
 const BISHOPS = new Int32Array(2);
 
+/**
+ * Counts pattern f n times for colour c and adds its value (n times the
+ * pattern's weights) to its term's pattern share at once.
+ */
+function addPattern(f: number, c: number, n: number): void {
+  if (countPatterns) FEAT[f * 2 + c] += n;
+  const i = PATTERN_TERM[f] * 2 + c;
+  PMG[i] += n * PAT_MG[f];
+  PEG[i] += n * PAT_EG[f];
+}
+
 /** Empties the state for a new evaluation. */
 function clearTerms(): void {
   for (let i = 0; i < T_NB * 2; i++) MG[i] = EG[i] = PMG[i] = PEG[i] = 0;
-  for (let i = 0; i < F_NB * 2; i++) FEAT[i] = 0;
+  if (countPatterns) for (let i = 0; i < F_NB * 2; i++) FEAT[i] = 0;
   for (let c = 0; c < 2; c++) {
     PAL_ATT[c] = PAL_ATT2[c] = ROOK_PAL[c] = ATTACKERS[c] = ATTACK_SUM[c] = 0;
     CROSSED[c] = CENTRAL[c] = ADVISORS[c] = BISHOPS[c] = 0;
@@ -545,7 +557,7 @@ function rookTerms(pos: Position, c: number, sq: number): number {
   // Way forward not blocked by an own piece.
   const caps = FILE_ROOK_CAP[fi];
   const ahead = c === RED ? caps & ~((2 << r) - 1) : caps & ((1 << r) - 1);
-  if (ahead === 0 || board[(31 - Math.clz32(ahead)) * 9 + f] >> 3 !== c) FEAT[F_ROOK_FREE * 2 + c]++;
+  if (ahead === 0 || board[(31 - Math.clz32(ahead)) * 9 + f] >> 3 !== c) addPattern(F_ROOK_FREE, c, 1);
   // Pins against the enemy king: exactly one piece between.
   const kf = FILE_OF[ksq],
     kr = RANK_OF[ksq];
@@ -559,9 +571,9 @@ function rookTerms(pos: Position, c: number, sq: number): number {
   }
   if (between >= 0) {
     const pc = board[between];
-    if (pc >> 3 !== c) FEAT[(F_ROOK_PIN + (pc & 7)) * 2 + c]++;
+    if (pc >> 3 !== c) addPattern(F_ROOK_PIN + (pc & 7), c, 1);
     // Own piece in between: moving it gives a discovered check.
-    else if ((pc & 7) !== PAWN) FEAT[F_ROOK_DISCOVERY * 2 + c]++;
+    else if ((pc & 7) !== PAWN) addPattern(F_ROOK_DISCOVERY, c, 1);
   }
   return ROOK_MOB[lineMobility(ri, fi)];
 }
@@ -609,16 +621,16 @@ function cannonTerms(pos: Position, c: number, sq: number): number {
         fp = board[farSq];
       if (f === 4) {
         CENTRAL[c] = 1;
-        FEAT[F_CENTRAL_SCREENS * 2 + c]++;
+        addPattern(F_CENTRAL_SCREENS, c, 1);
         // Knight on the palace centre pinned by a central cannon (炮镇窝心马).
-        if (nearSq === (e === RED ? 13 : 76) && np === ((e << 3) | KNIGHT)) FEAT[F_PINNED_CENTRE_KNIGHT * 2 + c]++;
+        if (nearSq === (e === RED ? 13 : 76) && np === ((e << 3) | KNIGHT)) addPattern(F_PINNED_CENTRE_KNIGHT, c, 1);
       }
       // Both screens are tied to the line; enemy ones are pinned, an own one gives discovered check.
       if (np >> 3 === e) {
-        FEAT[(F_SCREEN_PIN + (np & 7)) * 2 + c]++;
-        if (fp >> 3 === c && (fp & 7) !== PAWN) FEAT[F_CANNON_DISCOVERY * 2 + c]++;
+        addPattern(F_SCREEN_PIN + (np & 7), c, 1);
+        if (fp >> 3 === c && (fp & 7) !== PAWN) addPattern(F_CANNON_DISCOVERY, c, 1);
       }
-      if (fp >> 3 === e) FEAT[(F_SCREEN_PIN + (fp & 7)) * 2 + c]++;
+      if (fp >> 3 === e) addPattern(F_SCREEN_PIN + (fp & 7), c, 1);
     }
   } else if (r === kr && r === (e === RED ? 0 : 9) && (pos.rankOcc[r] & BETWEEN[f * 10 + kf]) === 0) {
     // Bottom cannon: on the enemy king's back rank with a clear line.
@@ -634,10 +646,10 @@ function knightTerms(scan: number, c: number, sq: number): void {
   const good = (scan >> 4) & 15,
     links = (scan >> 8) & 15,
     m = scan >>> 12;
-  if (links) FEAT[F_KNIGHT_LINK * 2 + c]++;
+  if (links) addPattern(F_KNIGHT_LINK, c, 1);
   // Trapped: no decent square to go to (one is not enough deep in the enemy camp).
-  if (good === 0) FEAT[F_KNIGHT_TRAPPED * 2 + c]++;
-  else if (good === 1 && (RANK_OF[sq] >= 5 ? 1 : 0) !== c) FEAT[F_KNIGHT_CORNERED * 2 + c]++;
+  if (good === 0) addPattern(F_KNIGHT_TRAPPED, c, 1);
+  else if (good === 1 && (RANK_OF[sq] >= 5 ? 1 : 0) !== c) addPattern(F_KNIGHT_CORNERED, c, 1);
   addPalaceAttack(c, m, KNIGHT);
 }
 
@@ -654,7 +666,7 @@ function pawnTerms(pos: Position, c: number, sq: number): void {
   }
   addPalaceAttack(c, m, PAWN);
   // Connected with a pawn on the right (each pair counted once).
-  if (FILE_OF[sq] < 8 && pos.board[sq + 1] === ((c << 3) | PAWN)) FEAT[F_PAWNS_CONNECTED * 2 + c]++;
+  if (FILE_OF[sq] < 8 && pos.board[sq + 1] === ((c << 3) | PAWN)) addPattern(F_PAWNS_CONNECTED, c, 1);
 }
 
 /** The pass over colour c's pieces: PST and Mobility, and each piece kind's terms. */
@@ -737,10 +749,10 @@ function defenceTerm(pos: Position, c: number): void {
   MG[T_DEFENCE * 2 + c] += (adv * 70 * attA + bis * 55 * attB) >> 3;
   EG[T_DEFENCE * 2 + c] += (adv * 50 * attA + bis * 40 * attB) >> 3;
   // Missing advisors fear two rooks (缺士怕双车); missing bishops fear cannons (缺象怕炮).
-  if (adv < 2 && eR === 2) FEAT[F_NO_ADVISOR_VS_ROOKS * 2 + c] += 2 - adv;
-  if (bis < 2 && eC > 0) FEAT[F_NO_BISHOP_VS_CANNON * 2 + c] += (2 - bis) * eC;
+  if (adv < 2 && eR === 2) addPattern(F_NO_ADVISOR_VS_ROOKS, c, 2 - adv);
+  if (bis < 2 && eC > 0) addPattern(F_NO_BISHOP_VS_CANNON, c, (2 - bis) * eC);
   // Rook with knight and cannon beats the one-sided pairs in the middlegame.
-  if (cnt[o | KNIGHT] > 0 && cnt[o | CANNON] > 0) FEAT[F_KNIGHT_CANNON * 2 + c]++;
+  if (cnt[o | KNIGHT] > 0 && cnt[o | CANNON] > 0) addPattern(F_KNIGHT_CANNON, c, 1);
 }
 
 /**
@@ -774,12 +786,12 @@ function kingSafetyTerm(pos: Position, c: number): void {
     kr = RANK_OF[eksq];
   if (rooks) {
     const front = e === RED ? pos.fileOcc[kf] & ~((2 << kr) - 1) : pos.fileOcc[kf] & ((1 << kr) - 1);
-    if (front === 0) FEAT[F_OPEN_KING_FILE * 2 + c] += rooks;
+    if (front === 0) addPattern(F_OPEN_KING_FILE, c, rooks);
   }
   // Iron bolt: a cannon on the king's central file and a rook on the palace door.
   if (CENTRAL[c] && kf === 4) {
     const doors = ROOK_PAL[c] & ((1 | 4) << ((kr - PALACE_BASE[e]) * 3));
-    if (doors) FEAT[(popcount(doors) === 2 ? F_IRON_BOLT_2 : F_IRON_BOLT_1) * 2 + c]++;
+    if (doors) addPattern(popcount(doors) === 2 ? F_IRON_BOLT_2 : F_IRON_BOLT_1, c, 1);
   }
 }
 
@@ -791,7 +803,7 @@ function structureTerm(pos: Position, c: number): void {
       b2 = BISHOP_SQ[c * 2 + 1];
     for (let k = b1 * 4, end = k + 4; k < end; k++) {
       if (BISHOP_TO[k] === b2) {
-        if (board[BISHOP_EYE[k]] === 0) FEAT[F_BISHOPS_CONNECTED * 2 + c]++;
+        if (board[BISHOP_EYE[k]] === 0) addPattern(F_BISHOPS_CONNECTED, c, 1);
         break;
       }
     }
@@ -803,34 +815,24 @@ function structureTerm(pos: Position, c: number): void {
     const a1 = ADVISOR_SQ[c * 2],
       a2 = ADVISOR_SQ[c * 2 + 1];
     if (own === centre) {
-      FEAT[F_KING_CENTRE * 2 + c]++;
+      addPattern(F_KING_CENTRE, c, 1);
     } else if (
       own === home &&
       (a1 === centre ||
         a2 === centre ||
         (FILE_OF[a1] + FILE_OF[a2] === 8 && RANK_OF[a1] === RANK_OF[own] && RANK_OF[a2] === RANK_OF[own]))
     ) {
-      FEAT[F_KING_HOME * 2 + c]++;
+      addPattern(F_KING_HOME, c, 1);
     }
   }
 }
 
-/** Adds the patterns' values (count times weight) to their terms. */
+/** Adds the patterns' values (addPattern's sums) to their terms. */
 function applyPatterns(): void {
-  const pat = FEAT,
-    pmg = PMG,
+  const pmg = PMG,
     peg = PEG,
     mg = MG,
     eg = EG;
-  for (let f = 0; f < F_NB; f++) {
-    const t2 = PATTERN_TERM[f] * 2;
-    for (let c = 0; c < 2; c++) {
-      const n = pat[f * 2 + c];
-      if (n === 0) continue;
-      pmg[t2 + c] += n * PAT_MG[f];
-      peg[t2 + c] += n * PAT_EG[f];
-    }
-  }
   for (let i = 0; i < T_NB * 2; i++) {
     mg[i] += pmg[i];
     eg[i] += peg[i];
@@ -959,7 +961,9 @@ export const RAW_TERMS = 43 + F_NB;
  * side (no tempo) and out[43 + f] the count of pattern f, Red's minus Black's.
  */
 export function classicalRawTerms(pos: Position, out: Int32Array): void {
+  countPatterns = true;
   const v = computeTerms(pos);
+  countPatterns = false;
   for (let i = 0; i < T_NB * 2; i++) {
     out[i] = MG[i] - PMG[i];
     out[T_NB * 2 + i] = EG[i] - PEG[i];

@@ -96,6 +96,12 @@ export async function runBench(
   const hashSet = engine.options.set('Hash', String(setup.hash));
   if (!hashSet.ok) return hashSet;
   engine.newGame();
+  // The clock covers the searches only, as Pikafish's: the search thread is up
+  // and warm (what isready waits for) and the new game's clear is done (a
+  // hashfull request settles it) before it starts.
+  engine.warmup();
+  await engine.ready();
+  await engine.hashfull();
   out(`info string bench evaluation: ${engine.evaluationName()}`);
   const saved = engine.game();
   let nodes = 0;

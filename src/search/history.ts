@@ -31,6 +31,16 @@ function int16(n: number, shared: boolean): Int16Array {
   return shared && Sab ? new Int16Array(new Sab(n * 2)) : new Int16Array(n);
 }
 
+/**
+ * Fills an Int16Array with v. A shared Int16Array's own fill() goes element by
+ * element (tens of ms for the continuation history); two entries per int32 do not.
+ */
+function fill16(t: Int16Array, v: number): void {
+  if ((t.length & 1) === 0 && (t.byteOffset & 3) === 0) {
+    new Int32Array(t.buffer, t.byteOffset, t.length >> 1).fill((v & 0xffff) | (v << 16));
+  } else t.fill(v);
+}
+
 /** The saturating update of one entry. */
 export function updateEntry(t: Int16Array, i: number, bonus: number, d: number): void {
   const b = bonus > d ? d : bonus < -d ? -d : bonus;
@@ -72,19 +82,19 @@ export class Histories {
 
   /** Resets everything to Pikafish's starting values (new game). */
   clear(): void {
-    this.main.fill(-5);
-    this.lowPly.fill(0);
-    this.capture.fill(-607);
-    this.correction.fill(-6);
-    this.pawn.fill(-1247);
+    fill16(this.main, -5);
+    fill16(this.lowPly, 0);
+    fill16(this.capture, -607);
+    fill16(this.correction, -6);
+    fill16(this.pawn, -1247);
     this.ttMoveHistory = 0;
-    this.contCorr.fill(7);
-    this.cont.fill(-436);
+    fill16(this.contCorr, 7);
+    fill16(this.cont, -436);
   }
 
   /** Start of a search: low-ply history restarts, main history decays. */
   newSearch(): void {
-    this.lowPly.fill(99);
+    fill16(this.lowPly, 99);
     const m = this.main;
     for (let i = 0; i < m.length; i++) m[i] = ((m[i] * 768) / 1024) | 0;
   }

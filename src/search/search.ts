@@ -231,7 +231,7 @@ function stableSortRange(a: RootMove[], from: number, to: number): void {
 
 export class Searcher {
   readonly tt: TranspositionTable;
-  readonly hist = new Histories();
+  readonly hist: Histories;
   readonly tm = new TimeManager();
 
   // ---- Search stack (index = ply + STACK_OFFSET) ------------------------------
@@ -306,8 +306,10 @@ export class Searcher {
   private previousTimeReduction = 0.85;
   private readonly iterValue = new Int32Array(4);
 
-  constructor(hashMb = 16) {
+  /** `hist`: the history tables to use (by default its own); the warm-up borrows the search thread's. */
+  constructor(hashMb = 16, hist: Histories = new Histories()) {
     this.tt = new TranspositionTable(hashMb);
+    this.hist = hist;
     for (let i = 0; i < 2 * STACK_SIZE; i++) this.pickers.push(new MovePicker());
     for (let i = 1; i < this.reductions.length; i++) this.reductions[i] = Math.trunc((1740 / 100.0) * Math.log(i));
   }

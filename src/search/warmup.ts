@@ -7,9 +7,10 @@
 // quiescence, the transposition table) to compiled code before the first `go`.
 //
 // The warm-up runs through the same code as a real `go` (src/search/worker.ts)
-// on a scratch Searcher that is thrown away afterwards: the real transposition
-// table, histories and time-manager state are untouched, so searches (and
-// `bench`) stay deterministic.
+// on a scratch Searcher that is thrown away afterwards, with the search
+// thread's histories, which are reset to their starting values after it: the
+// real transposition table, histories and time-manager state are as if it had
+// not run, so searches (and `bench`) stay deterministic.
 
 import type { SearchLimits } from './types.js';
 
