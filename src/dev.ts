@@ -83,7 +83,7 @@ export {
   THREAT_DIMS,
   WEIGHTS_END,
 } from './eval/nnue/layout.js';
-export { allocateNetworkMemory, parsePayload } from './eval/nnue/loader.js';
+export { allocateNetworkMemory, parsePayload, unpackContainer } from './eval/nnue/loader.js';
 export { createKernels } from './eval/nnue/network.js';
 
 // The search, driven directly (data generation, self-play, the scale report).
