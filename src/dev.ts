@@ -84,6 +84,8 @@ export {
   WEIGHTS_END,
 } from './eval/nnue/layout.js';
 export { allocateNetworkMemory, parsePayload, unpackContainer } from './eval/nnue/loader.js';
+export { evalNetworkFromBytes, loadEvalNetwork, type EvalNetwork } from './eval/networks/networks.js';
+export { readEmbeddedNetwork } from './eval/nnue/files.js';
 export { createKernels } from './eval/nnue/network.js';
 
 // The search, driven directly (data generation, self-play, the scale report).

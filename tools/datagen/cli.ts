@@ -21,11 +21,17 @@ import {
   recordPosition,
   recordText,
 } from './format.js';
-import { ADJUDICATION, type GameMessage, type WorkerConfig } from './worker.js';
+import { ADJUDICATION, datagenNetwork, type GameMessage, type WorkerConfig } from './worker.js';
 
 const USAGE = `usage: kirin datagen --out FILE [--positions N] [--threads T] [--nodes N | --depth D]
                      [--random-plies P] [--openings FILE] [--seed S] [--max-ply N] [--hash MB]
+                     [--eval-file NETWORK | --eval-file classical]
        kirin datagen --to-text FILE [--limit N]
+
+The games are played with the engine's default evaluation (Kirin's embedded
+network when the build has one, else the classical evaluation) unless
+--eval-file names a network file (Pikafish's .nnue or Kirin's .knet) or says
+classical.
 `;
 
 const SPEC = commandSpec({
@@ -42,6 +48,7 @@ const SPEC = commandSpec({
     seed: { type: 'string' },
     'max-ply': { type: 'string' },
     hash: { type: 'string' },
+    'eval-file': { type: 'string' },
     'to-text': { type: 'string' },
     limit: { type: 'string' },
   },
@@ -128,6 +135,10 @@ export async function runDatagenCli(argv: string[]): Promise<number> {
     return 2;
   }
   const openings = loaded.value;
+  const evalFile = args['eval-file'];
+  const net = datagenNetwork(evalFile);
+  if (!net.ok) return refuse(`--eval-file: ${net.error.message}`);
+  process.stderr.write(`kirin datagen: evaluation: ${net.value ? `NNUE ${net.value.label()}` : 'classical'}\n`);
 
   const opened = openForAppend(out);
   if (!opened.ok) {
@@ -207,6 +218,7 @@ export async function runDatagenCli(argv: string[]): Promise<number> {
         maxPly: nums['max-ply'],
         ...ADJUDICATION,
         hashMb: nums.hash,
+        evalFile,
       };
       const w = new Worker(workerUrl, { workerData: cfg });
       w.on('message', (m: GameMessage) => {

@@ -20,6 +20,10 @@ import {
 } from './format.js';
 import { playGame } from './worker.js';
 import { unwrap } from '../../test/support/fixtures.js';
+import { randomKirinNet } from '../../test/support/kirinnet-random.js';
+import { encodeKirinNet } from '../../src/eval/kirinnet/format.js';
+import { loadEvalNetwork } from '../../src/eval/networks/networks.js';
+import { evaluate } from '../../src/eval/evaluate.js';
 
 const FEN = 'r1bakab1r/9/1cn4c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R b - - 3 3';
 
@@ -119,6 +123,59 @@ test('datagen writes, resumes without duplicates and cuts a partial last record'
       process.stdout.write = stdoutWrite;
     }
     assert.match(printed, /^usage: kirin datagen --out FILE/);
+  } finally {
+    process.stderr.write = quiet;
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('--eval-file plays with a network and records its static evaluation; classical on request; bad files refused', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kirin-datagen-net-'));
+  const quiet = process.stderr.write;
+  let said = '';
+  try {
+    process.stderr.write = (chunk: string | Uint8Array) => {
+      said += String(chunk);
+      return true;
+    };
+    const netFile = join(dir, 'n.knet');
+    writeFileSync(netFile, encodeKirinNet(randomKirinNet(5, undefined, 40, 30)));
+    const base = ['--threads', '1', '--nodes', '200', '--random-plies', '8', '--seed', '9', '--positions', '30'];
+    const withNet = join(dir, 'net.bin'),
+      classical = join(dir, 'classical.bin');
+    assert.equal(await runDatagenCli(['--out', withNet, '--eval-file', netFile, ...base]), 0);
+    assert.match(said, /evaluation: NNUE .*n\.knet/);
+    assert.equal(await runDatagenCli(['--out', classical, '--eval-file', 'classical', ...base]), 0);
+    assert.match(said, /evaluation: classical/);
+    const net = loadEvalNetwork(netFile);
+    assert.ok(net.ok);
+    const searcher = new Searcher(1);
+    if (net.ok) searcher.setNetwork(net.value);
+    const clamp = (v: number) => Math.max(-32767, Math.min(32767, v));
+    let differ = 0;
+    forEachRecord(withNet, (buf, off) => {
+      const r = decodeRecord(buf, off);
+      const pos = unwrap(recordPosition(r));
+      assert.equal(r.eval, clamp(searcher.staticEvaluation(pos).value ?? NaN), recordFen(r));
+      if (r.eval !== clamp(evaluate(pos, 0))) differ++;
+    });
+    assert.ok(differ > 20, `${differ} of 30 records evaluated differently from the classical evaluation`);
+    forEachRecord(classical, (buf, off) => {
+      const r = decodeRecord(buf, off);
+      assert.equal(r.eval, clamp(evaluate(unwrap(recordPosition(r)), 0)));
+    });
+    // The two evaluations play different games.
+    assert.notDeepEqual(readFileSync(withNet), readFileSync(classical));
+    // A missing or damaged network is refused before any game, naming the problem.
+    said = '';
+    assert.equal(await runDatagenCli(['--out', join(dir, 'x.bin'), '--eval-file', join(dir, 'none.knet'), ...base]), 2);
+    assert.match(said, /--eval-file: .*none\.knet/);
+    const damaged = readFileSync(netFile);
+    damaged[200] ^= 1;
+    writeFileSync(join(dir, 'bad.knet'), damaged);
+    said = '';
+    assert.equal(await runDatagenCli(['--out', join(dir, 'y.bin'), '--eval-file', join(dir, 'bad.knet'), ...base]), 2);
+    assert.match(said, /--eval-file: .*bad\.knet/);
   } finally {
     process.stderr.write = quiet;
     rmSync(dir, { recursive: true, force: true });

@@ -5,7 +5,10 @@ import { parentPort, workerData } from 'node:worker_threads';
 import {
   DEFAULT_RULES,
   DEFAULT_SEARCH_OPTIONS,
-  evaluate,
+  err,
+  evalNetworkFromBytes,
+  loadEvalNetwork,
+  readEmbeddedNetwork,
   GEN_CAPTURES,
   GEN_LEGAL,
   generate,
@@ -17,7 +20,9 @@ import {
   Position,
   Searcher,
   VALUE_MATE_IN_MAX_PLY,
+  type EvalNetwork,
   type Move,
+  type Result,
   type SearchLimits,
   type SearchOptions,
 } from '../../src/dev.js';
@@ -36,6 +41,25 @@ export interface WorkerConfig {
   adjudicateScore: number;
   adjudicatePlies: number;
   hashMb: number;
+  /**
+   * The evaluation the games are played with: a network file (Pikafish's or
+   * Kirin's), 'classical', or undefined for what the engine plays by default
+   * (the embedded network when the build has one, else classical).
+   */
+  evalFile?: string;
+}
+
+/** The network `evalFile` names (null: the classical evaluation), or why it cannot be used. */
+export function datagenNetwork(evalFile: string | undefined): Result<EvalNetwork | null, 'eval-file'> {
+  if (evalFile === 'classical') return ok(null);
+  if (evalFile === undefined) {
+    const bytes = readEmbeddedNetwork();
+    if (!bytes) return ok(null);
+    const net = evalNetworkFromBytes(bytes, 'kirin.knet');
+    return net.ok ? net : err('eval-file', `the embedded network: ${net.error.message}`);
+  }
+  const net = loadEvalNetwork(evalFile);
+  return net.ok ? net : err('eval-file', net.error.message);
 }
 
 export interface GameMessage {
@@ -110,7 +134,7 @@ export function playGame(
     const mate = score >= VALUE_MATE_IN_MAX_PLY || score <= -VALUE_MATE_IN_MAX_PLY;
     if (!mate && !pos.inCheck() && !pos.isCapture(best) && !goodCapturePending(pos)) {
       const rec = new Uint8Array(RECORD_SIZE);
-      encodeRecord(rec, 0, pos, score, evaluate(pos, 0), 0, best);
+      encodeRecord(rec, 0, pos, score, searcher.staticEvaluation(pos).value ?? 0, 0, best);
       pending.push({ rec, key: dedupKey(pos), side: pos.side });
     }
     // Adjudication by agreed large scores (from red's view).
@@ -145,6 +169,9 @@ if (parentPort) {
   const cfg = workerData as WorkerConfig;
   const port = parentPort;
   const searcher = new Searcher(cfg.hashMb);
+  const net = datagenNetwork(cfg.evalFile);
+  if (!net.ok) throw new Error(net.error.message);
+  searcher.setNetwork(net.value);
   const rng = mulberry32(cfg.seed);
   for (;;) {
     const g = playGame(cfg, searcher, rng);

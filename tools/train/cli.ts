@@ -23,6 +23,7 @@ data
   --min-ply N             drop positions before game ply N (default ${DEFAULT_FILTER.minPly})
   --keep-check            keep positions whose side to move is in check (dropped by default)
   --keep-captures         keep positions whose best move is a capture (dropped by default)
+  --mirror                also train on each training position's left-right mirror image
 network
   --hidden H              hidden units, a multiple of 16 (default ${DEFAULT_SHAPE.hidden})
   --buckets B             output buckets by piece count (default ${DEFAULT_SHAPE.outputBuckets})
@@ -56,6 +57,7 @@ const OPTIONS = {
   'min-ply': { type: 'string' },
   'keep-check': { type: 'boolean' },
   'keep-captures': { type: 'boolean' },
+  mirror: { type: 'boolean' },
   hidden: { type: 'string' },
   buckets: { type: 'string' },
   epochs: { type: 'string' },
@@ -138,6 +140,7 @@ export function parseTrainArgs(argv: string[]): TrainArgs | string {
         dropCaptures: values['keep-captures'] !== true,
         maxScore: num('max-score', DEFAULT_FILTER.maxScore, 0, 32767),
         minPly: num('min-ply', DEFAULT_FILTER.minPly, 0, 65535, true),
+        mirror: values.mirror === true,
       },
       validation: num('validation', 0.05, 0, 0.9),
       config: {
@@ -234,7 +237,8 @@ export async function runTrainCli(argv: string[]): Promise<number> {
   say(
     `data: ${c.records} records in ${a.data.length} file(s), ${data.games} games; kept ${c.kept} ` +
       `(dropped: in check ${c.inCheck}, capture ${c.capture}, |score| > ${a.filter.maxScore} ${c.score}, ` +
-      `ply < ${a.filter.minPly} ${c.ply}); training ${data.train.length}, validation ${data.valid.length} ` +
+      `ply < ${a.filter.minPly} ${c.ply}); training ${data.train.length}` +
+      `${c.mirrored > 0 ? ` (${c.mirrored} of them mirror images)` : ''}, validation ${data.valid.length} ` +
       `(${data.validGames} games); read in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
   );
   if (data.train.length === 0) return fail('no training positions after filtering');

@@ -132,6 +132,53 @@ test('reading: filters, games, whole games held out, several files', () => {
   assert.deepEqual(both.score.subarray(one.count), one.score);
 });
 
+test('--mirror adds the left-right image of every training position, labels unchanged, validation untouched', () => {
+  const plain = loadTrainData([syntheticPath], DEFAULT_FILTER, 0.25);
+  const m = loadTrainData([syntheticPath], { ...DEFAULT_FILTER, mirror: true }, 0.25);
+  assert.equal(m.counts.kept, plain.count);
+  assert.equal(m.counts.mirrored, plain.train.length);
+  assert.equal(m.count, plain.count + plain.train.length);
+  assert.equal(m.train.length, 2 * plain.train.length);
+  assert.equal(m.valid.length, plain.valid.length);
+  const a = new Uint8Array(90),
+    b = new Uint8Array(90);
+  // Walk both: each plain position is followed, in m, by its image when it is a training one.
+  const validSet = new Set(plain.valid);
+  let j = 0,
+    images = 0,
+    asymmetric = 0;
+  for (let i = 0; i < plain.count; i++, j++) {
+    positionBoard(plain, i, a);
+    positionBoard(m, j, b);
+    assert.deepEqual(b, a, `position ${i} kept as it is`);
+    for (const key of ['score', 'result', 'factor'] as const) assert.equal(m[key][j], plain[key][i]);
+    assert.equal(m.flags[j], plain.flags[i]);
+    if (validSet.has(i)) continue;
+    j++;
+    images++;
+    positionBoard(m, j, b);
+    for (let s = 0; s < 90; s++) assert.equal(b[s], a[s - (s % 9) + 8 - (s % 9)], `image of ${i}, square ${s}`);
+    if (b.some((x, s) => x !== a[s])) asymmetric++;
+    for (const key of ['score', 'result', 'factor'] as const) assert.equal(m[key][j], plain[key][i]);
+    assert.equal(m.flags[j] & 1, plain.flags[i] & 1);
+  }
+  assert.equal(j, m.count);
+  assert.equal(images, plain.train.length);
+  assert.ok(asymmetric > images / 2, `${asymmetric} of ${images} images differ from their position`);
+  // The images' features and mirror flags are those of arch.ts for their boards.
+  const expect = new Int32Array(40);
+  for (let i = 1; i < m.count; i += 5) {
+    positionBoard(m, i, b);
+    const side = m.flags[i] & 1;
+    for (let half = 0; half < 2; half++) {
+      const n = appendFeatures(b, side ^ half, expect, 0);
+      const base = tableBase(side ^ half, (m.flags[i] >> (1 + half)) & 1);
+      const got = Array.from(m.entries.subarray(m.start[i], m.start[i + 1]), (x) => FEATURE_TABLE[base + x]);
+      assert.deepEqual(got, Array.from(expect.subarray(0, n)));
+    }
+  }
+});
+
 test('bad files are refused with the file and the reason', () => {
   const refuse = (path: string, pattern: RegExp) =>
     assert.throws(

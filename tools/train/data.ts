@@ -37,14 +37,28 @@ export interface DataFilter {
   maxScore: number;
   /** Drop positions before this game ply. */
   minPly: number;
+  /**
+   * Also train on each training position's left-right mirror image (xiangqi's
+   * rules are symmetric under it, so its labels hold unchanged). Validation
+   * positions are never mirrored.
+   */
+  mirror: boolean;
 }
 
-export const DEFAULT_FILTER: DataFilter = { dropCheck: true, dropCaptures: true, maxScore: 3000, minPly: 0 };
+export const DEFAULT_FILTER: DataFilter = {
+  dropCheck: true,
+  dropCaptures: true,
+  maxScore: 3000,
+  minPly: 0,
+  mirror: false,
+};
 
 /** How many records each filter removed (a record counts under the first filter that removes it). */
 export interface FilterCounts {
   records: number;
   kept: number;
+  /** Mirror images added to the training positions (not counted in `kept`). */
+  mirrored: number;
   inCheck: number;
   capture: number;
   score: number;
@@ -243,7 +257,7 @@ export function loadTrainData(paths: readonly string[], filter: DataFilter, vali
   const result = new Grow((n) => new Int8Array(n));
   const factor = new Grow((n) => new Float32Array(n));
   const isValid = new Grow((n) => new Uint8Array(n));
-  const counts: FilterCounts = { records: 0, kept: 0, inCheck: 0, capture: 0, score: 0, ply: 0 };
+  const counts: FilterCounts = { records: 0, kept: 0, mirrored: 0, inCheck: 0, capture: 0, score: 0, ply: 0 };
   const files: { path: string; records: number; hash: number }[] = [];
   const board = new Uint8Array(SQUARE_NB);
   let games = 0,
@@ -327,21 +341,27 @@ export function loadTrainData(paths: readonly string[], filter: DataFilter, vali
             counts.ply++;
             continue;
           }
-          let fl = side;
-          for (let s = 0; s < SQUARE_NB; s++) {
-            const pc = board[s];
-            if (pc === 0) continue;
-            entries.push(pc * SQUARE_NB + s);
-            if (pc === 7) fl |= mirrorFor(s % 9) << (side === 0 ? 1 : 2);
-            else if (pc === 15) fl |= mirrorFor(s % 9) << (side === 1 ? 1 : 2);
+          const f = boardFactor(board, buf[off + OFF_RULE60]);
+          for (let image = 0; image < (filter.mirror && !inValid ? 2 : 1); image++) {
+            // image 1: the left-right mirror, its squares still visited in ascending order.
+            let fl = side;
+            for (let s = 0; s < SQUARE_NB; s++) {
+              const from = image === 0 ? s : s - (s % 9) + 8 - (s % 9);
+              const pc = board[from];
+              if (pc === 0) continue;
+              entries.push(pc * SQUARE_NB + s);
+              if (pc === 7) fl |= mirrorFor(s % 9) << (side === 0 ? 1 : 2);
+              else if (pc === 15) fl |= mirrorFor(s % 9) << (side === 1 ? 1 : 2);
+            }
+            start.push(entries.n);
+            flags.push(fl);
+            score.push(sc);
+            result.push(res);
+            factor.push(f);
+            isValid.push(inValid ? 1 : 0);
           }
-          start.push(entries.n);
-          flags.push(fl);
-          score.push(sc);
-          result.push(res);
-          factor.push(boardFactor(board, buf[off + OFF_RULE60]));
-          isValid.push(inValid ? 1 : 0);
           counts.kept++;
+          if (filter.mirror && !inValid) counts.mirrored++;
         }
       }
       files.push({ path, records, hash: hash >>> 0 });
@@ -349,7 +369,7 @@ export function loadTrainData(paths: readonly string[], filter: DataFilter, vali
       closeSync(fd);
     }
   }
-  const n = counts.kept;
+  const n = counts.kept + counts.mirrored;
   let nValid = 0;
   for (let i = 0; i < n; i++) nValid += isValid.a[i];
   const train = new Uint32Array(new SharedArrayBuffer(4 * Math.max(1, n - nValid)));
