@@ -159,7 +159,7 @@ test('both entry points re-export the library, each adding only its own few name
   assert.ok(lib.includes('Engine') && lib.includes('Position') && lib.includes('judge'));
   const extra = (entry: string[]): string[] => entry.filter((n) => !lib.includes(n));
   assert.deepEqual(extra(node), ['ENGINE_AUTHOR', 'ENGINE_NAME', 'Uci', 'engineVersion', 'runUci']);
-  assert.deepEqual(extra(browser), ['browserSupport', 'canSearch', 'kernelModuleProblem']);
+  assert.deepEqual(extra(browser), ['browserSupport', 'canSearch', 'embeddedNetworkProblem', 'kernelModuleProblem']);
   assert.deepEqual(
     lib.filter((n) => !node.includes(n) || !browser.includes(n)),
     [],

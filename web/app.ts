@@ -284,7 +284,9 @@ async function loadNetwork(bytes: Uint8Array, name: string): Promise<void> {
   await decoderReady;
   const r = engine.loadNetworkBytes(bytes, name);
   $('eval-error').textContent = r.ok ? '' : `${r.error.message}. The evaluation stays: ${engine.evaluationName()}`;
-  if (r.ok) evaluationChanged();
+  if (!r.ok) return;
+  engine.options.set('Use NNUE', 'true'); // a loaded network plays, also after Classical
+  evaluationChanged();
 }
 
 /** After a change of evaluation: the analysis restarts; otherwise the static evaluation is shown again. */
@@ -357,8 +359,15 @@ function wire(): void {
         ($('eval-error').textContent = `${file.name}: ${e.message}. The evaluation stays: ${engine.evaluationName()}`),
     );
   });
-  $('eval-classical').addEventListener('click', () => {
+  $('eval-embedded').addEventListener('click', () => {
+    // Kirin's embedded network: no file, networks on.
     const r = engine.options.set('EvalFile', '');
+    const u = engine.options.set('Use NNUE', 'true');
+    $('eval-error').textContent = !r.ok ? r.error.message : !u.ok ? u.error.message : '';
+    evaluationChanged();
+  });
+  $('eval-classical').addEventListener('click', () => {
+    const r = engine.options.set('Use NNUE', 'false');
     $('eval-error').textContent = r.ok ? '' : r.error.message;
     evaluationChanged();
   });

@@ -16,7 +16,7 @@
 
 import { wasmSimdSupported } from '../eval/nnue/kernels-wasm.js';
 import { ASSET_URLS } from './assets.js';
-import { fetchKernelModule } from './nnue-files.js';
+import { fetchEmbeddedNetwork, fetchKernelModule } from './nnue-files.js';
 import { browserSupport } from './support.js';
 
 export * from '../library.js';
@@ -37,3 +37,12 @@ export function canSearch(): boolean {
 export const kernelModuleProblem: string | null = wasmSimdSupported()
   ? await fetchKernelModule(ASSET_URLS)
   : 'NNUE kernels not loaded: this browser has no WebAssembly SIMD (the portable kernels run)';
+
+/**
+ * Why Kirin's embedded network could not be fetched from beside kirin.js
+ * (assets.ts), or null when it was: kirin.js fetches it when it is imported, and
+ * it is what an Engine plays with until a network is loaded
+ * (Engine.loadNetworkBytes) or `Use NNUE` is off. Without it the classical
+ * evaluation plays.
+ */
+export const embeddedNetworkProblem: string | null = await fetchEmbeddedNetwork(ASSET_URLS.network);

@@ -21,6 +21,9 @@ import { legalMoves } from '../../src/core/movegen.js';
 import { moveToUci } from '../../src/core/types.js';
 import { playUciMoves } from '../../src/core/ucimove.js';
 import { evaluate } from '../../src/eval/evaluate.js';
+import { evalNetworkFromBytes } from '../../src/eval/networks/networks.js';
+import { readEmbeddedNetwork } from '../../src/eval/nnue/files.js';
+import { Searcher } from '../../src/search/search.js';
 import { repoRoot } from '../lib.js';
 import { syntheticNetFile } from '../nnue/synthetic.js';
 import { buildWeb } from './build.js';
@@ -130,6 +133,17 @@ function referenceRows(): { fen: string; final: number }[] {
     });
 }
 
+/** The static evaluation of `pos` by Kirin's embedded network, as the Node engine's search thread computes it. */
+function embeddedStaticEval(pos: Position): number | null {
+  const bytes = readEmbeddedNetwork();
+  assert.ok(bytes, 'the build has an embedded network');
+  const net = evalNetworkFromBytes(bytes, 'kirin.knet');
+  assert.ok(net.ok);
+  const searcher = new Searcher(1);
+  searcher.setNetwork(net.value);
+  return searcher.staticEvaluation(pos).value;
+}
+
 /** A page expression: #eval-static shows the search thread's evaluation of `fen` by an evaluation naming `name`. */
 const staticEvalOf = (fen: string, name: string): string =>
   `(() => { const d = document.getElementById('eval-static').dataset;` +
@@ -171,10 +185,23 @@ test(
       const shownValue = async (): Promise<number> => Number(await page.getAttribute('#eval-static', 'data-value'));
       const fenOf = (fen: string): string => new Position(fen).fen();
 
-      // No network: the classical evaluation, and the search thread's number is the library's.
+      // No network loaded: Kirin's embedded network (fetched from beside kirin.js), and the
+      // search thread's number is the Node engine's with the same network.
+      assert.match(
+        await text('#eval-status'),
+        /^Evaluation: NNUE kirin\.knet \(Kirin network .*\), wasm-simd kernels$/,
+      );
+      await page.waitForFunction(staticEvalOf(fenOf(START_FEN_TEXT), 'kirin.knet'), null, { timeout: 20_000 });
+      assert.equal(await shownValue(), embeddedStaticEval(new Position()));
+      // Classical: the classical evaluation, the library's number; Kirin network: back to it.
+      await page.click('#eval-classical');
       assert.equal(await text('#eval-status'), 'Evaluation: classical');
       await page.waitForFunction(staticEvalOf(fenOf(START_FEN_TEXT), 'classical'), null, { timeout: 20_000 });
       assert.equal(await shownValue(), evaluate(new Position(), 0));
+      await page.click('#eval-embedded');
+      await page.waitForFunction(staticEvalOf(fenOf(START_FEN_TEXT), 'kirin.knet'), null, { timeout: 20_000 });
+      assert.equal(await shownValue(), embeddedStaticEval(new Position()));
+      await page.click('#eval-classical'); // a network loaded after Classical plays
 
       // Analysis mode (Kirin moves for neither side), the first reference position.
       await page.check('#analysis');

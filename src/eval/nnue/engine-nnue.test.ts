@@ -15,21 +15,23 @@ import { syntheticNetFile } from '../../../tools/nnue/synthetic.js';
 
 const FEN1 = '1n2kab2/rc2C4/b4a2r/p3p4/P1p4Pp/2P1P3P/9/2R1B1c2/C4N3/1N1AKn2R w - - 0 42';
 
-test('EvalFile: classical without a network, the network once loaded, a bad file refused and the network kept', async () => {
+test('EvalFile: the embedded network without a file, the network once loaded, a bad file refused and the network kept', async () => {
   const engine = new Engine();
   const lines: string[] = [];
   const uci = new Uci(engine, (l) => lines.push(l));
   try {
-    // No pikafish.nnue anywhere: the classical evaluation plays, and uci/isready say so.
+    // No pikafish.nnue anywhere: Kirin's embedded network plays, and uci/isready say so.
     await uci.command('uci');
     assert.ok(lines.includes('option name EvalFile type string default pikafish.nnue'));
     assert.ok(
-      lines.some((l) => /^info string classical evaluation: no network found \(pikafish\.nnue/.test(l)),
+      lines.some((l) =>
+        /^info string NNUE evaluation using Kirin's embedded network kirin\.knet .*\(no pikafish\.nnue found/.test(l),
+      ),
       lines.join('\n'),
     );
     lines.length = 0;
     await uci.command('isready');
-    assert.match(lines[0], /^info string classical evaluation: no network found/);
+    assert.match(lines[0], /^info string NNUE evaluation using Kirin's embedded network/);
     assert.equal(lines[1], 'readyok');
 
     // The seed-1 network.
