@@ -86,7 +86,7 @@ export {
   THREAT_DIMS,
   WEIGHTS_END,
 } from './eval/nnue/layout.js';
-export { allocateNetworkMemory, parsePayload } from './eval/nnue/loader.js';
+export { allocateNetworkMemory, parsePayload, unpackContainer } from './eval/nnue/loader.js';
 export { evalNetworkFromBytes, loadEvalNetwork, type EvalNetwork } from './eval/networks/networks.js';
 export { readEmbeddedNetwork } from './eval/nnue/files.js';
 export { createKernels } from './eval/nnue/network.js';

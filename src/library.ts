@@ -64,7 +64,7 @@ export {
 
 // The network (NNUE): load a Pikafish network (a file on Node, bytes anywhere) and evaluate with it.
 export { NnueNetwork, NnueEvaluator, type NetworkHandle } from './eval/nnue/network.js';
-export type { NnueLoadCode } from './eval/nnue/loader.js';
+export { prepareNetworkDecoder, type NnueLoadCode } from './eval/nnue/loader.js';
 
 // The one way to fail.
 export { err, ok, type KirinError, type Result } from './core/result.js';

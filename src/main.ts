@@ -10,6 +10,7 @@
 import { createInterface } from 'node:readline';
 import { Engine } from './engine/engine.js';
 import { applyWeightsFromEnvironment } from './eval/classical.js';
+import { prepareNetworkDecoder } from './eval/nnue/loader.js';
 import { runProtocol } from './protocol/ucci.js';
 import { Uci } from './protocol/uci.js';
 
@@ -23,7 +24,10 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`kirin: ${weights.error.message}\n`);
     return 2;
   }
-  // The search thread starts (and warms up) now, while the GUI sends uci/isready.
+  // The WebAssembly zstd decoder first (tens of milliseconds): the engine loads
+  // the network it finds at once. The search thread starts (and warms up) now,
+  // while the GUI sends uci/isready.
+  await prepareNetworkDecoder();
   const engine = new Engine({ warmup: true });
   if (argv.length > 0) {
     // A one-shot command: run it to completion (a search to its own limits), then exit.

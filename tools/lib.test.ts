@@ -132,6 +132,7 @@ const SCRIPTS: readonly string[][] = [
   ['dist/tools/match/fake-engine.js'],
   ['dist/tools/match/ucci-uci.js'],
   ['dist/tools/nnue/kernel-bench.js'],
+  ['dist/tools/nnue/load-bench.js'],
   ['dist/tools/nnue/make-net.js'],
   ['dist/tools/nnue/speed.js'],
   ['dist/tools/protocol/first-move-bench.js'],

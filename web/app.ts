@@ -15,6 +15,7 @@ import {
   legalMoves,
   materialCount,
   moveFrom,
+  prepareNetworkDecoder,
   moveTo,
   moveToUci,
   squareName,
@@ -35,6 +36,8 @@ const $ = <T extends HTMLElement = HTMLElement>(id: string): T => {
 // the command line's does): JavaScript runs slowly until compiled, and a cold
 // thread's first searches would reach a fraction of the depth.
 const engine = new Engine({ warmup: true });
+// The WebAssembly zstd decoder compiles meanwhile, for the network a player may load.
+const decoderReady = prepareNetworkDecoder();
 let startFen = START_FEN;
 let moves: string[] = [];
 let human: 0 | 1 = RED;
@@ -277,7 +280,8 @@ async function takeBack(): Promise<void> {
 // ---- Controls ------------------------------------------------------------------
 
 /** Uses a network (bytes from a URL or a file); a bad one is refused with its error and the evaluation stays. */
-function loadNetwork(bytes: Uint8Array, name: string): void {
+async function loadNetwork(bytes: Uint8Array, name: string): Promise<void> {
+  await decoderReady;
   const r = engine.loadNetworkBytes(bytes, name);
   $('eval-error').textContent = r.ok ? '' : `${r.error.message}. The evaluation stays: ${engine.evaluationName()}`;
   if (!r.ok) return;

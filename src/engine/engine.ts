@@ -97,6 +97,8 @@ export class Engine {
   private workers: SearchThread[] = [];
   /** The shared transposition table storage (every search thread attaches it). */
   private ttBuffer: ArrayBufferLike | null = null;
+  /** True while no search has used ttBuffer (it is all zeros; the warm-up may search in it and empty it). */
+  private ttFresh = false;
   /** Helper threads that failed and were replaced (a few are; then the pool shrinks instead). */
   private helperFailures = 0;
   private get worker(): SearchThread | null {
@@ -378,13 +380,20 @@ export class Engine {
    * in Node, a Web Worker in the browser build).
    */
   private createSearchWorker(index: number, warmup: boolean): SearchThread {
-    return spawnSearchWorker({ warmup, abort: this.warmupAbort.buffer as SharedArrayBuffer, index });
+    if (!warmup) return spawnSearchWorker({ warmup, index });
+    // The warm-up searches in the table when it is still empty (no search has
+    // used it yet), and with the network the engine plays with now.
+    const table = this.tableBuffer();
+    const tt = this.ttFresh ? table : undefined;
+    const net = this.network ? networkHandle(this.network) : null;
+    return spawnSearchWorker({ warmup, abort: this.warmupAbort.buffer as SharedArrayBuffer, index, tt, net });
   }
 
   /** The shared table of the current Hash size (allocated at the first need; 16 MB when the size cannot be had). */
   private tableBuffer(): ArrayBufferLike {
     if (this.ttBuffer) return this.ttBuffer;
     const mb = this.options.getNumber('Hash');
+    this.ttFresh = true;
     try {
       this.ttBuffer = TranspositionTable.allocateShared(mb);
     } catch {
@@ -602,6 +611,7 @@ export class Engine {
       signals: sab,
       shared: shared?.buffer,
     };
+    this.ttFresh = false;
     for (const w of workers) w.postMessage(msg);
     void ended.then(() => {
       if (this.active.size === 0 && this.evalWaiters.size === 0) for (const w of workers) w.unref();

@@ -53,6 +53,8 @@ function warmupLimits(kind: number): SearchLimits {
 
 /** Nodes of a nodes-limited warm-up search; with the other kinds, about a second in all on a fast machine, more when cold. */
 const WARMUP_NODES = 12000;
+/** Nodes of the final, deeper warm-up search. */
+const DEEP_NODES = 60000;
 /** Rounds over the positions (each round uses every kind of limit on every position). */
 const WARMUP_ROUNDS = 1;
 
@@ -68,4 +70,8 @@ export function* warmupJobs(): Generator<() => WarmupJob> {
       for (let kind = 0; kind < 4; kind++) yield () => ({ fen, limits: warmupLimits(kind) });
     }
   }
+  // Last, a deeper search of the start position (by then in compiled code): the
+  // paths that only deeper searches take (extensions, deep reductions, ProbCut)
+  // gather their type feedback here instead of in the first real search.
+  yield () => ({ fen: WARMUP_FENS[0], limits: { startTime: Date.now(), nodes: DEEP_NODES } });
 }

@@ -60,6 +60,14 @@ export interface WorkerStart {
   abort?: SharedArrayBuffer;
   /** The thread's index in the pool: 0 the main search thread, then the Lazy SMP helpers. */
   index?: number;
+  /**
+   * A fresh (empty) transposition table of the size the searches will use: the
+   * warm-up searches in it, then empties it again, so the optimised code is
+   * compiled for the real table and its pages are in memory before the first `go`.
+   */
+  tt?: ArrayBufferLike;
+  /** The network the engine evaluates with at start-up: the warm-up evaluates with it too. */
+  net?: EvalNetworkHandle | null;
 }
 
 const port = parentPort;
@@ -115,21 +123,37 @@ function runSearch(
 }
 
 // Warm-up before the first message is read: messages sent meanwhile (a `go`)
-// wait in the port's queue. The warm-up searches its own scratch table and the
-// search thread's histories, which are reset to their starting values after it
-// (cheaper than first touching a second set of 40 MB), so the real Searcher's
-// tables and histories (and `bench`) are as if it had not run.
+// wait in the port's queue. The warm-up searches with a scratch Searcher that
+// borrows the search thread's histories (reset to their starting values after
+// it: cheaper than first touching a second set of 40 MB); its table is the real
+// one when the engine sends a fresh table (then emptied again: an empty table is
+// all zeros), else a scratch one. So the real Searcher's tables and histories
+// (and `bench`) are as if it had not run. Limits and options cross a structured
+// clone, as a `go`'s do through postMessage, so the optimised code sees objects
+// of the shapes real searches bring.
 if (data.warmup && data.abort) {
   try {
     const abort = new Int32Array(data.abort);
-    const scratch = new Searcher(1, searcher.hist);
+    const scratch = new Searcher(data.tt ? 0 : 1, searcher.hist);
+    if (data.tt) scratch.tt.attach(data.tt);
+    if (data.net) scratch.setNetwork(networkFromHandle(data.net), threadIndex + 1);
     const discard = (): void => {};
     for (const job of warmupJobs()) {
       if (Atomics.load(abort, 0) !== 0) break;
       const { fen, limits } = job();
       const pos = gamePosition(fen, []);
-      if (pos.ok) runSearch(scratch, pos.value, limits, DEFAULT_SEARCH_OPTIONS, abort, 0, discard);
+      if (pos.ok)
+        runSearch(
+          scratch,
+          pos.value,
+          structuredClone(limits),
+          structuredClone(DEFAULT_SEARCH_OPTIONS),
+          abort,
+          0,
+          discard,
+        );
     }
+    scratch.tt.clear();
   } catch (e) {
     // A failed warm-up costs speed, not correctness.
     port.postMessage({ type: 'text', id: 0, line: `warm-up failed: ${(e as Error).message}` } satisfies FromWorker);

@@ -5,8 +5,16 @@
 // sizes, the exact end - and written straight into one linear memory at the
 // offsets of layout.ts. Every failure is a Result with a code and a message
 // that names the file, the problem and the expected format; nothing throws.
+//
+// zstd: the WebAssembly decoder of npm `zstddec` (the reference zstd C decoder,
+// a few times faster than JavaScript) once prepareNetworkDecoder() has compiled
+// it (WebAssembly compiles asynchronously); the JavaScript decoder of npm `fzstd`
+// before that, where WebAssembly is missing, and for every stream the WebAssembly
+// path does not take or refuses (no declared size, several frames, damaged
+// data: fzstd then decodes it or words the error). Both give the same bytes.
 
 import { Decompress } from 'fzstd';
+import { ZSTDDecoder } from 'zstddec/stream';
 import { err, ok, type KirinError, type Result } from '../../core/result.js';
 import { readNetworkFile, type NetworkFileCode } from './files.js';
 import {
@@ -80,6 +88,8 @@ export interface NetworkData {
   readonly payloadBytes: number;
   /** True when the file was zstd-compressed. */
   readonly compressed: boolean;
+  /** The zstd decoder that unpacked it (null when it was plain). */
+  readonly decoder?: ZstdDecoderName;
 }
 
 type Fail = { readonly ok: false; readonly error: { code: NnueLoadCode; message: string } };
@@ -98,13 +108,117 @@ const isZstd = (b: Uint8Array): boolean => {
   return m === ZSTD_MAGIC || (m >= 0x184d2a50 && m <= 0x184d2a5f);
 };
 
-/** Unpacks the file contents: zstd (detected by its magic) or plain. */
+/** The WebAssembly zstd decoder, once prepareNetworkDecoder() has compiled it (null again after a failed stream). */
+let wasmDecoder: ZSTDDecoder | null = null;
+let compiledDecoder: ZSTDDecoder | null = null;
+let preparing: Promise<boolean> | null = null;
+
+/**
+ * Compiles the WebAssembly zstd decoder, so that later network loads unpack
+ * with it (a few times faster than the JavaScript decoder used until then).
+ * Resolves to false where it cannot be had (no WebAssembly): loads then use the
+ * JavaScript decoder. The command line does this at start-up; a page or an
+ * application can await it before loading a network. After a stream the
+ * WebAssembly decoder refused (a damaged file) the JavaScript decoder unpacks
+ * until this is called again.
+ */
+export function prepareNetworkDecoder(): Promise<boolean> {
+  preparing ??= (async () => {
+    try {
+      const d = new ZSTDDecoder();
+      await d.init();
+      compiledDecoder = d;
+      return true;
+    } catch {
+      return false;
+    }
+  })();
+  return preparing.then((ready) => {
+    wasmDecoder = compiledDecoder;
+    return ready;
+  });
+}
+
+/** The content size a zstd frame header declares (null when it declares none or is not a zstd frame). */
+function frameContentSize(b: Uint8Array): number | null {
+  if (b.length < 6 || (b[0] | (b[1] << 8) | (b[2] << 16) | (b[3] << 24)) >>> 0 !== ZSTD_MAGIC) return null;
+  const fhd = b[4];
+  const single = (fhd >> 5) & 1;
+  const fcsBytes = [single, 2, 4, 8][fhd >> 6];
+  if (fcsBytes === 0) return null;
+  const at = 5 + (single ? 0 : 1) + [0, 1, 2, 4][fhd & 3];
+  if (b.length < at + fcsBytes) return null;
+  const u32 = (i: number): number => (b[i] | (b[i + 1] << 8) | (b[i + 2] << 16) | (b[i + 3] << 24)) >>> 0;
+  if (fcsBytes === 1) return b[at];
+  if (fcsBytes === 2) return (b[at] | (b[at + 1] << 8)) + 256;
+  if (fcsBytes === 4) return u32(at);
+  return u32(at + 4) === 0 ? u32(at) : Infinity;
+}
+
+/** Input pieces handed to the WebAssembly decoder (it copies each into its own memory). */
+const WASM_INPUT_CHUNK = 1 << 20;
+
+/**
+ * Unpacks one zstd frame of declared size with the WebAssembly decoder, output
+ * piece by piece into one buffer of that size. Null when it does not apply or
+ * fails (the caller then uses fzstd). A failed stream keeps its decoder state in
+ * the decoder's memory (zstddec cannot release it), so after a failure the
+ * JavaScript decoder unpacks until prepareNetworkDecoder() is called again.
+ */
+function unpackWasm(d: ZSTDDecoder, bytes: Uint8Array): Uint8Array | null {
+  const size = frameContentSize(bytes);
+  if (size === null || size === 0 || size > MAX_PAYLOAD_BYTES) return null;
+  const out = new Uint8Array(size);
+  let at = 0;
+  let idle = 0;
+  let overflow = false;
+  function* pieces(): Generator<Uint8Array> {
+    for (let i = 0; i < bytes.length; i += WASM_INPUT_CHUNK)
+      yield bytes.subarray(i, Math.min(bytes.length, i + WASM_INPUT_CHUNK));
+  }
+  try {
+    for (const piece of d.decodeStreaming(pieces())) {
+      // A healthy stream gives output, or empties its input piece, at every
+      // step; zstddec keeps calling a decoder that reports an error, which then
+      // makes no progress: stop after a few empty steps in a row.
+      if (piece.length === 0) {
+        if (++idle > 8) break;
+        continue;
+      }
+      idle = 0;
+      if (at + piece.length > size) {
+        overflow = true; // more than the frame declared (another frame follows)
+        break;
+      }
+      out.set(piece, at);
+      at += piece.length;
+    }
+  } catch {
+    // zstddec's 'Incomplete stream' (a truncated file): fzstd words it.
+  }
+  if (at === size && idle <= 8 && !overflow) return out;
+  wasmDecoder = null;
+  return null;
+}
+
+/** Which zstd decoder unpacked a file (null: it was not compressed). */
+export type ZstdDecoderName = 'zstddec' | 'fzstd' | null;
+
+/**
+ * Unpacks the file contents: zstd (detected by its magic) or plain. `js`: use
+ * the JavaScript decoder even when the WebAssembly one is ready (for comparisons).
+ */
 export function unpackContainer(
   bytes: Uint8Array,
   name: string,
-): Result<{ payload: Uint8Array; compressed: boolean }, NnueLoadCode> {
+  js = false,
+): Result<{ payload: Uint8Array; compressed: boolean; decoder: ZstdDecoderName }, NnueLoadCode> {
   if (bytes.length === 0) return fail('empty', name, 'is empty (0 bytes)');
-  if (!isZstd(bytes)) return ok({ payload: bytes, compressed: false });
+  if (!isZstd(bytes)) return ok({ payload: bytes, compressed: false, decoder: null });
+  if (wasmDecoder && !js) {
+    const payload = unpackWasm(wasmDecoder, bytes);
+    if (payload) return ok({ payload, compressed: true, decoder: 'zstddec' });
+  }
   const chunks: Uint8Array[] = [];
   let total = 0;
   let tooLarge = false;
@@ -124,14 +238,14 @@ export function unpackContainer(
     return fail('bad-zstd', name, `is not valid zstd data (${msg}) after ${total} unpacked bytes`);
   }
   if (total === 0) return fail('bad-zstd', name, 'is a zstd stream that unpacks to nothing');
-  if (chunks.length === 1) return ok({ payload: chunks[0], compressed: true });
+  if (chunks.length === 1) return ok({ payload: chunks[0], compressed: true, decoder: 'fzstd' });
   const payload = new Uint8Array(total);
   let at = 0;
   for (const c of chunks) {
     payload.set(c, at);
     at += c.length;
   }
-  return ok({ payload, compressed: true });
+  return ok({ payload, compressed: true, decoder: 'fzstd' });
 }
 
 /**
@@ -348,7 +462,7 @@ export function loadNetworkBytes(
 ): Result<{ data: NetworkData; memory: NnueMemory }, NnueLoadCode> {
   const un = unpackContainer(bytes, path);
   if (!un.ok) return un;
-  const { payload, compressed } = un.value;
+  const { payload, compressed, decoder } = un.value;
   // Check the header before allocating ~70 MB for the weights.
   const head = parsePayload(payload.subarray(0, 12), new ArrayBuffer(0), path);
   if (!head.ok && (payload.length < 12 || (head.error.code !== 'truncated' && head.error.code !== 'too-large')))
@@ -358,5 +472,5 @@ export function loadNetworkBytes(
   const memory = allocateNetworkMemory(workBytes);
   const parsed = parsePayload(payload, memory.buffer, path);
   if (!parsed.ok) return parsed;
-  return ok({ data: { path, description: parsed.value, payloadBytes: payload.length, compressed }, memory });
+  return ok({ data: { path, description: parsed.value, payloadBytes: payload.length, compressed, decoder }, memory });
 }

@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+
+import { syntheticNetFile } from '../../../tools/nnue/synthetic.js';
+import { repoPath } from '../../../tools/lib.js';
+import { prepareNetworkDecoder, unpackContainer } from './loader.js';
+import { NnueNetwork } from './network.js';
+
+// The two zstd decoders (the WebAssembly zstddec once prepared, the JavaScript
+// fzstd otherwise) give the same bytes, and a damaged file gets a clear error
+// whichever decoder met it.
+
+const network = readFileSync(syntheticNetFile(1));
+/** The first 163,840 payload bytes of the seed-1 network, compressed by the zstd tool (test/data/nnue/README.md). */
+const head = readFileSync(repoPath('test', 'data', 'nnue', 'seed1-head.zst'));
+
+const unpack = (bytes: Uint8Array, js = false) => {
+  const r = unpackContainer(bytes, 'test.nnue', js);
+  if (!r.ok) throw new Error(r.error.message);
+  return r.value;
+};
+
+test('the WebAssembly decoder compiles on Node and unpacks what the JavaScript one does, byte for byte', async () => {
+  assert.equal(await prepareNetworkDecoder(), true);
+  const js = unpack(network, true);
+  const wasm = unpack(network);
+  assert.equal(js.decoder, 'fzstd');
+  assert.equal(wasm.decoder, 'zstddec');
+  assert.equal(wasm.payload.length, 65832348);
+  assert.ok(Buffer.from(wasm.payload).equals(Buffer.from(js.payload)), 'same payload (stored blocks)');
+
+  // Compressed blocks (Huffman literals, FSE sequences, a checksum), as published networks are.
+  const hjs = unpack(head, true);
+  const hwasm = unpack(head);
+  assert.equal(hwasm.decoder, 'zstddec');
+  assert.equal(hwasm.payload.length, 163840);
+  assert.ok(Buffer.from(hwasm.payload).equals(Buffer.from(hjs.payload)), 'same bytes (compressed blocks)');
+  assert.ok(
+    Buffer.from(hwasm.payload).equals(Buffer.from(js.payload.subarray(0, 163840))),
+    'the payload they came from',
+  );
+
+  const net = NnueNetwork.fromBytes(network, 'seed1.nnue');
+  assert.ok(net.ok && net.value.data.decoder === 'zstddec' && net.value.data.description.includes('seed=1'));
+});
+
+test('damaged compressed files get a clear bad-zstd error from either decoder, and the next good file still loads', async () => {
+  const damaged: [string, Uint8Array][] = [];
+  // A bit flipped in the middle of the compressed data (the checksum, or the entropy decoding, fails).
+  const flipped = new Uint8Array(head);
+  flipped[flipped.length >> 1] ^= 0x10;
+  damaged.push(['flipped.nnue', flipped]);
+  // Cut short.
+  damaged.push(['cut.nnue', head.subarray(0, head.length - 1000)]);
+  // A block header of the network set to the reserved block type.
+  const reserved = new Uint8Array(network);
+  reserved[10] |= 6;
+  damaged.push(['reserved.nnue', reserved]);
+  for (const [name, bytes] of damaged) {
+    for (const js of [false, true]) {
+      if (!js) assert.equal(await prepareNetworkDecoder(), true);
+      const r = unpackContainer(bytes, name, js);
+      assert.equal(r.ok, false, `${name} (${js ? 'fzstd' : 'zstddec'}) is refused`);
+      if (r.ok) continue;
+      assert.equal(r.error.code, 'bad-zstd', r.error.message);
+      assert.match(r.error.message, new RegExp(`network file '${name}' is not valid zstd data`));
+      assert.match(r.error.message, /expected a Pikafish NNUE network/);
+    }
+  }
+  // After a refused stream the JavaScript decoder takes over until the WebAssembly one is prepared again.
+  assert.equal(unpack(head).decoder, 'fzstd');
+  assert.equal(await prepareNetworkDecoder(), true);
+  assert.equal(unpack(head).decoder, 'zstddec');
+});
