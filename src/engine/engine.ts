@@ -22,6 +22,7 @@ import type { SearchInfo, SearchLimits, SearchOptions, SearchResult, StaticEvalu
 import {
   evalNetworkFromBytes,
   isKirinNetwork,
+  loadEmbeddedNetwork,
   loadEvalNetwork,
   networkEvaluator,
   networkHandle,
@@ -30,8 +31,6 @@ import {
   type EvalNetworkCode,
   type NetworkEvaluator,
 } from '../eval/networks/networks.js';
-import { readEmbeddedNetwork } from '../eval/nnue/files.js';
-import { KirinNetwork } from '../eval/kirinnet/network.js';
 import { traceClassical } from '../eval/evaluate.js';
 import { TranspositionTable } from '../search/tt.js';
 import { MAX_THREADS, SharedSearch } from '../search/threads.js';
@@ -40,7 +39,6 @@ const MAX_HASH_MB = 65536;
 /** Pikafish's default network file name (evaluate.h). */
 const DEFAULT_EVAL_FILE = 'pikafish.nnue';
 /** The name Kirin's embedded network goes by in messages. */
-const EMBEDDED_NETWORK_NAME = 'kirin.knet';
 
 export interface EngineConfig {
   /**
@@ -210,8 +208,7 @@ export class Engine {
   /** Kirin's embedded network (read once), or null when this build has none. */
   private embeddedNetwork(): EvalNetwork | null {
     if (this.embedded === undefined) {
-      const bytes = readEmbeddedNetwork();
-      const r = bytes ? KirinNetwork.fromBytes(bytes, EMBEDDED_NETWORK_NAME) : null;
+      const r = loadEmbeddedNetwork();
       this.embedded = r?.ok ? r.value : null;
       if (r && !r.ok) this.fileNote += `; the embedded network is damaged (${r.error.message})`;
     }

@@ -6,9 +6,8 @@ import {
   DEFAULT_RULES,
   DEFAULT_SEARCH_OPTIONS,
   err,
-  evalNetworkFromBytes,
+  loadEmbeddedNetwork,
   loadEvalNetwork,
-  readEmbeddedNetwork,
   GEN_CAPTURES,
   GEN_LEGAL,
   generate,
@@ -53,9 +52,8 @@ export interface WorkerConfig {
 export function datagenNetwork(evalFile: string | undefined): Result<EvalNetwork | null, 'eval-file'> {
   if (evalFile === 'classical') return ok(null);
   if (evalFile === undefined) {
-    const bytes = readEmbeddedNetwork();
-    if (!bytes) return ok(null);
-    const net = evalNetworkFromBytes(bytes, 'kirin.knet');
+    const net = loadEmbeddedNetwork();
+    if (!net) return ok(null);
     return net.ok ? net : err('eval-file', `the embedded network: ${net.error.message}`);
   }
   const net = loadEvalNetwork(evalFile);

@@ -21,8 +21,7 @@ import { legalMoves } from '../../src/core/movegen.js';
 import { moveToUci } from '../../src/core/types.js';
 import { playUciMoves } from '../../src/core/ucimove.js';
 import { evaluate } from '../../src/eval/evaluate.js';
-import { evalNetworkFromBytes } from '../../src/eval/networks/networks.js';
-import { readEmbeddedNetwork } from '../../src/eval/nnue/files.js';
+import { loadEmbeddedNetwork } from '../../src/eval/networks/networks.js';
 import { Searcher } from '../../src/search/search.js';
 import { repoRoot } from '../lib.js';
 import { syntheticNetFile } from '../nnue/synthetic.js';
@@ -135,9 +134,8 @@ function referenceRows(): { fen: string; final: number }[] {
 
 /** The static evaluation of `pos` by Kirin's embedded network, as the Node engine's search thread computes it. */
 function embeddedStaticEval(pos: Position): number | null {
-  const bytes = readEmbeddedNetwork();
-  assert.ok(bytes, 'the build has an embedded network');
-  const net = evalNetworkFromBytes(bytes, 'kirin.knet');
+  const net = loadEmbeddedNetwork();
+  assert.ok(net, 'the build has an embedded network');
   assert.ok(net.ok);
   const searcher = new Searcher(1);
   searcher.setNetwork(net.value);

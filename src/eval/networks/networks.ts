@@ -9,7 +9,7 @@ import type { Result } from '../../core/result.js';
 import { isKirinNet, type KnetLoadCode } from '../kirinnet/format.js';
 import { KirinEvaluator, KirinNetwork, type KirinNetHandle } from '../kirinnet/network.js';
 import { traceKirinNet } from '../kirinnet/trace.js';
-import { readNetworkFile } from '../nnue/files.js';
+import { readEmbeddedNetwork, readNetworkFile } from '../nnue/files.js';
 import { MAX_PAYLOAD_BYTES, networkFileError, type NnueLoadCode } from '../nnue/loader.js';
 import { NnueEvaluator, NnueNetwork, type NetworkHandle } from '../nnue/network.js';
 import { traceNnue } from '../nnue/trace.js';
@@ -28,6 +28,19 @@ export interface NetworkEvaluator {
 /** A network from a file's bytes (`name` for messages): Kirin's format by its magic, else Pikafish's. */
 export function evalNetworkFromBytes(bytes: Uint8Array, name: string): Result<EvalNetwork, EvalNetworkCode> {
   return isKirinNet(bytes) ? KirinNetwork.fromBytes(bytes, name) : NnueNetwork.fromBytes(bytes, name);
+}
+
+/** The name Kirin's embedded network goes by in labels and messages. */
+const EMBEDDED_NETWORK_NAME = 'kirin.knet';
+
+/**
+ * Kirin's embedded network (src/eval/kirinnet/kirin.knet, shipped with the
+ * build): null when this build has none, else the network or why its bytes are
+ * refused. Decoded afresh on every call; callers keep what they need.
+ */
+export function loadEmbeddedNetwork(): Result<EvalNetwork, EvalNetworkCode> | null {
+  const bytes = readEmbeddedNetwork();
+  return bytes ? evalNetworkFromBytes(bytes, EMBEDDED_NETWORK_NAME) : null;
 }
 
 /** Finds (as Pikafish does: as given, beside the program, in the working directory) and loads a network file. */
