@@ -134,6 +134,7 @@ const SCRIPTS: readonly string[][] = [
   ['dist/tools/nnue/kernel-bench.js'],
   ['dist/tools/nnue/load-bench.js'],
   ['dist/tools/nnue/make-net.js'],
+  ['dist/tools/nnue/native-compare.js'],
   ['dist/tools/nnue/speed.js'],
   ['dist/tools/protocol/first-move-bench.js'],
   ['dist/tools/protocol/fuzz-protocol.js'],
