@@ -38,7 +38,6 @@ import { MAX_THREADS, SharedSearch } from '../search/threads.js';
 const MAX_HASH_MB = 65536;
 /** Pikafish's default network file name (evaluate.h). */
 const DEFAULT_EVAL_FILE = 'pikafish.nnue';
-/** The name Kirin's embedded network goes by in messages. */
 
 export interface EngineConfig {
   /**
