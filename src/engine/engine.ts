@@ -112,6 +112,8 @@ export class Engine {
   private readyPromise: Promise<void> = Promise.resolve();
   private readyResolve: () => void = () => {};
   private readySettled = true;
+  /** Callers of ready() waiting for the thread's warm-up to end. */
+  private readyWaiters = 0;
   /** Messages the engine wants shown (e.g. a failed hash allocation). */
   onMessage: (line: string) => void = () => {};
   /** The network that plays (null: the classical evaluation). Shared with the search threads. */
@@ -459,6 +461,8 @@ export class Engine {
       this.active.clear();
       for (const x of this.evalWaiters.values()) x.reject(e);
       this.evalWaiters.clear();
+      for (const x of this.hashfullWaiters.values()) x(0);
+      this.hashfullWaiters.clear();
       const rest = this.workers.slice(1);
       this.workers = [];
       for (const x of rest) void x.terminate();
@@ -561,8 +565,10 @@ export class Engine {
     // Someone waits for the thread: keep the process alive until it answers
     // (the thread is otherwise unreferenced between searches).
     w.ref();
+    this.readyWaiters++;
     return this.readyPromise.then(() => {
-      if (this.active.size === 0) w.unref();
+      this.readyWaiters--;
+      this.releaseIfIdle();
     });
   }
 
@@ -610,7 +616,7 @@ export class Engine {
     this.ttFresh = false;
     for (const w of workers) w.postMessage(msg);
     void ended.then(() => {
-      if (this.active.size === 0 && this.evalWaiters.size === 0) for (const w of workers) w.unref();
+      this.releaseIfIdle();
     });
     return promise;
   }
@@ -651,6 +657,17 @@ export class Engine {
     this.post({ type: 'clear' });
   }
 
+  /**
+   * Unreferences the search threads (so that they no longer keep the process
+   * alive) once nothing waits on them: no search, no static evaluation, no
+   * hashfull and no ready() request. Each of those references the threads it
+   * waits on while it waits; threads that were retired are terminated already.
+   */
+  private releaseIfIdle(): void {
+    if (this.active.size || this.evalWaiters.size || this.hashfullWaiters.size || this.readyWaiters) return;
+    for (const w of this.workers) w.unref();
+  }
+
   /** Hash table usage in per mille. */
   hashfull(): Promise<number> {
     const w = this.worker;
@@ -662,7 +679,7 @@ export class Engine {
       this.hashfullWaiters.set(id, resolve);
       w.postMessage({ type: 'hashfull', id } satisfies ToWorker);
     }).finally(() => {
-      if (this.active.size === 0 && this.evalWaiters.size === 0 && this.hashfullWaiters.size === 0) w.unref();
+      this.releaseIfIdle();
     });
   }
 
@@ -681,9 +698,7 @@ export class Engine {
     return new Promise<StaticEvaluation>((resolve, reject) => {
       this.evalWaiters.set(id, { resolve, reject });
       w.postMessage({ type: 'eval', id, fen: this.startFen, moves: this.moves.slice() } satisfies ToWorker);
-    }).finally(() => {
-      if (this.active.size === 0 && this.evalWaiters.size === 0) w.unref();
-    });
+    }).finally(() => this.releaseIfIdle());
   }
 
   /** Stops searching and ends the search thread. */
