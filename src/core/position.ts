@@ -1116,34 +1116,23 @@ export class Position {
         kr = RANK_OF[ksq];
       for (let dir = 0; dir < 4; dir++) {
         // The occupied squares from the king outwards, read from the occupancy
-        // masks: along the rank (files up, then down), along the file (ranks up, then down).
+        // masks: along the rank (dir 0 files up, 1 down), along the file (dir 2
+        // ranks up, 3 down). Bit x of the mask is square base + x * stride.
+        const onRank = dir < 2;
+        const occ = onRank ? this.rankOcc[kr] : this.fileOcc[kf];
+        const k = onRank ? kf : kr,
+          base = onRank ? kr * 9 : kf,
+          stride = onRank ? 1 : 9;
         let n = 0;
-        if (dir < 2) {
-          const occ = this.rankOcc[kr];
-          const rbase = kr * 9;
-          if (dir === 0) {
-            for (let bits = occ & ~((2 << kf) - 1); bits !== 0; bits &= bits - 1) {
-              ray[n++] = rbase + 31 - Math.clz32(bits & -bits);
-            }
-          } else {
-            for (let bits = occ & ((1 << kf) - 1); bits !== 0;) {
-              const x = 31 - Math.clz32(bits);
-              ray[n++] = rbase + x;
-              bits ^= 1 << x;
-            }
+        if ((dir & 1) === 0) {
+          for (let bits = occ & ~((2 << k) - 1); bits !== 0; bits &= bits - 1) {
+            ray[n++] = base + (31 - Math.clz32(bits & -bits)) * stride;
           }
         } else {
-          const occ = this.fileOcc[kf];
-          if (dir === 2) {
-            for (let bits = occ & ~((2 << kr) - 1); bits !== 0; bits &= bits - 1) {
-              ray[n++] = (31 - Math.clz32(bits & -bits)) * 9 + kf;
-            }
-          } else {
-            for (let bits = occ & ((1 << kr) - 1); bits !== 0;) {
-              const y = 31 - Math.clz32(bits);
-              ray[n++] = y * 9 + kf;
-              bits ^= 1 << y;
-            }
+          for (let bits = occ & ((1 << k) - 1); bits !== 0;) {
+            const x = 31 - Math.clz32(bits);
+            ray[n++] = base + x * stride;
+            bits ^= 1 << x;
           }
         }
         let plain = 0; // pieces so far that are not rook/king snipers
