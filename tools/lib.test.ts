@@ -8,6 +8,7 @@ import {
   commandSpec,
   integerOption,
   isMain,
+  median,
   numberOption,
   readCommandLine,
   reportCommandLine,
@@ -112,6 +113,15 @@ test('integerOption and numberOption: the default when absent, else a checked va
   }
   assert.deepEqual(numberOption({ lr: '0.25' }, 'lr', 1), { ok: true, value: 0.25 });
   for (const text of ['', 'abc', 'Infinity', 'NaN']) assert.equal(numberOption({ lr: text }, 'lr', 1).ok, false, text);
+});
+
+test('median of repeated measurements', () => {
+  assert.equal(median([7]), 7);
+  assert.equal(median([3, 1, 2]), 2);
+  assert.equal(median([4, 1, 3, 2]), 2.5);
+  const xs = [5, 9, 1];
+  median(xs);
+  assert.deepEqual(xs, [5, 9, 1], 'the list is not reordered');
 });
 
 test('repoRoot and isMain', () => {

@@ -17,6 +17,9 @@
 //     it was imported. Every tool that is also imported uses this one check.
 //   readTextFile(path): Result<string, 'file'>
 //     A file's text, or why it cannot be read (the message names the path).
+//   median(values): number
+//     The median of a non-empty list of numbers (the mean of the middle two
+//     for an even count): how the measuring tools summarise repeated runs.
 //   exitWithError(name, message, code = 1): never
 //     Prints `<name>: <message>` to stderr and ends the process: how a script that
 //     runs at the top level reports an error Result.
@@ -94,6 +97,13 @@ export function readTextFile(path: string): Result<string, 'file'> {
   } catch (e) {
     return err('file', `cannot read ${path}: ${(e as Error).message}`);
   }
+}
+
+/** The median of a non-empty list (the mean of the middle two for an even count). */
+export function median(values: readonly number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
 /** Prints `<name>: <message>` to stderr and ends the process with `code`. */

@@ -4,6 +4,8 @@
 //   node dist/tools/nnue/native-compare.js --native PATH --net FILE
 //        [--rounds 3] [--depth 13] [--hash 16] [--kirin "node bin/kirin.js"] [--json]
 //
+// --kirin is a shell command line (quote paths with spaces); --native a path.
+//
 // Each round runs `bench HASH 1 DEPTH` in a fresh process of each engine, after
 // `setoption name EvalFile value FILE`, alternating which engine goes first so that
 // a change in the machine's load falls on both. Prints each run's nodes and
@@ -14,7 +16,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
-import { commandSpec, exitWithError, isMain, repoRoot, scriptCommandLine } from '../lib.js';
+import { commandSpec, exitWithError, isMain, median, repoRoot, scriptCommandLine } from '../lib.js';
 
 const USAGE =
   'usage: node dist/tools/nnue/native-compare.js --native PATH --net FILE [--rounds 3] [--depth 13] [--hash 16] ' +
@@ -38,18 +40,10 @@ export function parseBenchSummary(text: string): BenchRun | null {
   return nodes === null || timeMs === null || nps === null ? null : { nodes, timeMs, nps };
 }
 
-/** The median of a non-empty list. */
-export function median(values: readonly number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
-
-/** Runs `command` (split on spaces), feeds it `input`, and returns its bench summary. */
+/** Runs the shell command line `command`, feeds it `input`, and returns its bench summary. */
 function runBench(command: string, input: string): Promise<BenchRun> {
-  const [file, ...args] = command.split(' ').filter(Boolean);
   return new Promise((done, fail) => {
-    const child = spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(`exec ${command}`, { shell: true, stdio: ['pipe', 'pipe', 'pipe'] });
     let text = '';
     child.stdout.on('data', (d: Buffer) => (text += d.toString()));
     child.stderr.on('data', (d: Buffer) => (text += d.toString()));
@@ -90,11 +84,11 @@ async function main(): Promise<void> {
   const rounds = cl.integer('rounds', 3, { min: 1, max: 50 });
   const depth = cl.integer('depth', 13, { min: 1, max: 30 });
   const hash = cl.integer('hash', 16, { min: 1, max: 4096 });
-  const kirin = cl.string('kirin', `node ${resolve(repoRoot(), 'bin', 'kirin.js')}`);
+  const kirin = cl.string('kirin', `"${process.execPath}" "${resolve(repoRoot(), 'bin', 'kirin.js')}"`);
   const input = `setoption name EvalFile value ${net}\nbench ${hash} 1 ${depth}\nquit\n`;
   const engines = [
     { name: 'kirin', command: kirin },
-    { name: 'native', command: resolve(nativePath) },
+    { name: 'native', command: `"${resolve(nativePath)}"` },
   ];
   const runs: Record<string, BenchRun[]> = { kirin: [], native: [] };
   const load = loadavg()[0];

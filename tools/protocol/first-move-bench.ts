@@ -21,7 +21,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { commandSpec, repoRoot, scriptCommandLine } from '../lib.js';
+import { commandSpec, median, repoRoot, scriptCommandLine } from '../lib.js';
 
 const root = repoRoot();
 const USAGE = `usage: node dist/tools/protocol/first-move-bench.js [--processes 3] [--runs 4] [--movetime 1000]
@@ -147,11 +147,6 @@ function cpuMs(pid: number | undefined): number | null {
     return null;
   }
 }
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 const all: ProcessRun[] = [];
 for (let p = 0; p < processes; p++) {
