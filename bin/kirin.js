@@ -39,6 +39,10 @@ async function run() {
     const mod = await import(cli.href);
     return mod[tool[1]](argv.slice(1));
   }
+  // The search thread starts first: it loads its modules and builds its tables
+  // on the other core while this thread loads the engine (readyok comes sooner).
+  const { prestartSearchThread } = await import('../dist/src/engine/platform.js');
+  prestartSearchThread();
   const { main } = await import('../dist/src/main.js');
   return main(argv);
 }

@@ -9,7 +9,7 @@ import { DRAW_RULES, REPETITION_RULES, ruleConfigFrom, type RuleConfig } from '.
 import { moveToUci, type Move } from '../core/types.js';
 import { playUciMoves, type MoveErrorCode } from '../core/ucimove.js';
 import { ACCEPTED, Options, type OptionChange } from './options.js';
-import { spawnSearchWorker, type SearchThread } from './platform.js';
+import { spawnSearchWorker, takePrestartedSearchThread, type SearchThread } from './platform.js';
 import {
   CLASSICAL_WIN_RATE,
   PIKAFISH_WIN_RATE,
@@ -17,7 +17,7 @@ import {
   type ScoreType,
   type WinRateModel,
 } from '../eval/score.js';
-import type { FromWorker, ToWorker } from '../search/worker.js';
+import type { FromWorker, ToWorker, Warmup } from '../search/worker.js';
 import type { SearchInfo, SearchLimits, SearchOptions, SearchResult, StaticEvaluation } from '../search/types.js';
 import {
   evalNetworkFromBytes,
@@ -378,13 +378,19 @@ export class Engine {
    * in Node, a Web Worker in the browser build).
    */
   private createSearchWorker(index: number, warmup: boolean): SearchThread {
-    if (!warmup) return spawnSearchWorker({ warmup, index });
+    if (index > 0) return spawnSearchWorker({ index });
+    const w = takePrestartedSearchThread() ?? spawnSearchWorker({ index });
     // The warm-up searches in the table when it is still empty (no search has
     // used it yet), and with the network the engine plays with now.
-    const table = this.tableBuffer();
-    const tt = this.ttFresh ? table : undefined;
-    const net = this.network ? networkHandle(this.network) : null;
-    return spawnSearchWorker({ warmup, abort: this.warmupAbort.buffer as SharedArrayBuffer, index, tt, net });
+    let start: Warmup | null = null;
+    if (warmup) {
+      const table = this.tableBuffer();
+      const tt = this.ttFresh ? table : undefined;
+      const net = this.network ? networkHandle(this.network) : null;
+      start = { abort: this.warmupAbort.buffer as SharedArrayBuffer, tt, net };
+    }
+    w.postMessage({ type: 'start', warmup: start } satisfies ToWorker);
+    return w;
   }
 
   /** The shared table of the current Hash size (allocated at the first need; 16 MB when the size cannot be had). */

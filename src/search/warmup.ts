@@ -36,25 +36,32 @@ function warmupLimits(kind: number): SearchLimits {
       l.nodes = WARMUP_NODES;
       break;
     case 1:
-      l.depth = 7;
+      l.depth = 5;
       break;
     case 2:
-      l.movetime = 60;
+      l.movetime = 5;
       break;
     default:
-      l.wtime = 3000;
-      l.btime = 3000;
-      l.winc = 30;
-      l.binc = 30;
+      l.wtime = 200;
+      l.btime = 200;
+      l.winc = 2;
+      l.binc = 2;
       break;
   }
   return l;
 }
 
-/** Nodes of a nodes-limited warm-up search; with the other kinds, about a second in all on a fast machine, more when cold. */
-const WARMUP_NODES = 12000;
+/**
+ * Nodes of a nodes-limited warm-up search. The sizes (with the short depth,
+ * movetime and clock searches) are the smallest that keep the first `go
+ * movetime 1000` of a process at about 0.8x the nodes of the fourth
+ * (tools/protocol/first-move-bench): about half a second of warm-up in all on
+ * a 2-core machine; larger ones bought a few percent more for every extra
+ * second before `readyok`.
+ */
+const WARMUP_NODES = 3000;
 /** Nodes of the final, deeper warm-up search. */
-const DEEP_NODES = 60000;
+const DEEP_NODES = 20000;
 /** Rounds over the positions (each round uses every kind of limit on every position). */
 const WARMUP_ROUNDS = 1;
 

@@ -39,7 +39,12 @@ export type ToWorker =
   | { type: 'hashfull'; id: number }
   | { type: 'net'; net: EvalNetworkHandle | null }
   /** The static evaluation of a game's position, as this thread's searches evaluate it. */
-  | { type: 'eval'; id: number; fen: string; moves: Move[] };
+  | { type: 'eval'; id: number; fen: string; moves: Move[] }
+  /**
+   * The main thread's first message: warm up (when `warmup` is given), then
+   * answer 'ready'. Helpers get none.
+   */
+  | { type: 'start'; warmup: Warmup | null };
 
 export type FromWorker =
   | { type: 'info'; id: number; info: import('./types.js').SearchInfo }
@@ -54,12 +59,14 @@ export type FromWorker =
 
 /** The data a search thread starts with (workerData). */
 export interface WorkerStart {
-  /** Run the warm-up search before reading messages. */
-  warmup?: boolean;
-  /** [0] set to end the warm-up early. */
-  abort?: SharedArrayBuffer;
   /** The thread's index in the pool: 0 the main search thread, then the Lazy SMP helpers. */
   index?: number;
+}
+
+/** What the warm-up of a 'start' message works with. */
+export interface Warmup {
+  /** [0] set to end the warm-up early. */
+  abort: SharedArrayBuffer;
   /**
    * A fresh (empty) transposition table of the size the searches will use: the
    * warm-up searches in it, then empties it again, so the optimised code is
@@ -122,21 +129,23 @@ function runSearch(
   });
 }
 
-// Warm-up before the first message is read: messages sent meanwhile (a `go`)
-// wait in the port's queue. The warm-up searches with a scratch Searcher that
+// The warm-up (a 'start' message, before any other): messages sent meanwhile
+// (a `go`) wait in the port's queue. It searches with a scratch Searcher that
 // borrows the search thread's histories (reset to their starting values after
 // it: cheaper than first touching a second set of 40 MB); its table is the real
 // one when the engine sends a fresh table (then emptied again: an empty table is
 // all zeros), else a scratch one. So the real Searcher's tables and histories
 // (and `bench`) are as if it had not run. Limits and options cross a structured
 // clone, as a `go`'s do through postMessage, so the optimised code sees objects
-// of the shapes real searches bring.
-if (data.warmup && data.abort) {
+// of the shapes real searches bring. The thread may be started before the engine
+// has its table and network (src/engine/platform.ts: prestartSearchThread): its
+// modules load and its tables are built meanwhile, and the warm-up waits for them.
+function warmUp(w: Warmup, post: (m: FromWorker) => void): void {
   try {
-    const abort = new Int32Array(data.abort);
-    const scratch = new Searcher(data.tt ? 0 : 1, searcher.hist);
-    if (data.tt) scratch.tt.attach(data.tt);
-    if (data.net) scratch.setNetwork(networkFromHandle(data.net), threadIndex + 1);
+    const abort = new Int32Array(w.abort);
+    const scratch = new Searcher(w.tt ? 0 : 1, searcher.hist);
+    if (w.tt) scratch.tt.attach(w.tt);
+    if (w.net) scratch.setNetwork(networkFromHandle(w.net), threadIndex + 1);
     const discard = (): void => {};
     for (const job of warmupJobs()) {
       if (Atomics.load(abort, 0) !== 0) break;
@@ -156,18 +165,21 @@ if (data.warmup && data.abort) {
     scratch.tt.clear();
   } catch (e) {
     // A failed warm-up costs speed, not correctness.
-    port.postMessage({ type: 'text', id: 0, line: `warm-up failed: ${(e as Error).message}` } satisfies FromWorker);
+    post({ type: 'text', id: 0, line: `warm-up failed: ${(e as Error).message}` });
   } finally {
     searcher.hist.clear();
   }
 }
-port.postMessage({ type: 'ready' } satisfies FromWorker);
 
 let network: EvalNetwork | null = null;
 
 port.on('message', (msg: ToWorker) => {
   const post = (m: FromWorker) => port.postMessage(m);
   switch (msg.type) {
+    case 'start':
+      if (msg.warmup) warmUp(msg.warmup, post);
+      post({ type: 'ready' });
+      break;
     case 'go': {
       const signals = new Int32Array(msg.signals);
       const shared = msg.shared ? new SharedSearch(msg.shared) : undefined;
