@@ -390,6 +390,8 @@ export class Engine {
       start = { abort: this.warmupAbort.buffer as SharedArrayBuffer, tt, net };
     }
     w.postMessage({ type: 'start', warmup: start } satisfies ToWorker);
+    // While the thread loads and builds its tables, this one brings the table's pages in.
+    if (start?.tt) TranspositionTable.prefault(start.tt);
     return w;
   }
 

@@ -168,3 +168,20 @@ test('size follows the MB setting and lives on a SharedArrayBuffer', () => {
     assert.ok(i >= 0 && i + 9 <= tt.table.length);
   }
 });
+
+test('prefault brings a shared table in without changing a word, and ignores an unshared buffer', () => {
+  const buffer = TranspositionTable.allocateShared(1);
+  const words = new Int32Array(buffer);
+  const rng = mulberry32(7);
+  // Some entries written (as a search running meanwhile would), most still zero.
+  for (let i = 0; i < 5000; i++) words[(rng() * words.length) | 0] = (rng() * 0x7fffffff) | 0;
+  words[0] = -1;
+  words[1024] = 123;
+  const before = words.slice();
+  TranspositionTable.prefault(buffer);
+  assert.deepEqual(words, before);
+  const plain = new ArrayBuffer(4096);
+  new Int32Array(plain)[0] = 5;
+  TranspositionTable.prefault(plain);
+  assert.equal(new Int32Array(plain)[0], 5);
+});

@@ -82,6 +82,20 @@ export class TranspositionTable {
     return allocate(Math.floor((mb * 1024 * 1024) / CLUSTER_BYTES) * CLUSTER_BYTES).buffer;
   }
 
+  /**
+   * Brings a fresh shared table's memory pages in without changing a byte (an
+   * atomic compare-exchange of 0 with 0 writes one word per 4 KB page), so that a
+   * thread searching in it meanwhile pays no page faults for them. The engine does
+   * this on its own thread while the search thread starts: the first touch of 16 MB
+   * costs tens of milliseconds on some machines.
+   */
+  static prefault(buffer: ArrayBufferLike): void {
+    const Sab = (globalThis as { SharedArrayBuffer?: typeof SharedArrayBuffer }).SharedArrayBuffer;
+    if (!Sab || !(buffer instanceof Sab)) return;
+    const words = new Int32Array(buffer);
+    for (let i = 0; i < words.length; i += 1024) Atomics.compareExchange(words, i, 0, 0);
+  }
+
   /** Uses an existing shared buffer (another thread's table). */
   attach(buffer: ArrayBufferLike): void {
     this.table = new Int32Array(buffer);
