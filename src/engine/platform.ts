@@ -23,9 +23,8 @@ export function spawnSearchWorker(start: WorkerStart): SearchThread {
   return new Worker(new URL('../search/worker.js', import.meta.url), { workerData: start });
 }
 
-/** Main search thread started ahead of the engine (null: none, or taken). */
-let prestarted: Worker | null = null;
-let prestartFailed = false;
+/** The main search thread started ahead of the engine (null: none, or taken), and whether it failed meanwhile. */
+let prestarted: { thread: SearchThread; failed: boolean } | null = null;
 
 /**
  * Starts the main search thread now, before the rest of the engine's modules
@@ -36,22 +35,22 @@ let prestartFailed = false;
  */
 export function prestartSearchThread(): void {
   if (prestarted) return;
-  const w = new Worker(new URL('../search/worker.js', import.meta.url), { workerData: { index: 0 } });
-  prestartFailed = false;
-  // Failures before the engine listens are kept (the engine then starts a fresh thread).
-  w.once('error', () => (prestartFailed = true));
-  w.once('exit', () => (prestartFailed = true));
-  w.unref();
-  prestarted = w;
+  const entry = { thread: spawnSearchWorker({ index: 0 }), failed: false };
+  // A failure before the engine listens is kept: the engine then starts a fresh thread.
+  entry.thread.on('error', () => (entry.failed = true));
+  entry.thread.on('exit', () => (entry.failed = true));
+  entry.thread.unref();
+  prestarted = entry;
 }
 
 /** The prestarted main search thread, once (null when none was started or it failed). */
 export function takePrestartedSearchThread(): SearchThread | null {
-  const w = prestarted;
+  const entry = prestarted;
   prestarted = null;
-  if (w && prestartFailed) {
-    void w.terminate();
+  if (!entry) return null;
+  if (entry.failed) {
+    void entry.thread.terminate();
     return null;
   }
-  return w;
+  return entry.thread;
 }
