@@ -6,7 +6,7 @@
 // from a URL or a file picker), so a network *file* is never found.
 
 import { err, ok, type Result } from '../core/result.js';
-import type { NetworkFile, NetworkFileCode } from '../eval/nnue/files.js';
+import type { NetworkFileCode, OpenedNetworkFile } from '../eval/nnue/files.js';
 import { fetchBytes } from './web.js';
 
 const modules = new Map<boolean, Uint8Array>();
@@ -73,7 +73,7 @@ export function candidatePaths(given: string): string[] {
   return [given];
 }
 
-export function readNetworkFile(given: string): Result<NetworkFile, NetworkFileCode> {
+export function openNetworkFile(given: string): Result<OpenedNetworkFile, NetworkFileCode> {
   return err(
     'not-found',
     `network file '${given}' was not found (a browser has no files: load a network from a URL or a file)`,

@@ -1,15 +1,18 @@
-// Network loading time, by stage: how long a network file takes to become a
-// usable NnueNetwork, measured in a fresh process (the first load is the one a
-// user waits for) and then repeated in the same process.
+// Network loading time: how long a network file takes to become a usable
+// NnueNetwork, measured in a fresh process (the first load is the one a user
+// waits for) and then repeated in the same process.
 //
 //   node dist/tools/nnue/load-bench.js <network file> [--repeats 3] [--json]
 //
-// Each round first times the whole of NnueNetwork.load (in round 1 the cold
-// path: nothing compiled yet, the threat tables built once per process), then
-// the stages one by one: read (the file's bytes), unpack (zstd, or nothing for a plain file),
-// allocate (the network's memory), parse (checking and writing the weights into
-// that memory). A measurement, not a test: the
-// numbers depend on the machine and its load; compare within one run.
+// Each round first times NnueNetwork.load as the engine loads (in round 1 the
+// cold path: nothing compiled yet, the threat tables built once per process):
+// the file read in pieces and streamed through the zstd decoder into the
+// parser, no buffer of the payload's size. Then, for comparison, the same work
+// done whole, stage by stage, one buffer per stage: read (the file's bytes),
+// unpack (zstd, or nothing for a plain file), allocate (the network's memory),
+// parse (checking and writing the weights into that memory) - the path a
+// damaged stream falls back to. A measurement, not a test: the numbers depend
+// on the machine and its load; compare within one run.
 
 import { readFileSync } from 'node:fs';
 import {
@@ -109,6 +112,7 @@ if (json) {
     `zstd decoder: ${info.decoder}${wasm ? ` (compiled in ${prepare.wall.toFixed(0)} / ${prepare.cpu.toFixed(0)} ms)` : ''}`,
   );
   console.log('wall / CPU ms (CPU: user + system time of this process; less disturbed by other load than wall time)');
+  console.log('        streamed   | the same done whole, stage by stage:');
   console.log('round   NnueNetwork.load            read          unpack        allocate           parse');
   const c = (t: Time, w: number): string => `${t.wall.toFixed(0)} / ${t.cpu.toFixed(0)}`.padStart(w);
   rounds.forEach((r, i) => {

@@ -9,7 +9,7 @@ import type { Result } from '../../core/result.js';
 import { isKirinNet, type KnetLoadCode } from '../kirinnet/format.js';
 import { KirinEvaluator, KirinNetwork, type KirinNetHandle } from '../kirinnet/network.js';
 import { traceKirinNet } from '../kirinnet/trace.js';
-import { readEmbeddedNetwork, readNetworkFile } from '../nnue/files.js';
+import { openNetworkFile, readEmbeddedNetwork } from '../nnue/files.js';
 import { MAX_PAYLOAD_BYTES, networkFileError, type NnueLoadCode } from '../nnue/loader.js';
 import { NnueEvaluator, NnueNetwork, type NetworkHandle } from '../nnue/network.js';
 import { traceNnue } from '../nnue/trace.js';
@@ -45,10 +45,14 @@ export function loadEmbeddedNetwork(): Result<EvalNetwork, EvalNetworkCode> | nu
 
 /** Finds (as Pikafish does: as given, beside the program, in the working directory) and loads a network file. */
 export function loadEvalNetwork(given: string, programDirs?: readonly string[]): Result<EvalNetwork, EvalNetworkCode> {
-  const read = readNetworkFile(given, MAX_PAYLOAD_BYTES, programDirs);
+  const file = openNetworkFile(given, MAX_PAYLOAD_BYTES, programDirs);
   // Not found, unreadable, too large: worded as the Pikafish loader words them.
-  if (!read.ok) return networkFileError(read.error);
-  return evalNetworkFromBytes(read.value.bytes, read.value.path);
+  if (!file.ok) return networkFileError(file.error);
+  // Kirin's networks are small: read whole. Pikafish's are read in pieces.
+  if (!isKirinNet(file.value.head)) return NnueNetwork.fromFile(file.value);
+  const bytes = file.value.readAll();
+  if (!bytes.ok) return networkFileError(bytes.error);
+  return KirinNetwork.fromBytes(bytes.value, file.value.path);
 }
 
 export function networkHandle(net: EvalNetwork): EvalNetworkHandle {

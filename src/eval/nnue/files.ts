@@ -4,7 +4,7 @@
 // build (tools/web/build.ts) replaces this module by src/browser/nnue-files.ts,
 // which exports the same names.
 
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { err, ok, type Result } from '../../core/result.js';
@@ -50,33 +50,89 @@ function defaultProgramDirs(): string[] {
   return [join(root, 'bin'), root];
 }
 
-/** A network file as read: where it was found and its bytes. */
-export interface NetworkFile {
+/** Bytes read ahead from a network file to tell its format (KIRINNET magic, zstd frame header, Pikafish header). */
+const HEAD_BYTES = 64;
+/** The pieces a network file is read in (one buffer, reused). */
+const PIECE_BYTES = 1 << 20;
+
+/**
+ * A network file found and checked, not read yet: where it is, its size and
+ * first bytes; then read whole, or piece by piece (a large network read in
+ * pieces never needs a buffer of its size: the first touch of fresh memory is
+ * most of a load's time on some machines).
+ */
+export interface OpenedNetworkFile {
   readonly path: string;
-  readonly bytes: Uint8Array;
+  readonly size: number;
+  /** The first bytes (HEAD_BYTES, or the whole file when it is shorter). */
+  readonly head: Uint8Array;
+  /** The whole file. */
+  readAll(): Result<Uint8Array, NetworkFileCode>;
+  /**
+   * The file in order, in pieces of at most 1 MB read into one reused buffer:
+   * a piece is valid until the next is asked for. Throws when the file cannot
+   * be read any more (the caller then reads it whole, which words the error).
+   */
+  pieces(): Generator<Uint8Array>;
 }
 
 /** Why a network file could not be read. */
 export type NetworkFileCode = 'not-found' | 'too-large' | 'unreadable';
 
 /**
- * Finds `given` (candidatePaths) and reads it, refusing files over `maxBytes`.
- * The error's message starts "network file '<name>'" and says what happened.
+ * Finds `given` (candidatePaths), refusing files over `maxBytes`, and reads its
+ * first bytes. The error's message starts "network file '<name>'" and says
+ * what happened.
  */
-export function readNetworkFile(
+export function openNetworkFile(
   given: string,
   maxBytes: number,
   programDirs?: readonly string[],
-): Result<NetworkFile, NetworkFileCode> {
+): Result<OpenedNetworkFile, NetworkFileCode> {
   const tried = candidatePaths(given, programDirs);
   const path = tried.find((p) => existsSync(p) && statSync(p).isFile());
   if (!path) return err('not-found', `network file '${given}' was not found (looked for ${tried.join(', ')})`);
+  const unreadable = (e: unknown) =>
+    err('unreadable', `network file '${path}' could not be read (${(e as Error).message})`);
+  let size: number;
+  let head: Uint8Array;
   try {
-    const size = statSync(path).size;
+    size = statSync(path).size;
     if (size > maxBytes)
       return err('too-large', `network file '${path}' is ${size} bytes, more than any network (${maxBytes})`);
-    return ok({ path, bytes: readFileSync(path) });
+    const fd = openSync(path, 'r');
+    try {
+      const buf = new Uint8Array(Math.min(size, HEAD_BYTES));
+      head = buf.subarray(0, readSync(fd, buf, 0, buf.length, 0));
+    } finally {
+      closeSync(fd);
+    }
   } catch (e) {
-    return err('unreadable', `network file '${path}' could not be read (${(e as Error).message})`);
+    return unreadable(e);
   }
+  return ok({
+    path,
+    size,
+    head,
+    readAll() {
+      try {
+        return ok(readFileSync(path));
+      } catch (e) {
+        return unreadable(e);
+      }
+    },
+    *pieces() {
+      const fd = openSync(path, 'r');
+      try {
+        const buf = new Uint8Array(Math.min(PIECE_BYTES, Math.max(1, size)));
+        for (;;) {
+          const n = readSync(fd, buf, 0, buf.length, null);
+          if (n <= 0) return;
+          yield buf.subarray(0, n);
+        }
+      } finally {
+        closeSync(fd);
+      }
+    },
+  });
 }

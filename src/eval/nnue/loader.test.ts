@@ -5,7 +5,17 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 
 import { syntheticNetFile } from '../../../tools/nnue/synthetic.js';
-import { NETWORK_HASH, NNUE_VERSION, candidatePaths, unpackContainer, type NnueLoadCode } from './loader.js';
+import { WEIGHTS_END } from './layout.js';
+import {
+  NETWORK_HASH,
+  NNUE_VERSION,
+  allocateNetworkMemory,
+  candidatePaths,
+  parsePayload,
+  unpackContainer,
+  type NnueLoadCode,
+  type PayloadSource,
+} from './loader.js';
 import { NnueNetwork } from './network.js';
 
 // Every kind of bad network file gets its own code and a message that names the
@@ -195,4 +205,48 @@ test('trailing bytes after the last layer stack: trailing-bytes', () => {
     'long.nnue',
     /1 bytes after the last layer stack/,
   );
+});
+
+test('a payload parsed from pieces of any size gives the same weights as the whole; a source short of its size throws', () => {
+  const whole = allocateNetworkMemory(0, false);
+  assert.ok(parsePayload(payload, whole.buffer, 'whole').ok);
+  // Pieces of 4093 bytes, reused: every field and LEB128 value may straddle two pieces.
+  const piece = new Uint8Array(4093);
+  let at = 0;
+  const source: PayloadSource = {
+    total: payload.length,
+    next: () => {
+      if (at >= payload.length) return null;
+      const n = Math.min(piece.length, payload.length - at);
+      piece.set(payload.subarray(at, at + n));
+      at += n;
+      return piece.subarray(0, n);
+    },
+  };
+  let allocated = 0;
+  const pieced = allocateNetworkMemory(0, false);
+  const r = parsePayload(
+    source,
+    () => {
+      allocated++;
+      return pieced.buffer;
+    },
+    'pieces',
+  );
+  assert.ok(r.ok && r.value.includes('seed=1'));
+  assert.equal(allocated, 1);
+  const a = Buffer.from(new Uint8Array(whole.buffer, 0, WEIGHTS_END));
+  assert.ok(a.equals(Buffer.from(new Uint8Array(pieced.buffer, 0, WEIGHTS_END))), 'same weights');
+  // A wrong header costs no allocation.
+  const bad = bytesWith((_b, v) => v.setUint32(4, NETWORK_HASH ^ 1, true));
+  let badAllocated = 0;
+  const rb = parsePayload(bad, () => (badAllocated++, new ArrayBuffer(0)), 'bad');
+  assert.ok(!rb.ok && rb.error.code === 'bad-hash' && badAllocated === 0);
+  // A source that ends before its declared size throws (the loader then reads the whole file).
+  let given = false;
+  const short: PayloadSource = {
+    total: payload.length,
+    next: () => (given ? null : ((given = true), payload.subarray(0, 1 << 20))),
+  };
+  assert.throws(() => parsePayload(short, allocateNetworkMemory(0, false).buffer, 'short'));
 });

@@ -16,7 +16,7 @@
 import { Decompress } from 'fzstd';
 import { ZSTDDecoder } from 'zstddec/stream';
 import { err, ok, type KirinError, type Result } from '../../core/result.js';
-import { readNetworkFile, type NetworkFileCode } from './files.js';
+import { openNetworkFile, type NetworkFileCode, type OpenedNetworkFile } from './files.js';
 import {
   FC0_BIAS,
   FC0_WEIGHTS,
@@ -280,48 +280,117 @@ export function allocateNetworkMemory(workBytes: number, shared = typeof SharedA
 
 const LEB_MAGIC = 'COMPRESSED_LEB128';
 
+/**
+ * A payload piece by piece, in order: a file read in pieces, a zstd stream's
+ * output, or one whole buffer. A piece may be reused for the next one once it
+ * is asked for (the parser copies what it keeps). `total` is the payload's size
+ * as declared (the file's size, the zstd frame's content size).
+ */
+export interface PayloadSource {
+  readonly total: number;
+  /** The next piece; null at the end. */
+  next(): Uint8Array | null;
+}
+
+/** A whole payload as a source of one piece. */
+function wholeSource(payload: Uint8Array): PayloadSource {
+  let given = false;
+  return {
+    total: payload.length,
+    next: () => {
+      if (given) return null;
+      given = true;
+      return payload;
+    },
+  };
+}
+
+/** The source gave fewer bytes than it declared (a damaged stream: the caller falls back to the whole payload). */
+class SourceEnded extends Error {}
+
+/** Reads a payload source from the front, across its pieces. */
 class Reader {
-  pos = 0;
-  readonly view: DataView;
-  constructor(readonly bytes: Uint8Array) {
-    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  private piece: Uint8Array = new Uint8Array(0);
+  private at = 0;
+  /** Payload offset of piece[0]. */
+  private base = 0;
+  constructor(private readonly source: PayloadSource) {}
+  get total(): number {
+    return this.source.total;
+  }
+  get pos(): number {
+    return this.base + this.at;
   }
   get left(): number {
-    return this.bytes.length - this.pos;
+    return this.source.total - this.pos;
+  }
+  /** Makes piece[at] readable (throws SourceEnded when the source has no more). */
+  private more(): void {
+    while (this.at >= this.piece.length) {
+      const p = this.source.next();
+      if (p === null) throw new SourceEnded();
+      this.base += this.piece.length;
+      this.piece = p;
+      this.at = 0;
+    }
+  }
+  u8(): number {
+    if (this.at >= this.piece.length) this.more();
+    return this.piece[this.at++];
   }
   u32(): number {
-    const v = this.view.getUint32(this.pos, true);
-    this.pos += 4;
-    return v;
+    return (this.u8() | (this.u8() << 8) | (this.u8() << 16) | (this.u8() << 24)) >>> 0;
+  }
+  /** Copies the next n bytes to dest[to ...]. */
+  copy(dest: Uint8Array, to: number, n: number): void {
+    while (n > 0) {
+      if (this.at >= this.piece.length) this.more();
+      const k = Math.min(n, this.piece.length - this.at);
+      dest.set(this.piece.subarray(this.at, this.at + k), to);
+      this.at += k;
+      to += k;
+      n -= k;
+    }
+  }
+  bytes(n: number): Uint8Array {
+    const out = new Uint8Array(n);
+    this.copy(out, 0, n);
+    return out;
   }
 }
 
 /**
- * Parses a payload and writes its parameters into `memory` (layout.ts). On
- * failure the memory may hold part of the weights: callers load into a fresh
- * memory and keep the previous network until the load succeeds.
+ * Parses a payload and writes its parameters into `memory` (layout.ts), or
+ * into the memory `memory()` returns once the header has been checked (so a
+ * file with a wrong header costs no allocation). On failure the memory may
+ * hold part of the weights: callers load into a fresh memory and keep the
+ * previous network until the load succeeds. Throws SourceEnded only when a
+ * source gives fewer bytes than it declared.
  */
-export function parsePayload(payload: Uint8Array, memory: ArrayBufferLike, name: string): Result<string, NnueLoadCode> {
-  const r = new Reader(payload);
-  const mem8 = new Uint8Array(memory);
-  const memView = new DataView(memory);
+export function parsePayload(
+  payload: Uint8Array | PayloadSource,
+  memory: ArrayBufferLike | (() => ArrayBufferLike),
+  name: string,
+): Result<string, NnueLoadCode> {
+  const r = new Reader(payload instanceof Uint8Array ? wholeSource(payload) : payload);
   const need = (n: number, what: string): Fail | null =>
     r.left < n
       ? fail(
           'truncated',
           name,
-          `is truncated: ${what} needs ${n} bytes at offset ${r.pos}, but only ${r.left} remain (payload ${payload.length} bytes)`,
+          `is truncated: ${what} needs ${n} bytes at offset ${r.pos}, but only ${r.left} remain (payload ${r.total} bytes)`,
         )
       : null;
 
   let e = need(4, 'the version');
   if (e) return e;
-  const version = r.u32();
+  const versionBytes = r.bytes(4);
+  const version = new DataView(versionBytes.buffer).getUint32(0, true);
   if (version !== NNUE_VERSION) {
     return fail(
       'bad-version',
       name,
-      `has version ${hex(version)} (first bytes ${Array.from(payload.subarray(0, 4), (b) => b.toString(16).padStart(2, '0')).join(' ')}), not ${hex(NNUE_VERSION)}`,
+      `has version ${hex(version)} (first bytes ${Array.from(versionBytes, (b) => b.toString(16).padStart(2, '0')).join(' ')}), not ${hex(NNUE_VERSION)}`,
     );
   }
   if ((e = need(8, 'the header'))) return e;
@@ -335,17 +404,20 @@ export function parsePayload(payload: Uint8Array, memory: ArrayBufferLike, name:
   const descLen = r.u32();
   if (descLen > r.left) {
     return fail(
-      descLen > MAX_PAYLOAD_BYTES || descLen > payload.length ? 'too-large' : 'truncated',
+      descLen > MAX_PAYLOAD_BYTES || descLen > r.total ? 'too-large' : 'truncated',
       name,
       `claims a description of ${descLen} bytes, but only ${r.left} bytes follow`,
     );
   }
-  const description = new TextDecoder().decode(payload.subarray(r.pos, r.pos + descLen));
-  r.pos += descLen;
+  const description = new TextDecoder().decode(r.bytes(descLen));
   if ((e = need(4, 'the feature-transformer hash'))) return e;
   const ftHash = r.u32();
   if (ftHash !== FT_HASH)
     return fail('bad-hash', name, `has feature-transformer hash ${hex(ftHash)}, not ${hex(FT_HASH)}`);
+
+  const buffer = typeof memory === 'function' ? memory() : memory;
+  const mem8 = new Uint8Array(buffer);
+  const memView = new DataView(buffer);
 
   // A LEB128 block: magic, byte count, exactly `count` signed values in exactly
   // that many bytes, decoded as Pikafish's read_leb_128 does into `dest`
@@ -353,34 +425,34 @@ export function parsePayload(payload: Uint8Array, memory: ArrayBufferLike, name:
   const leb = (count: number, dest: Int16Array | Int32Array, at: number, what: string): Fail | null => {
     const f = need(21, `the ${what} block header`);
     if (f) return f;
-    for (let i = 0; i < 17; i++) {
-      if (payload[r.pos + i] !== LEB_MAGIC.charCodeAt(i))
-        return fail('bad-leb128', name, `has no COMPRESSED_LEB128 marker for the ${what} at offset ${r.pos}`);
-    }
-    r.pos += 17;
+    const markerAt = r.pos;
+    let marked = true;
+    for (let i = 0; i < 17; i++) if (r.u8() !== LEB_MAGIC.charCodeAt(i)) marked = false;
+    if (!marked)
+      return fail('bad-leb128', name, `has no COMPRESSED_LEB128 marker for the ${what} at offset ${markerAt}`);
     const bytes = r.u32();
     if (bytes > r.left) {
       return fail(
-        bytes > payload.length ? 'too-large' : 'truncated',
+        bytes > r.total ? 'too-large' : 'truncated',
         name,
         `claims ${bytes} LEB128 bytes for the ${what}, but only ${r.left} bytes follow`,
       );
     }
-    const end = r.pos + bytes;
-    let p = r.pos;
+    let used = 0;
     const maxShift = dest instanceof Int16Array ? 21 : 35;
     for (let i = 0; i < count; i++) {
       let v = 0,
         shift = 0,
         byte = 0;
       do {
-        if (p >= end)
+        if (used >= bytes)
           return fail(
             'bad-leb128',
             name,
             `has ${bytes} LEB128 bytes for the ${what}, too few for ${count} values (value ${i} incomplete)`,
           );
-        byte = payload[p++];
+        byte = r.u8();
+        used++;
         if (shift < 32) v |= (byte & 0x7f) << shift;
         shift += 7;
         if (shift > maxShift)
@@ -389,25 +461,23 @@ export function parsePayload(payload: Uint8Array, memory: ArrayBufferLike, name:
       if (byte & 0x40 && shift < 32) v |= -1 << shift;
       dest[at + i] = v;
     }
-    if (p !== end)
+    if (used !== bytes)
       return fail(
         'bad-leb128',
         name,
-        `has ${end - p} unused bytes in the LEB128 block of the ${what} (${count} values in ${bytes} bytes expected to end exactly)`,
+        `has ${bytes - used} unused bytes in the LEB128 block of the ${what} (${count} values in ${bytes} bytes expected to end exactly)`,
       );
-    r.pos = end;
     return null;
   };
   const plain = (bytes: number, dest: number, what: string): Fail | null => {
     const f = need(bytes, what);
     if (f) return f;
-    mem8.set(payload.subarray(r.pos, r.pos + bytes), dest);
-    r.pos += bytes;
+    r.copy(mem8, dest, bytes);
     return null;
   };
 
-  const mem16 = new Int16Array(memory, 0, memory.byteLength >> 1);
-  const mem32 = new Int32Array(memory, 0, memory.byteLength >> 2);
+  const mem16 = new Int16Array(buffer, 0, buffer.byteLength >> 1);
+  const mem32 = new Int32Array(buffer, 0, buffer.byteLength >> 2);
   if ((e = leb(L1, mem16, FT_BIAS >> 1, 'feature-transformer biases'))) return e;
   // The file stores threat weights first; in memory threat rows follow the piece-square rows.
   if ((e = plain(THREAT_DIMS * L1, FT_WEIGHTS + PSQ_DIMS * L1, 'the threat weights'))) return e;
@@ -425,8 +495,7 @@ export function parsePayload(payload: Uint8Array, memory: ArrayBufferLike, name:
     const i32s = (n: number, dest: number, what: string): Fail | null => {
       const f = need(4 * n, what);
       if (f) return f;
-      for (let i = 0; i < n; i++) memView.setInt32(dest + 4 * i, r.view.getInt32(r.pos + 4 * i, true), true);
-      r.pos += 4 * n;
+      for (let i = 0; i < n; i++) memView.setInt32(dest + 4 * i, r.u32() | 0, true);
       return null;
     };
     if ((e = i32s(L2, base + FC0_BIAS, `the fc_0 biases of stack ${s}`))) return e;
@@ -443,15 +512,52 @@ export function parsePayload(payload: Uint8Array, memory: ArrayBufferLike, name:
 
 export { candidatePaths } from './files.js';
 
-/** Reads, unpacks and parses a network file into a fresh memory with `workBytes` of work areas. */
+/** A loaded network: what the file said, and the memory its weights are in. */
+interface LoadedNetwork {
+  data: NetworkData;
+  memory: NnueMemory;
+}
+
+/** What a load reads: bytes piece by piece, or all at once for the whole-payload path. */
+interface NetworkInput {
+  readonly size: number;
+  /** The first bytes (64, or all when there are fewer). */
+  readonly head: Uint8Array;
+  /** The bytes in order, in pieces; a piece may be reused once the next is asked for. */
+  pieces(): Iterable<Uint8Array>;
+  /** All the bytes at once. */
+  all(): Result<Uint8Array, NnueLoadCode>;
+}
+
+/** Pieces of a buffer handed to the parser or the zstd decoder (views, no copies). */
+const BYTES_PIECE = 1 << 20;
+
+/** Finds (as Pikafish does), reads, unpacks and parses a network file into a fresh memory with `workBytes` of work areas. */
 export function loadNetworkFile(
   given: string,
   workBytes: number,
   programDirs?: readonly string[],
-): Result<{ data: NetworkData; memory: NnueMemory }, NnueLoadCode> {
-  const read = readNetworkFile(given, MAX_PAYLOAD_BYTES, programDirs);
-  if (!read.ok) return networkFileError(read.error);
-  return loadNetworkBytes(read.value.bytes, read.value.path, workBytes);
+): Result<LoadedNetwork, NnueLoadCode> {
+  const file = openNetworkFile(given, MAX_PAYLOAD_BYTES, programDirs);
+  if (!file.ok) return networkFileError(file.error);
+  return loadOpenedNetworkFile(file.value, workBytes);
+}
+
+/** Reads (in pieces where it can), unpacks and parses a network file found by openNetworkFile. */
+export function loadOpenedNetworkFile(file: OpenedNetworkFile, workBytes: number): Result<LoadedNetwork, NnueLoadCode> {
+  return loadNetworkInput(
+    {
+      size: file.size,
+      head: file.head,
+      pieces: () => file.pieces(),
+      all: () => {
+        const r = file.readAll();
+        return r.ok ? r : networkFileError(r.error);
+      },
+    },
+    file.path,
+    workBytes,
+  );
 }
 
 /** Unpacks and parses the bytes of a network file (named `path` in messages). */
@@ -459,18 +565,170 @@ export function loadNetworkBytes(
   bytes: Uint8Array,
   path: string,
   workBytes: number,
-): Result<{ data: NetworkData; memory: NnueMemory }, NnueLoadCode> {
+): Result<LoadedNetwork, NnueLoadCode> {
+  return loadNetworkInput(
+    {
+      size: bytes.length,
+      head: bytes.subarray(0, 64),
+      *pieces() {
+        for (let i = 0; i < bytes.length; i += BYTES_PIECE) yield bytes.subarray(i, i + BYTES_PIECE);
+      },
+      all: () => ok(bytes),
+    },
+    path,
+    workBytes,
+  );
+}
+
+/**
+ * A load: streamed where it can be (a plain payload, or a zstd frame of declared
+ * size with the WebAssembly decoder: the pieces go straight from the file through
+ * the decoder into the parser, with no buffer of the payload's size), else - and
+ * whenever a stream turns out damaged - from the whole bytes, which words every
+ * error the same way.
+ */
+function loadNetworkInput(input: NetworkInput, path: string, workBytes: number): Result<LoadedNetwork, NnueLoadCode> {
+  const streamed = loadStreamed(input, path, workBytes);
+  if (streamed !== null) return streamed;
+  const all = input.all();
+  if (!all.ok) return all;
+  return loadWhole(all.value, path, workBytes);
+}
+
+/** A payload source that can say, at the end, whether its stream was whole. */
+interface StreamSource extends PayloadSource {
+  /** Reads what is left (a zstd stream is decoded to its end); true when the stream was whole and of its declared size. */
+  finish(): boolean;
+}
+
+/** The pieces as they come (a plain payload). */
+function piecesSource(pieces: Iterable<Uint8Array>, total: number): StreamSource {
+  const it = pieces[Symbol.iterator]();
+  return {
+    total,
+    next: () => {
+      const step = it.next();
+      return step.done ? null : step.value;
+    },
+    finish: () => {
+      it.return?.();
+      return true;
+    },
+  };
+}
+
+/**
+ * The output of a zstd frame of declared size `size`, decoded by the
+ * WebAssembly decoder as the parser asks for it. A decoder error, a stream that
+ * makes no progress or gives more or less than `size` makes finish() false.
+ */
+function zstdSource(d: ZSTDDecoder, input: Iterable<Uint8Array>, size: number): StreamSource {
+  const it = d.decodeStreaming(input)[Symbol.iterator]();
+  let produced = 0;
+  let idle = 0;
+  let broken = false;
+  let done = false;
+  const next = (): Uint8Array | null => {
+    while (!done && !broken) {
+      let step: IteratorResult<Uint8Array>;
+      try {
+        step = it.next();
+      } catch {
+        // zstddec's 'Incomplete stream' (a truncated file).
+        broken = true;
+        break;
+      }
+      if (step.done) {
+        done = true;
+        break;
+      }
+      const piece = step.value;
+      // A healthy stream gives output, or empties its input piece, at every
+      // step; zstddec keeps calling a decoder that reports an error, which then
+      // makes no progress: stop after a few empty steps in a row.
+      if (piece.length === 0) {
+        if (++idle > 8) broken = true;
+        continue;
+      }
+      idle = 0;
+      produced += piece.length;
+      if (produced > size) {
+        broken = true; // more than the frame declared (another frame follows)
+        break;
+      }
+      return piece;
+    }
+    return null;
+  };
+  return {
+    total: size,
+    next,
+    finish: () => {
+      while (next() !== null);
+      // An abandoned stream closes its input (the file).
+      if (!done) it.return?.(undefined);
+      return !broken && produced === size;
+    },
+  };
+}
+
+/** The streamed load, or null when it does not apply or the stream was damaged (the whole path then decides). */
+function loadStreamed(
+  input: NetworkInput,
+  path: string,
+  workBytes: number,
+): Result<LoadedNetwork, NnueLoadCode> | null {
+  if (input.size === 0) return null;
+  let source: StreamSource;
+  let decoder: ZstdDecoderName = null;
+  if (isZstd(input.head)) {
+    const d = wasmDecoder;
+    const size = frameContentSize(input.head);
+    if (!d || size === null || size === 0 || size > MAX_PAYLOAD_BYTES) return null;
+    source = zstdSource(d, input.pieces(), size);
+    decoder = 'zstddec';
+  } else source = piecesSource(input.pieces(), input.size);
+  let memory: NnueMemory | null = null;
+  let parsed: Result<string, NnueLoadCode> | null = null;
+  try {
+    parsed = parsePayload(source, () => (memory = allocateNetworkMemory(workBytes)).buffer, path);
+  } catch {
+    // The source ended early (SourceEnded) or the file could not be read on: the whole path words it.
+  }
+  let whole = false;
+  try {
+    whole = source.finish();
+  } catch {
+    whole = false;
+  }
+  if (!whole || parsed === null) {
+    // A damaged stream may leave the WebAssembly decoder's state behind (see unpackWasm).
+    if (decoder) wasmDecoder = null;
+    return null;
+  }
+  if (!parsed.ok) return parsed;
+  if (!memory) return null;
+  const data: NetworkData = {
+    path,
+    description: parsed.value,
+    payloadBytes: source.total,
+    compressed: decoder !== null,
+    decoder,
+  };
+  return ok({ data, memory });
+}
+
+/** The whole-payload load: unpacks all of it (either zstd decoder), then parses. */
+function loadWhole(bytes: Uint8Array, path: string, workBytes: number): Result<LoadedNetwork, NnueLoadCode> {
   const un = unpackContainer(bytes, path);
   if (!un.ok) return un;
   const { payload, compressed, decoder } = un.value;
-  // Check the header before allocating ~70 MB for the weights.
-  const head = parsePayload(payload.subarray(0, 12), new ArrayBuffer(0), path);
-  if (!head.ok && (payload.length < 12 || (head.error.code !== 'truncated' && head.error.code !== 'too-large')))
-    return head;
   if (payload.length > MAX_PAYLOAD_BYTES)
     return fail('too-large', path, `unpacks to ${payload.length} bytes, more than any network`);
-  const memory = allocateNetworkMemory(workBytes);
-  const parsed = parsePayload(payload, memory.buffer, path);
+  // The header is checked before the ~70 MB of the weights are allocated.
+  let memory: NnueMemory | null = null;
+  const parsed = parsePayload(payload, () => (memory = allocateNetworkMemory(workBytes)).buffer, path);
   if (!parsed.ok) return parsed;
+  if (!memory) return fail('truncated', path, 'has no weights');
   return ok({ data: { path, description: parsed.value, payloadBytes: payload.length, compressed, decoder }, memory });
 }

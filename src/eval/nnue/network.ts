@@ -34,7 +34,15 @@ import type { NnueKernels } from './kernels.js';
 import { PortableKernels } from './kernels-portable.js';
 import { createWasmKernels, type WasmMemory } from './kernels-wasm.js';
 import { ACC_BYTES, ACC_PSQT, L1, PSQT_BUCKETS, SCRATCH_BYTES, STACKS, STACK_BYTES, WEIGHTS_END } from './layout.js';
-import { loadNetworkFile, loadNetworkBytes, type NetworkData, type NnueLoadCode, type NnueMemory } from './loader.js';
+import type { OpenedNetworkFile } from './files.js';
+import {
+  loadNetworkBytes,
+  loadNetworkFile,
+  loadOpenedNetworkFile,
+  type NetworkData,
+  type NnueLoadCode,
+  type NnueMemory,
+} from './loader.js';
 import { ok, type Result } from '../../core/result.js';
 
 /** Plies of accumulators kept per thread (a ring indexed by ply). */
@@ -91,6 +99,13 @@ export class NnueNetwork {
 
   static load(path: string, programDirs?: readonly string[]): Result<NnueNetwork, NnueLoadCode> {
     const r = loadNetworkFile(path, SLOT_COUNT * SLOT_BYTES, programDirs);
+    if (!r.ok) return r;
+    return ok(new NnueNetwork(r.value.memory, r.value.data));
+  }
+
+  /** A network file found by openNetworkFile (read in pieces where it can be). */
+  static fromFile(file: OpenedNetworkFile): Result<NnueNetwork, NnueLoadCode> {
+    const r = loadOpenedNetworkFile(file, SLOT_COUNT * SLOT_BYTES);
     if (!r.ok) return r;
     return ok(new NnueNetwork(r.value.memory, r.value.data));
   }

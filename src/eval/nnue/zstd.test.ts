@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 
 import { syntheticNetFile } from '../../../tools/nnue/synthetic.js';
 import { repoPath } from '../../../tools/lib.js';
-import { prepareNetworkDecoder, unpackContainer } from './loader.js';
+import { WEIGHTS_END } from './layout.js';
+import { allocateNetworkMemory, parsePayload, prepareNetworkDecoder, unpackContainer } from './loader.js';
 import { NnueNetwork } from './network.js';
 
 // The two zstd decoders (the WebAssembly zstddec once prepared, the JavaScript
@@ -72,4 +75,42 @@ test('damaged compressed files get a clear bad-zstd error from either decoder, a
   assert.equal(unpack(head).decoder, 'fzstd');
   assert.equal(await prepareNetworkDecoder(), true);
   assert.equal(unpack(head).decoder, 'zstddec');
+});
+
+test('a compressed network file read in pieces through the WebAssembly decoder has the weights of its whole payload', async () => {
+  assert.equal(await prepareNetworkDecoder(), true);
+  const payload = unpack(network, true).payload;
+  const reference = allocateNetworkMemory(0, false);
+  const parsed = parsePayload(payload, reference.buffer, 'seed1 payload');
+  assert.ok(parsed.ok);
+  const streamed = NnueNetwork.load(syntheticNetFile(1));
+  assert.ok(streamed.ok, streamed.ok ? '' : streamed.error.message);
+  assert.equal(streamed.value.data.decoder, 'zstddec');
+  assert.equal(streamed.value.data.payloadBytes, payload.length);
+  const a = new Uint8Array(reference.buffer, 0, WEIGHTS_END);
+  const b = new Uint8Array(streamed.value.memory.buffer, 0, WEIGHTS_END);
+  assert.ok(Buffer.from(a).equals(Buffer.from(b)), 'same weights');
+});
+
+test('damaged compressed network files on disk are refused as bad-zstd, and the next good file still loads', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kirin-zstd-'));
+  const reserved = new Uint8Array(network);
+  reserved[10] |= 6; // a block header set to the reserved block type
+  const cut = network.subarray(0, network.length - 1000); // declares more than it holds
+  for (const [name, bytes] of [
+    ['reserved.nnue', reserved],
+    ['cut.nnue', cut],
+  ] as const) {
+    assert.equal(await prepareNetworkDecoder(), true);
+    const path = join(dir, name);
+    writeFileSync(path, bytes);
+    const r = NnueNetwork.load(path);
+    assert.equal(r.ok, false, `${name} is refused`);
+    if (r.ok) continue;
+    assert.equal(r.error.code, 'bad-zstd', r.error.message);
+    assert.match(r.error.message, new RegExp(`network file '.*${name}' is not valid zstd data`));
+  }
+  assert.equal(await prepareNetworkDecoder(), true);
+  const good = NnueNetwork.load(syntheticNetFile(1));
+  assert.ok(good.ok && good.value.data.decoder === 'zstddec');
 });
