@@ -41,7 +41,7 @@ async function run() {
   }
   // The search thread starts first: it loads its modules and builds its tables
   // on the other core while this thread loads the engine (readyok comes sooner).
-  const { prestartSearchThread } = await import('../dist/src/engine/platform.js');
+  const { prestartSearchThread } = await import('../dist/src/engine/prestart.js');
   prestartSearchThread();
   const { main } = await import('../dist/src/main.js');
   return main(argv);

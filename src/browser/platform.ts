@@ -16,11 +16,6 @@ export interface StartMessage {
   assets: AssetUrls;
 }
 
-/** No thread is started ahead of the engine in a page (Node's bin/kirin.js does: src/engine/platform.ts). */
-export function takePrestartedSearchThread(): SearchThread | null {
-  return null;
-}
-
 export function spawnSearchWorker(start: WorkerStart): SearchThread {
   const w = new web.Worker(ASSET_URLS.worker, { type: 'module', name: 'kirin-search' });
   w.postMessage({ kirinStart: start, assets: ASSET_URLS } satisfies StartMessage);

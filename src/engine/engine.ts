@@ -9,7 +9,8 @@ import { DRAW_RULES, REPETITION_RULES, ruleConfigFrom, type RuleConfig } from '.
 import { moveToUci, type Move } from '../core/types.js';
 import { playUciMoves, type MoveErrorCode } from '../core/ucimove.js';
 import { ACCEPTED, Options, type OptionChange } from './options.js';
-import { spawnSearchWorker, takePrestartedSearchThread, type SearchThread } from './platform.js';
+import { spawnSearchWorker, type SearchThread } from './platform.js';
+import { takePrestartedSearchThread } from './prestart.js';
 import {
   CLASSICAL_WIN_RATE,
   PIKAFISH_WIN_RATE,

@@ -138,7 +138,7 @@ function runSearch(
 // (and `bench`) are as if it had not run. Limits and options cross a structured
 // clone, as a `go`'s do through postMessage, so the optimised code sees objects
 // of the shapes real searches bring. The thread may be started before the engine
-// has its table and network (src/engine/platform.ts: prestartSearchThread): its
+// has its table and network (src/engine/prestart.ts): its
 // modules load and its tables are built meanwhile, and the warm-up waits for them.
 function warmUp(w: Warmup, post: (m: FromWorker) => void): void {
   try {

@@ -1,11 +1,11 @@
-// The Node platform seam: a main search thread started ahead of the engine
+// A main search thread started ahead of the engine (src/engine/prestart.ts)
 // (bin/kirin.js does this first) is taken once by the engine, warms up there,
 // and searches exactly like a thread the engine started itself.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Engine } from './engine.js';
-import { prestartSearchThread, takePrestartedSearchThread } from './platform.js';
+import { prestartSearchThread, takePrestartedSearchThread } from './prestart.js';
 
 async function depthSearch(engine: Engine): Promise<{ move: number; nodes: number }> {
   engine.setPosition(null, ['h2e2', 'h9g7']);
