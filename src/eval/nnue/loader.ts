@@ -155,48 +155,34 @@ function frameContentSize(b: Uint8Array): number | null {
   return u32(at + 4) === 0 ? u32(at) : Infinity;
 }
 
-/** Input pieces handed to the WebAssembly decoder (it copies each into its own memory). */
-const WASM_INPUT_CHUNK = 1 << 20;
+/** Pieces of a buffer handed to the parser or the WebAssembly decoder (views, no copies; the decoder copies each into its own memory). */
+const BYTES_PIECE = 1 << 20;
+
+/** `bytes` in pieces of BYTES_PIECE. */
+function* bytePieces(bytes: Uint8Array): Generator<Uint8Array> {
+  for (let i = 0; i < bytes.length; i += BYTES_PIECE) yield bytes.subarray(i, i + BYTES_PIECE);
+}
 
 /**
  * Unpacks one zstd frame of declared size with the WebAssembly decoder, output
- * piece by piece into one buffer of that size. Null when it does not apply or
- * fails (the caller then uses fzstd). A failed stream keeps its decoder state in
- * the decoder's memory (zstddec cannot release it), so after a failure the
- * JavaScript decoder unpacks until prepareNetworkDecoder() is called again.
+ * piece by piece into one buffer of that size (zstdSource). Null when it does
+ * not apply or fails (the caller then uses fzstd). A failed stream keeps its
+ * decoder state in the decoder's memory (zstddec cannot release it), so after a
+ * failure the JavaScript decoder unpacks until prepareNetworkDecoder() is called
+ * again.
  */
 function unpackWasm(d: ZSTDDecoder, bytes: Uint8Array): Uint8Array | null {
   const size = frameContentSize(bytes);
   if (size === null || size === 0 || size > MAX_PAYLOAD_BYTES) return null;
   const out = new Uint8Array(size);
+  const source = zstdSource(d, bytePieces(bytes), size);
   let at = 0;
-  let idle = 0;
-  let overflow = false;
-  function* pieces(): Generator<Uint8Array> {
-    for (let i = 0; i < bytes.length; i += WASM_INPUT_CHUNK)
-      yield bytes.subarray(i, Math.min(bytes.length, i + WASM_INPUT_CHUNK));
+  // zstdSource never gives more than `size` bytes in all.
+  for (let piece = source.next(); piece !== null; piece = source.next()) {
+    out.set(piece, at);
+    at += piece.length;
   }
-  try {
-    for (const piece of d.decodeStreaming(pieces())) {
-      // A healthy stream gives output, or empties its input piece, at every
-      // step; zstddec keeps calling a decoder that reports an error, which then
-      // makes no progress: stop after a few empty steps in a row.
-      if (piece.length === 0) {
-        if (++idle > 8) break;
-        continue;
-      }
-      idle = 0;
-      if (at + piece.length > size) {
-        overflow = true; // more than the frame declared (another frame follows)
-        break;
-      }
-      out.set(piece, at);
-      at += piece.length;
-    }
-  } catch {
-    // zstddec's 'Incomplete stream' (a truncated file): fzstd words it.
-  }
-  if (at === size && idle <= 8 && !overflow) return out;
+  if (source.finish()) return out;
   wasmDecoder = null;
   return null;
 }
@@ -529,9 +515,6 @@ interface NetworkInput {
   all(): Result<Uint8Array, NnueLoadCode>;
 }
 
-/** Pieces of a buffer handed to the parser or the zstd decoder (views, no copies). */
-const BYTES_PIECE = 1 << 20;
-
 /** Finds (as Pikafish does), reads, unpacks and parses a network file into a fresh memory with `workBytes` of work areas. */
 export function loadNetworkFile(
   given: string,
@@ -570,9 +553,7 @@ export function loadNetworkBytes(
     {
       size: bytes.length,
       head: bytes.subarray(0, 64),
-      *pieces() {
-        for (let i = 0; i < bytes.length; i += BYTES_PIECE) yield bytes.subarray(i, i + BYTES_PIECE);
-      },
+      pieces: () => bytePieces(bytes),
       all: () => ok(bytes),
     },
     path,
@@ -634,8 +615,9 @@ function zstdSource(d: ZSTDDecoder, input: Iterable<Uint8Array>, size: number): 
       try {
         step = it.next();
       } catch {
-        // zstddec's 'Incomplete stream' (a truncated file).
-        broken = true;
+        // zstddec's 'Incomplete stream' (a truncated file): the stream ends here;
+        // finish() then says whether all `size` bytes came.
+        done = true;
         break;
       }
       if (step.done) {
