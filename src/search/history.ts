@@ -41,6 +41,18 @@ function fill16(t: Int16Array, v: number): void {
   } else t.fill(v);
 }
 
+/** Fills the [piece][to] tables of `t` marked in `used` with v and unmarks them. */
+function clearUsed(t: Int16Array, used: Uint8Array, v: number): void {
+  const words = new Int32Array(t.buffer, t.byteOffset, t.length >> 1);
+  const w = (v & 0xffff) | (v << 16);
+  const half = PIECE_TO >> 1;
+  for (let i = 0; i < used.length; i++) {
+    if (used[i] === 0) continue;
+    used[i] = 0;
+    words.fill(w, i * half, (i + 1) * half);
+  }
+}
+
 /** The saturating update of one entry. */
 export function updateEntry(t: Int16Array, i: number, bonus: number, d: number): void {
   const b = bonus > d ? d : bonus < -d ? -d : bonus;
@@ -71,32 +83,76 @@ export class Histories {
    */
   readonly correction: Int16Array;
   ttMoveHistory = 0;
+  /**
+   * Which [piece][to] tables of `cont`, `contCorr` and `pawn` (by table number:
+   * offset / PIECE_TO) the search has written since the last clear: clear()
+   * resets only those (the three hold 44 of the 45 MB, and a game writes a small
+   * part of them). Every write to these tables marks its table (markCont,
+   * markContCorr, markPawn); code that writes them otherwise calls clearAll().
+   */
+  readonly contUsed = new Uint8Array(2 * 2 * PIECE_TO);
+  readonly contCorrUsed = new Uint8Array(PIECE_TO);
+  readonly pawnUsed = new Uint8Array(PAWN_HISTORY_SIZE);
 
   constructor() {
     this.cont = int16(2 * 2 * PIECE_TO * PIECE_TO, true);
     this.contCorr = int16(PIECE_TO * PIECE_TO, true);
     this.pawn = int16(PAWN_HISTORY_SIZE * PIECE_TO, true);
     this.correction = int16(CORRHIST_SIZE * 2 * 4, true);
-    this.clear();
+    this.clearAll();
   }
 
-  /** Resets everything to Pikafish's starting values (new game). */
+  /** Resets everything to Pikafish's starting values (new game): the tables written since the last clear. */
   clear(): void {
+    this.clearSmall();
+    clearUsed(this.contCorr, this.contCorrUsed, 7);
+    clearUsed(this.cont, this.contUsed, -436);
+    clearUsed(this.pawn, this.pawnUsed, -1247);
+  }
+
+  /** clear() of every entry, written through the marks or not. */
+  clearAll(): void {
+    this.clearSmall();
+    fill16(this.contCorr, 7);
+    fill16(this.cont, -436);
+    fill16(this.pawn, -1247);
+    this.contCorrUsed.fill(0);
+    this.contUsed.fill(0);
+    this.pawnUsed.fill(0);
+  }
+
+  private clearSmall(): void {
     fill16(this.main, -5);
     fill16(this.lowPly, 0);
     fill16(this.capture, -607);
     fill16(this.correction, -6);
-    fill16(this.pawn, -1247);
     this.ttMoveHistory = 0;
-    fill16(this.contCorr, 7);
-    fill16(this.cont, -436);
+  }
+
+  /** Marks the continuation table that holds entry `index` of `cont` as written. */
+  markCont(index: number): void {
+    this.contUsed[(index / PIECE_TO) | 0] = 1;
+  }
+
+  /** Marks the continuation-correction table that holds entry `index` of `contCorr` as written. */
+  markContCorr(index: number): void {
+    this.contCorrUsed[(index / PIECE_TO) | 0] = 1;
+  }
+
+  /** Marks the pawn-structure table that starts at `base` (pawn index * PIECE_TO) of `pawn` as written. */
+  markPawn(base: number): void {
+    this.pawnUsed[(base / PIECE_TO) | 0] = 1;
   }
 
   /** Start of a search: low-ply history restarts, main history decays. */
   newSearch(): void {
     fill16(this.lowPly, 99);
+    // Each entry becomes trunc(v * 768 / 1024) = trunc(3v / 4), in integer steps.
     const m = this.main;
-    for (let i = 0; i < m.length; i++) m[i] = ((m[i] * 768) / 1024) | 0;
+    for (let i = 0; i < m.length; i++) {
+      const x = m[i] * 3;
+      m[i] = (x + ((x >> 31) & 3)) >> 2;
+    }
   }
 
   static contOffset(inCheck: number, capture: number, piece: number, to: number): number {

@@ -5,6 +5,8 @@ import { START_FEN } from '../core/fen.js';
 import { legalMoves } from '../core/movegen.js';
 import { Position } from '../core/position.js';
 import { MOVE_NONE, VALUE_MATE, mateIn, moveToUci, type Move } from '../core/types.js';
+import { BENCH_FENS } from '../protocol/benchpositions.js';
+import { Histories } from './history.js';
 import { Searcher, quietFutilityMargin, razoringMargin, reverseFutilityMargin } from './search.js';
 import type { SearchLimits } from './types.js';
 import { Prng } from '../core/prng.js';
@@ -219,6 +221,58 @@ test('fixed-depth searches are deterministic (same nodes, move, score)', () => {
   // A fresh searcher gives the same again.
   const other = new Searcher(4);
   assert.deepEqual(other.search(pos, { depth: 7, startTime: Date.now() }, defaultOptions(), recordingIO()), results[0]);
+});
+
+test('a silent search (data generation) builds no info lines and searches the same tree', () => {
+  const pos = new Position(MIDDLEGAMES[0]);
+  searcher.clear();
+  const heard = recordingIO();
+  const loud = searcher.search(pos, { depth: 7, startTime: performance.now() }, defaultOptions(), heard);
+  assert.ok(heard.infos.length >= 7);
+  searcher.clear();
+  const quiet = recordingIO();
+  const silent = searcher.search(pos, { depth: 7, startTime: performance.now() }, defaultOptions(), {
+    ...quiet,
+    silent: true,
+  });
+  assert.equal(quiet.infos.length, 0);
+  assert.deepEqual(silent, loud);
+});
+
+test('clear() after searches resets every history entry (each write marks its table)', () => {
+  const own = new Searcher(4);
+  const fresh = new Histories();
+  const h = own.hist;
+  const marked = [
+    ['cont', h.contUsed],
+    ['contCorr', h.contCorrUsed],
+    ['pawn', h.pawnUsed],
+  ] as const;
+  const written = new Set<string>();
+  for (const fen of BENCH_FENS.slice(0, 24)) {
+    own.search(new Position(fen), { depth: 7, startTime: performance.now() }, defaultOptions(), recordingIO());
+    // Every [piece][to] table that differs from a fresh one is marked as written.
+    for (const [t, used] of marked) {
+      const a = h[t];
+      const b = fresh[t];
+      for (let k = 0; k < used.length; k++) {
+        if (used[k]) continue;
+        for (let i = k * 1440; i < (k + 1) * 1440; i++)
+          if (a[i] !== b[i]) assert.fail(`${fen}: ${t} table ${k} written but not marked`);
+      }
+    }
+    const tables = ['main', 'lowPly', 'capture', 'cont', 'contCorr', 'pawn', 'correction'] as const;
+    for (const t of tables) if (h[t].some((v, i) => v !== fresh[t][i])) written.add(t);
+    own.clear();
+    for (const t of tables) {
+      const a = h[t];
+      const b = fresh[t];
+      for (let i = 0; i < a.length; i++)
+        if (a[i] !== b[i]) assert.fail(`${t}[${i}] is ${a[i]} after clear, want ${b[i]}`);
+    }
+    assert.ok(marked.every(([, used]) => used.every((v) => v === 0)));
+  }
+  assert.equal(written.size, 7, 'the searches wrote every table');
 });
 
 test('the stop flag ends an infinite search', () => {

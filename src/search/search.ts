@@ -75,6 +75,8 @@ export interface SearchIO {
   info(i: SearchInfo): void;
   /** Free text for `info string ...` (optional use). */
   text(line: string): void;
+  /** True when nobody reads the info lines (data generation): the search does not build them. */
+  silent?: boolean;
   /**
    * Lazy SMP (src/search/threads.ts): the state shared by the threads of this
    * search, and this thread's index in it (0 = the main thread, which alone
@@ -939,6 +941,7 @@ export class Searcher {
   }
 
   private outputPV(options: SearchOptions, depth: number): void {
+    if (this.io.silent) return;
     const rootMoves = this.rootMoves;
     const n = Math.min(Math.max(1, options.multiPV | 0), rootMoves.length);
     const timeMs = Math.max(1, Math.round(this.elapsedMs()));
@@ -1073,14 +1076,20 @@ export class Searcher {
     if (moveOk(m)) {
       const to = m & 127;
       const pi = pos.board[to] * 90 + to;
-      const cc = this.hist.contCorr;
-      updateEntry(cc, this.ssContCorr[ss - 2] + pi, ((bonus * 131) / 128) | 0, D);
-      updateEntry(cc, this.ssContCorr[ss - 4] + pi, ((bonus * 63) / 128) | 0, D);
+      const hist = this.hist;
+      const cc = hist.contCorr;
+      const i2 = this.ssContCorr[ss - 2] + pi;
+      const i4 = this.ssContCorr[ss - 4] + pi;
+      hist.markContCorr(i2);
+      hist.markContCorr(i4);
+      updateEntry(cc, i2, ((bonus * 131) / 128) | 0, D);
+      updateEntry(cc, i4, ((bonus * 63) / 128) | 0, D);
     }
   }
 
   private updateContinuationHistories(ss: number, pc: number, to: number, bonus: number): void {
-    const cont = this.hist.cont;
+    const hist = this.hist;
+    const cont = hist.cont;
     const pi = pc * 90 + to;
     const inCheck = this.ssInCheck[ss] !== 0;
     let positiveCount = 0;
@@ -1089,6 +1098,7 @@ export class Searcher {
       if (inCheck && i > 2) break;
       if (moveOk(this.ssMove[ss - i])) {
         const idx = this.ssCont[ss - i] + pi;
+        hist.markCont(idx);
         if (cont[idx] > 0) positiveCount++;
         const mult = CMHC_MULT[positiveCount];
         updateEntry(
@@ -1112,6 +1122,7 @@ export class Searcher {
       to = m & 127;
     this.updateContinuationHistories(ss, pc, to, ((bonus * 972) / 1024) | 0);
     const pawnBase = (pos.pawnKey[pos.sp] & (PAWN_HISTORY_SIZE - 1)) * PIECE_TO;
+    h.markPawn(pawnBase);
     updateEntry(h.pawn, pawnBase + pc * 90 + to, ((bonus * (bonus > -7 ? 913 : 553)) / 1024) | 0, PAWN_HISTORY_LIMIT);
   }
 
@@ -1384,6 +1395,7 @@ export class Searcher {
         const prevPc = board[prevSq];
         if (!ttHit && (prevPc & 7) !== PAWN) {
           const pawnBase = (pos.pawnKey[pos.sp] & (PAWN_HISTORY_SIZE - 1)) * PIECE_TO;
+          hist.markPawn(pawnBase);
           updateEntry(hist.pawn, pawnBase + prevPc * 90 + prevSq, evalDiff * 12, PAWN_HISTORY_LIMIT);
         }
       }
@@ -1735,8 +1747,10 @@ export class Searcher {
       const prevPc = board[prevSq];
       this.updateContinuationHistories(ss - 1, prevPc, prevSq, ((scaledBonus * 192) / 16384) | 0);
       updateEntry(mainH, (us ^ 1) * BUTTERFLY + prevMove, ((scaledBonus * 216) / 32768) | 0, MAIN_HISTORY_LIMIT);
-      if ((prevPc & 7) !== PAWN)
+      if ((prevPc & 7) !== PAWN) {
+        this.hist.markPawn(pawnBase);
         updateEntry(pawnH, pawnBase + prevPc * 90 + prevSq, ((scaledBonus * 244) / 8192) | 0, PAWN_HISTORY_LIMIT);
+      }
     } else if (priorCapture && prevSq >= 0) {
       // Bonus for the prior capture that caused the fail low.
       const capturedPiece = pos.captured[pos.sp];
@@ -1792,9 +1806,11 @@ export class Searcher {
     moveCount: number,
     nodeCount: number,
   ): void {
-    let rm: RootMove | undefined;
-    for (const r of this.rootMoves) if (r.move === move) rm = r;
-    if (!rm) return;
+    const rootMoves = this.rootMoves;
+    let k = 0;
+    while (k < rootMoves.length && rootMoves[k].move !== move) k++;
+    if (k === rootMoves.length) return;
+    const rm = rootMoves[k];
     const N = this.nodes - nodeCount;
     rm.effort += N;
     const ePrev = Math.max(1, rm.effort - N);

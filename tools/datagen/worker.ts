@@ -92,7 +92,7 @@ export function playGame(
   rng: () => number,
 ): { records: Uint8Array; keys: Float64Array; plies: number } {
   const signals = new Int32Array(new SharedArrayBuffer(8));
-  const io = { signals, info: () => {}, text: () => {} };
+  const io = { signals, info: () => {}, text: () => {}, silent: true };
   let pos: Position;
   // Opening line, then random plies (retry when the random walk ends the game).
   for (;;) {
