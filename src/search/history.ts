@@ -41,16 +41,33 @@ function fill16(t: Int16Array, v: number): void {
   } else t.fill(v);
 }
 
-/** Fills the [piece][to] tables of `t` marked in `used` with v and unmarks them. */
-function clearUsed(t: Int16Array, used: Uint8Array, v: number): void {
+/** Zeroes the [piece][to] tables of `t` marked in `used` (their starting values) and unmarks them. */
+function clearUsed(t: Int16Array, used: Uint8Array): void {
   const words = new Int32Array(t.buffer, t.byteOffset, t.length >> 1);
-  const w = (v & 0xffff) | (v << 16);
   const half = PIECE_TO >> 1;
   for (let i = 0; i < used.length; i++) {
     if (used[i] === 0) continue;
     used[i] = 0;
-    words.fill(w, i * half, (i + 1) * half);
+    words.fill(0, i * half, (i + 1) * half);
   }
+}
+
+/**
+ * Starting values of the three large tables (Pikafish's), which store each
+ * entry minus its starting value: a fresh (zeroed) table holds the starting
+ * values without being written, so a new Histories touches none of their 44 MB
+ * (first touches of fresh memory are slow) and a clear writes zeros. Readers
+ * add the starting value back (a sum of n entries adds n times it).
+ */
+export const CONT_HISTORY_START = -436;
+export const CONT_CORRECTION_START = 7;
+export const PAWN_HISTORY_START = -1247;
+
+/** The saturating update of one entry of a table stored relative to `start`. */
+export function updateRelativeEntry(t: Int16Array, i: number, bonus: number, d: number, start: number): void {
+  const b = bonus > d ? d : bonus < -d ? -d : bonus;
+  const v = t[i] + start;
+  t[i] = v + b - (((v * (b < 0 ? -b : b)) / d) | 0) - start;
 }
 
 /** The saturating update of one entry. */
@@ -71,11 +88,12 @@ export class Histories {
    * Continuation histories [inCheck][capture][piece][to] -> a [piece][to] table:
    * a table starts at contOffset(inCheck, capture, piece, to). The table at
    * offset 0 ([0][0][NO_PIECE][0]) is the sentinel used before the root.
+   * Stored relative to CONT_HISTORY_START.
    */
   readonly cont: Int16Array;
-  /** Continuation correction [piece][to] -> [piece][to] table, offset (piece * 90 + to) * 1440. */
+  /** Continuation correction [piece][to] -> [piece][to] table, offset (piece * 90 + to) * 1440; relative to CONT_CORRECTION_START. */
   readonly contCorr: Int16Array;
-  /** [pawn key & (PAWN_HISTORY_SIZE - 1)][piece][to] */
+  /** [pawn key & (PAWN_HISTORY_SIZE - 1)][piece][to], relative to PAWN_HISTORY_START. */
   readonly pawn: Int16Array;
   /**
    * Unified correction history [key & 65535][color][4]: field 0 = pawn (indexed by
@@ -99,23 +117,23 @@ export class Histories {
     this.contCorr = int16(PIECE_TO * PIECE_TO, true);
     this.pawn = int16(PAWN_HISTORY_SIZE * PIECE_TO, true);
     this.correction = int16(CORRHIST_SIZE * 2 * 4, true);
-    this.clearAll();
+    this.clearSmall();
   }
 
   /** Resets everything to Pikafish's starting values (new game): the tables written since the last clear. */
   clear(): void {
     this.clearSmall();
-    clearUsed(this.contCorr, this.contCorrUsed, 7);
-    clearUsed(this.cont, this.contUsed, -436);
-    clearUsed(this.pawn, this.pawnUsed, -1247);
+    clearUsed(this.contCorr, this.contCorrUsed);
+    clearUsed(this.cont, this.contUsed);
+    clearUsed(this.pawn, this.pawnUsed);
   }
 
   /** clear() of every entry, written through the marks or not. */
   clearAll(): void {
     this.clearSmall();
-    fill16(this.contCorr, 7);
-    fill16(this.cont, -436);
-    fill16(this.pawn, -1247);
+    fill16(this.contCorr, 0);
+    fill16(this.cont, 0);
+    fill16(this.pawn, 0);
     this.contCorrUsed.fill(0);
     this.contUsed.fill(0);
     this.pawnUsed.fill(0);

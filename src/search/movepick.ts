@@ -41,7 +41,18 @@ import {
   ROOK,
   type Move,
 } from '../core/types.js';
-import { BUTTERFLY, Histories, LOW_PLY_HISTORY_SIZE, PAWN_HISTORY_SIZE, PIECE_TO } from './history.js';
+import {
+  BUTTERFLY,
+  CONT_HISTORY_START,
+  Histories,
+  LOW_PLY_HISTORY_SIZE,
+  PAWN_HISTORY_SIZE,
+  PAWN_HISTORY_START,
+  PIECE_TO,
+} from './history.js';
+
+/** What a quiet move's score adds back for its two pawn and five continuation entries (tables stored relative to it). */
+const QUIET_START = 2 * PAWN_HISTORY_START + 5 * CONT_HISTORY_START;
 
 const STAGE_MAIN_TT = 0;
 const CAPTURE_INIT = 1;
@@ -300,7 +311,8 @@ export class MovePicker {
       const pc = b[from];
       const pt = pc & 7;
       const pi = pc * 90 + to;
-      let v = 2 * main[mainBase + m] + 2 * pawn[pawnBase + pi];
+      // pawn and cont are stored relative to their starting values (QUIET_START adds them back).
+      let v = 2 * main[mainBase + m] + 2 * pawn[pawnBase + pi] + QUIET_START;
       v += cont[c0 + pi] + cont[c1 + pi] + cont[c2 + pi] + cont[c3 + pi] + cont[c5 + pi];
       // Bonus for checks (a cannon sliding along its line to the king does not count).
       if (checkSq[pt * 90 + to] === st) {
@@ -334,7 +346,7 @@ export class MovePicker {
       const to = m & 127;
       const cap = b[to];
       if (cap) val[i] = PIECE_VALUE[cap] + (1 << 28);
-      else val[i] = main[mainBase + m] + cont[c0 + b[m >> 7] * 90 + to];
+      else val[i] = main[mainBase + m] + cont[c0 + b[m >> 7] * 90 + to] + CONT_HISTORY_START;
     }
   }
 

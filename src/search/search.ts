@@ -47,6 +47,10 @@ import {
   PIECE_TO,
   LOW_PLY_HISTORY_LIMIT,
   updateEntry,
+  updateRelativeEntry,
+  CONT_HISTORY_START,
+  CONT_CORRECTION_START,
+  PAWN_HISTORY_START,
 } from './history.js';
 import { MovePicker } from './movepick.js';
 import { Prng } from '../core/prng.js';
@@ -1056,7 +1060,7 @@ export class Searcher {
       const to = m & 127;
       const pi = pos.board[to] * 90 + to;
       const cc = this.hist.contCorr;
-      cntcv = 8982 * (cc[this.ssContCorr[ss - 2] + pi] + cc[this.ssContCorr[ss - 4] + pi]);
+      cntcv = 8982 * (cc[this.ssContCorr[ss - 2] + pi] + cc[this.ssContCorr[ss - 4] + pi] + 2 * CONT_CORRECTION_START);
     }
     return 4547 * pcv + 3804 * micv + 8213 * (wnpcv + bnpcv) + cntcv;
   }
@@ -1082,8 +1086,8 @@ export class Searcher {
       const i4 = this.ssContCorr[ss - 4] + pi;
       hist.markContCorr(i2);
       hist.markContCorr(i4);
-      updateEntry(cc, i2, ((bonus * 131) / 128) | 0, D);
-      updateEntry(cc, i4, ((bonus * 63) / 128) | 0, D);
+      updateRelativeEntry(cc, i2, ((bonus * 131) / 128) | 0, D, CONT_CORRECTION_START);
+      updateRelativeEntry(cc, i4, ((bonus * 63) / 128) | 0, D, CONT_CORRECTION_START);
     }
   }
 
@@ -1099,13 +1103,14 @@ export class Searcher {
       if (moveOk(this.ssMove[ss - i])) {
         const idx = this.ssCont[ss - i] + pi;
         hist.markCont(idx);
-        if (cont[idx] > 0) positiveCount++;
+        if (cont[idx] + CONT_HISTORY_START > 0) positiveCount++;
         const mult = CMHC_MULT[positiveCount];
-        updateEntry(
+        updateRelativeEntry(
           cont,
           idx,
           (((bonus * CONT_WEIGHTS[i] * mult) / 131072) | 0) + (i < 2 ? 83 : 0),
           CONT_HISTORY_LIMIT,
+          CONT_HISTORY_START,
         );
       }
     }
@@ -1123,7 +1128,13 @@ export class Searcher {
     this.updateContinuationHistories(ss, pc, to, ((bonus * 972) / 1024) | 0);
     const pawnBase = (pos.pawnKey[pos.sp] & (PAWN_HISTORY_SIZE - 1)) * PIECE_TO;
     h.markPawn(pawnBase);
-    updateEntry(h.pawn, pawnBase + pc * 90 + to, ((bonus * (bonus > -7 ? 913 : 553)) / 1024) | 0, PAWN_HISTORY_LIMIT);
+    updateRelativeEntry(
+      h.pawn,
+      pawnBase + pc * 90 + to,
+      ((bonus * (bonus > -7 ? 913 : 553)) / 1024) | 0,
+      PAWN_HISTORY_LIMIT,
+      PAWN_HISTORY_START,
+    );
   }
 
   private updateAllStats(
@@ -1396,7 +1407,13 @@ export class Searcher {
         if (!ttHit && (prevPc & 7) !== PAWN) {
           const pawnBase = (pos.pawnKey[pos.sp] & (PAWN_HISTORY_SIZE - 1)) * PIECE_TO;
           hist.markPawn(pawnBase);
-          updateEntry(hist.pawn, pawnBase + prevPc * 90 + prevSq, evalDiff * 12, PAWN_HISTORY_LIMIT);
+          updateRelativeEntry(
+            hist.pawn,
+            pawnBase + prevPc * 90 + prevSq,
+            evalDiff * 12,
+            PAWN_HISTORY_LIMIT,
+            PAWN_HISTORY_START,
+          );
         }
       }
 
@@ -1556,7 +1573,8 @@ export class Searcher {
           if (!pos.seeGe(move, 0 - margin)) continue;
         } else if (!this.ssFollowPV[ss] || !pvNode) {
           const dIndex = Math.min(depth, 16) - 1;
-          let history = cont[c0 + pi] + cont[c1 + pi] + pawnH[pawnBase + pi];
+          let history =
+            cont[c0 + pi] + cont[c1 + pi] + pawnH[pawnBase + pi] + (2 * CONT_HISTORY_START + PAWN_HISTORY_START);
           // Continuation history pruning
           if (history < -2995 * depth) continue;
           history += ((73 * mainH[mainBase + move]) / 32) | 0;
@@ -1645,7 +1663,13 @@ export class Searcher {
 
       let statScore: number;
       if (capture) statScore = (((953 * PIECE_VALUE[capturedPiece]) / 128) | 0) + capH[pi * 8 + (capturedPiece & 7)];
-      else statScore = ((2048 * mainH[mainBase + move] + 1126 * cont[c0 + pi] + 1024 * cont[c1 + pi]) / 1024) | 0;
+      else
+        statScore =
+          ((2048 * mainH[mainBase + move] +
+            1126 * (cont[c0 + pi] + CONT_HISTORY_START) +
+            1024 * (cont[c1 + pi] + CONT_HISTORY_START)) /
+            1024) |
+          0;
       this.ssStatScore[ss] = statScore;
       r -= ((statScore * 946) / 8192) | 0;
       if (allNode) r += ((r * 256) / (256 * depth + 256)) | 0;
@@ -1749,7 +1773,13 @@ export class Searcher {
       updateEntry(mainH, (us ^ 1) * BUTTERFLY + prevMove, ((scaledBonus * 216) / 32768) | 0, MAIN_HISTORY_LIMIT);
       if ((prevPc & 7) !== PAWN) {
         this.hist.markPawn(pawnBase);
-        updateEntry(pawnH, pawnBase + prevPc * 90 + prevSq, ((scaledBonus * 244) / 8192) | 0, PAWN_HISTORY_LIMIT);
+        updateRelativeEntry(
+          pawnH,
+          pawnBase + prevPc * 90 + prevSq,
+          ((scaledBonus * 244) / 8192) | 0,
+          PAWN_HISTORY_LIMIT,
+          PAWN_HISTORY_START,
+        );
       }
     } else if (priorCapture && prevSq >= 0) {
       // Bonus for the prior capture that caused the fail low.
