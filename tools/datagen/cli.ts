@@ -3,6 +3,7 @@
 //   kirin datagen --out FILE [--positions N] [--threads T] [--nodes N | --depth D]
 //                 [--random-plies P] [--openings FILE] [--seed S] [--max-ply N]
 //   kirin datagen --to-text FILE [--limit N]
+//   kirin datagen --count FILE[,FILE...]
 //
 // Appends to FILE; an existing file is resumed (its positions count towards
 // --positions and are not written again).
@@ -21,17 +22,20 @@ import {
   recordPosition,
   recordText,
 } from './format.js';
+import { countPositions, formatCount } from './count.js';
 import { ADJUDICATION, datagenNetwork, type GameMessage, type WorkerConfig } from './worker.js';
 
 const USAGE = `usage: kirin datagen --out FILE [--positions N] [--threads T] [--nodes N | --depth D]
                      [--random-plies P] [--openings FILE] [--seed S] [--max-ply N] [--hash MB]
                      [--eval-file NETWORK | --eval-file classical]
        kirin datagen --to-text FILE [--limit N]
+       kirin datagen --count FILE[,FILE...]
 
 The games are played with the engine's default evaluation (Kirin's embedded
 network when the build has one, else the classical evaluation) unless
 --eval-file names a network file (Pikafish's .nnue or Kirin's .knet) or says
-classical.
+classical. --count prints how many positions the files hold and how many
+different ones (board and side to move), per file and in all.
 `;
 
 const SPEC = commandSpec({
@@ -50,6 +54,7 @@ const SPEC = commandSpec({
     hash: { type: 'string' },
     'eval-file': { type: 'string' },
     'to-text': { type: 'string' },
+    count: { type: 'string' },
     limit: { type: 'string' },
   },
 });
@@ -111,6 +116,14 @@ export async function runDatagenCli(argv: string[]): Promise<number> {
     process.stderr.write(`kirin datagen: ${message}\n`);
     return 2;
   };
+  if (args.count !== undefined) {
+    const paths = args.count.split(',').filter((p) => p !== '');
+    if (paths.length === 0) return refuse('--count needs at least one file');
+    const report = countPositions(paths);
+    if (!report.ok) return refuse(report.error.message);
+    process.stdout.write(formatCount(report.value) + '\n');
+    return 0;
+  }
   if (args['to-text'] !== undefined) {
     const limit = integerOption(args, 'limit', 0, { min: 0 });
     if (!limit.ok) return refuse(limit.error.message);

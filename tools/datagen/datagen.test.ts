@@ -7,6 +7,7 @@ import { Position } from '../../src/core/position.js';
 import { mulberry32 } from '../../src/core/prng.js';
 import { Searcher } from '../../src/search/search.js';
 import { runDatagenCli } from './cli.js';
+import { countPositions, formatCount } from './count.js';
 import {
   HEADER_SIZE,
   RECORD_SIZE,
@@ -14,6 +15,7 @@ import {
   decodeRecord,
   encodeRecord,
   forEachRecord,
+  makeHeader,
   openForAppend,
   recordFen,
   recordPosition,
@@ -178,6 +180,72 @@ test('--eval-file plays with a network and records its static evaluation; classi
     assert.match(said, /--eval-file: .*bad\.knet/);
   } finally {
     process.stderr.write = quiet;
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('datagen --count: positions and different positions per file and across files (labels do not count)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kirin-count-'));
+  const fens = [
+    FEN,
+    'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1',
+    'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1',
+    '3ak1b2/4a4/2n1b1R2/p1N1pc2p/7r1/2PN1r3/P3P3P/3RB4/4A4/1C2KAB1c w - - 0 1',
+  ];
+  const file = (name: string, picks: Array<[number, number]>): string => {
+    const buf = new Uint8Array(HEADER_SIZE + picks.length * RECORD_SIZE);
+    buf.set(makeHeader());
+    picks.forEach(([k, score], i) =>
+      encodeRecord(buf, HEADER_SIZE + i * RECORD_SIZE, new Position(fens[k]), score, 0, 0, 0),
+    );
+    const path = join(dir, name);
+    writeFileSync(path, buf);
+    return path;
+  };
+  try {
+    // The same position with other labels is the same position; the side to move makes another.
+    const a = file('a.bin', [
+      [0, 10],
+      [1, 20],
+      [0, -30],
+      [2, 0],
+    ]);
+    const b = file('b.bin', [
+      [1, 5],
+      [3, 7],
+    ]);
+    const r = countPositions([a, b]);
+    assert.ok(r.ok);
+    if (!r.ok) return;
+    assert.deepEqual(
+      r.value.files.map((f) => [f.records, f.unique, f.added]),
+      [
+        [4, 3, 3],
+        [2, 2, 1],
+      ],
+    );
+    assert.deepEqual([r.value.records, r.value.unique], [6, 4]);
+    assert.match(formatCount(r.value), /all 2 files: 6 positions, 4 different/);
+    // Through the command line; a missing or foreign file is refused with its name.
+    const out: string[] = [];
+    const write = process.stdout.write;
+    const errWrite = process.stderr.write;
+    process.stdout.write = (c: string | Uint8Array) => (out.push(String(c)), true);
+    process.stderr.write = (c: string | Uint8Array) => (out.push(String(c)), true);
+    try {
+      assert.equal(await runDatagenCli(['--count', `${a},${b}`]), 0);
+      writeFileSync(join(dir, 'bad.bin'), 'not a data file at all');
+      assert.equal(await runDatagenCli(['--count', `${a},${join(dir, 'bad.bin')}`]), 2);
+      assert.equal(await runDatagenCli(['--count', join(dir, 'missing.bin')]), 2);
+    } finally {
+      process.stdout.write = write;
+      process.stderr.write = errWrite;
+    }
+    const text = out.join('');
+    assert.match(text, /b\.bin: 2 positions, 2 different, 1 not in the files before it/);
+    assert.match(text, /bad\.bin: not a Kirin data file/);
+    assert.match(text, /missing\.bin/);
+  } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 });
