@@ -9,7 +9,7 @@ import { DRAW_RULES, REPETITION_RULES, ruleConfigFrom, type RuleConfig } from '.
 import { moveToUci, type Move } from '../core/types.js';
 import { playUciMoves, type MoveErrorCode } from '../core/ucimove.js';
 import { ACCEPTED, Options, type OptionChange } from './options.js';
-import { spawnSearchWorker, type SearchThread } from './platform.js';
+import { spawnSearchWorker, WARMUP_EXTRA_NODES, type SearchThread } from './platform.js';
 import { takePrestartedSearchThread } from './prestart.js';
 import {
   CLASSICAL_WIN_RATE,
@@ -388,7 +388,7 @@ export class Engine {
       const table = this.tableBuffer();
       const tt = this.ttFresh ? table : undefined;
       const net = this.network ? networkHandle(this.network) : null;
-      start = { abort: this.warmupAbort.buffer as SharedArrayBuffer, tt, net };
+      start = { abort: this.warmupAbort.buffer as SharedArrayBuffer, tt, net, extraNodes: WARMUP_EXTRA_NODES };
     }
     w.postMessage({ type: 'start', warmup: start } satisfies ToWorker);
     // While the thread loads and builds its tables, this one brings the table's pages in.

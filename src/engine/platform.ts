@@ -18,6 +18,13 @@ export interface SearchThread {
   terminate(): Promise<unknown>;
 }
 
+/**
+ * Nodes the warm-up searches beyond its usual half second (src/search/warmup.ts).
+ * None in Node: its optimising compiler has the hot code compiled by then (the
+ * first search reaches about 0.8x of later ones; tools/protocol/first-move-bench).
+ */
+export const WARMUP_EXTRA_NODES = 0;
+
 /** Starts a search thread (src/search/worker.ts) with its start data. */
 export function spawnSearchWorker(start: WorkerStart): SearchThread {
   return new Worker(new URL('../search/worker.js', import.meta.url), { workerData: start });

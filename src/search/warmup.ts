@@ -70,8 +70,23 @@ export interface WarmupJob {
   limits: SearchLimits;
 }
 
-/** The warm-up searches, in order (limits are made when a job is taken, so its clock starts then). */
-export function* warmupJobs(): Generator<() => WarmupJob> {
+/** Nodes of each of the extra searches (warmupJobs' extraNodes). */
+const EXTRA_CHUNK = 30000;
+/**
+ * No extra search starts after this many ms of warm-up: where searching is slow
+ * (a browser without WebAssembly: portable kernels) the extra nodes would take
+ * many seconds, and a page waits for the warm-up before the engine's first move.
+ */
+export const EXTRA_MAX_MS = 3000;
+
+/**
+ * The warm-up searches, in order (limits are made when a job is taken, so its
+ * clock starts then); then `extraNodes` more in searches of EXTRA_CHUNK nodes of
+ * the first two positions, for runtimes that compile later (the browser), none
+ * of them started after EXTRA_MAX_MS of warm-up (`now` is the clock).
+ */
+export function* warmupJobs(extraNodes = 0, now: () => number = Date.now): Generator<() => WarmupJob> {
+  const start = now();
   for (let r = 0; r < WARMUP_ROUNDS; r++) {
     for (const fen of WARMUP_FENS) {
       for (let kind = 0; kind < 4; kind++) yield () => ({ fen, limits: warmupLimits(kind) });
@@ -81,4 +96,8 @@ export function* warmupJobs(): Generator<() => WarmupJob> {
   // paths that only deeper searches take (extensions, deep reductions, ProbCut)
   // gather their type feedback here instead of in the first real search.
   yield () => ({ fen: WARMUP_FENS[0], limits: { startTime: Date.now(), nodes: DEEP_NODES } });
+  for (let k = 0; k * EXTRA_CHUNK < extraNodes && now() - start < EXTRA_MAX_MS; k++) {
+    const nodes = Math.min(EXTRA_CHUNK, extraNodes - k * EXTRA_CHUNK);
+    yield () => ({ fen: WARMUP_FENS[k & 1], limits: { startTime: Date.now(), nodes } });
+  }
 }

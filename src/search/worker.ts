@@ -75,6 +75,8 @@ export interface Warmup {
   tt?: ArrayBufferLike;
   /** The network the engine evaluates with at start-up: the warm-up evaluates with it too. */
   net?: EvalNetworkHandle | null;
+  /** Nodes of deeper searches after the usual warm-up (the platform's WARMUP_EXTRA_NODES). */
+  extraNodes?: number;
 }
 
 const port = parentPort;
@@ -147,7 +149,7 @@ function warmUp(w: Warmup, post: (m: FromWorker) => void): void {
     if (w.tt) scratch.tt.attach(w.tt);
     if (w.net) scratch.setNetwork(networkFromHandle(w.net), threadIndex + 1);
     const discard = (): void => {};
-    for (const job of warmupJobs()) {
+    for (const job of warmupJobs(w.extraNodes ?? 0)) {
       if (Atomics.load(abort, 0) !== 0) break;
       const { fen, limits } = job();
       const pos = gamePosition(fen, []);
