@@ -64,7 +64,7 @@ export const CONT_CORRECTION_START = 7;
 export const PAWN_HISTORY_START = -1247;
 
 /** The saturating update of one entry of a table stored relative to `start`. */
-export function updateRelativeEntry(t: Int16Array, i: number, bonus: number, d: number, start: number): void {
+function updateRelativeEntry(t: Int16Array, i: number, bonus: number, d: number, start: number): void {
   const b = bonus > d ? d : bonus < -d ? -d : bonus;
   const v = t[i] + start;
   t[i] = v + b - (((v * (b < 0 ? -b : b)) / d) | 0) - start;
@@ -105,8 +105,9 @@ export class Histories {
    * Which [piece][to] tables of `cont`, `contCorr` and `pawn` (by table number:
    * offset / PIECE_TO) the search has written since the last clear: clear()
    * resets only those (the three hold 44 of the 45 MB, and a game writes a small
-   * part of them). Every write to these tables marks its table (markCont,
-   * markContCorr, markPawn); code that writes them otherwise calls clearAll().
+   * part of them). They are written only through updateCont, updateContCorr
+   * and updatePawn, which mark the entry's table. The marks belong to this object: tables shared
+   * with another thread's Histories would need that thread's marks too.
    */
   readonly contUsed = new Uint8Array(2 * 2 * PIECE_TO);
   readonly contCorrUsed = new Uint8Array(PIECE_TO);
@@ -128,17 +129,6 @@ export class Histories {
     clearUsed(this.pawn, this.pawnUsed);
   }
 
-  /** clear() of every entry, written through the marks or not. */
-  clearAll(): void {
-    this.clearSmall();
-    fill16(this.contCorr, 0);
-    fill16(this.cont, 0);
-    fill16(this.pawn, 0);
-    this.contCorrUsed.fill(0);
-    this.contUsed.fill(0);
-    this.pawnUsed.fill(0);
-  }
-
   private clearSmall(): void {
     fill16(this.main, -5);
     fill16(this.lowPly, 0);
@@ -147,19 +137,22 @@ export class Histories {
     this.ttMoveHistory = 0;
   }
 
-  /** Marks the continuation table that holds entry `index` of `cont` as written. */
-  markCont(index: number): void {
+  /** The saturating update of cont[index] (the only way it is written: it marks the entry's table). */
+  updateCont(index: number, bonus: number): void {
     this.contUsed[(index / PIECE_TO) | 0] = 1;
+    updateRelativeEntry(this.cont, index, bonus, CONT_HISTORY_LIMIT, CONT_HISTORY_START);
   }
 
-  /** Marks the continuation-correction table that holds entry `index` of `contCorr` as written. */
-  markContCorr(index: number): void {
+  /** The saturating update of contCorr[index] (marking the entry's table). */
+  updateContCorr(index: number, bonus: number): void {
     this.contCorrUsed[(index / PIECE_TO) | 0] = 1;
+    updateRelativeEntry(this.contCorr, index, bonus, CORRECTION_HISTORY_LIMIT, CONT_CORRECTION_START);
   }
 
-  /** Marks the pawn-structure table that starts at `base` (pawn index * PIECE_TO) of `pawn` as written. */
-  markPawn(base: number): void {
-    this.pawnUsed[(base / PIECE_TO) | 0] = 1;
+  /** The saturating update of pawn[index] (marking the entry's table). */
+  updatePawn(index: number, bonus: number): void {
+    this.pawnUsed[(index / PIECE_TO) | 0] = 1;
+    updateRelativeEntry(this.pawn, index, bonus, PAWN_HISTORY_LIMIT, PAWN_HISTORY_START);
   }
 
   /** Start of a search: low-ply history restarts, main history decays. */

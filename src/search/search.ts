@@ -37,17 +37,14 @@ import { networkEvaluator, type EvalNetwork, type NetworkEvaluator } from '../ev
 import {
   BUTTERFLY,
   CAPTURE_HISTORY_LIMIT,
-  CONT_HISTORY_LIMIT,
   CORRECTION_HISTORY_LIMIT,
   Histories,
   LOW_PLY_HISTORY_SIZE,
   MAIN_HISTORY_LIMIT,
-  PAWN_HISTORY_LIMIT,
   PAWN_HISTORY_SIZE,
   PIECE_TO,
   LOW_PLY_HISTORY_LIMIT,
   updateEntry,
-  updateRelativeEntry,
   CONT_HISTORY_START,
   CONT_CORRECTION_START,
   PAWN_HISTORY_START,
@@ -1080,14 +1077,8 @@ export class Searcher {
     if (moveOk(m)) {
       const to = m & 127;
       const pi = pos.board[to] * 90 + to;
-      const hist = this.hist;
-      const cc = hist.contCorr;
-      const i2 = this.ssContCorr[ss - 2] + pi;
-      const i4 = this.ssContCorr[ss - 4] + pi;
-      hist.markContCorr(i2);
-      hist.markContCorr(i4);
-      updateRelativeEntry(cc, i2, ((bonus * 131) / 128) | 0, D, CONT_CORRECTION_START);
-      updateRelativeEntry(cc, i4, ((bonus * 63) / 128) | 0, D, CONT_CORRECTION_START);
+      this.hist.updateContCorr(this.ssContCorr[ss - 2] + pi, ((bonus * 131) / 128) | 0);
+      this.hist.updateContCorr(this.ssContCorr[ss - 4] + pi, ((bonus * 63) / 128) | 0);
     }
   }
 
@@ -1102,16 +1093,9 @@ export class Searcher {
       if (inCheck && i > 2) break;
       if (moveOk(this.ssMove[ss - i])) {
         const idx = this.ssCont[ss - i] + pi;
-        hist.markCont(idx);
         if (cont[idx] + CONT_HISTORY_START > 0) positiveCount++;
         const mult = CMHC_MULT[positiveCount];
-        updateRelativeEntry(
-          cont,
-          idx,
-          (((bonus * CONT_WEIGHTS[i] * mult) / 131072) | 0) + (i < 2 ? 83 : 0),
-          CONT_HISTORY_LIMIT,
-          CONT_HISTORY_START,
-        );
+        hist.updateCont(idx, (((bonus * CONT_WEIGHTS[i] * mult) / 131072) | 0) + (i < 2 ? 83 : 0));
       }
     }
   }
@@ -1127,14 +1111,7 @@ export class Searcher {
       to = m & 127;
     this.updateContinuationHistories(ss, pc, to, ((bonus * 972) / 1024) | 0);
     const pawnBase = (pos.pawnKey[pos.sp] & (PAWN_HISTORY_SIZE - 1)) * PIECE_TO;
-    h.markPawn(pawnBase);
-    updateRelativeEntry(
-      h.pawn,
-      pawnBase + pc * 90 + to,
-      ((bonus * (bonus > -7 ? 913 : 553)) / 1024) | 0,
-      PAWN_HISTORY_LIMIT,
-      PAWN_HISTORY_START,
-    );
+    h.updatePawn(pawnBase + pc * 90 + to, ((bonus * (bonus > -7 ? 913 : 553)) / 1024) | 0);
   }
 
   private updateAllStats(
@@ -1406,14 +1383,7 @@ export class Searcher {
         const prevPc = board[prevSq];
         if (!ttHit && (prevPc & 7) !== PAWN) {
           const pawnBase = (pos.pawnKey[pos.sp] & (PAWN_HISTORY_SIZE - 1)) * PIECE_TO;
-          hist.markPawn(pawnBase);
-          updateRelativeEntry(
-            hist.pawn,
-            pawnBase + prevPc * 90 + prevSq,
-            evalDiff * 12,
-            PAWN_HISTORY_LIMIT,
-            PAWN_HISTORY_START,
-          );
+          hist.updatePawn(pawnBase + prevPc * 90 + prevSq, evalDiff * 12);
         }
       }
 
@@ -1772,14 +1742,7 @@ export class Searcher {
       this.updateContinuationHistories(ss - 1, prevPc, prevSq, ((scaledBonus * 192) / 16384) | 0);
       updateEntry(mainH, (us ^ 1) * BUTTERFLY + prevMove, ((scaledBonus * 216) / 32768) | 0, MAIN_HISTORY_LIMIT);
       if ((prevPc & 7) !== PAWN) {
-        this.hist.markPawn(pawnBase);
-        updateRelativeEntry(
-          pawnH,
-          pawnBase + prevPc * 90 + prevSq,
-          ((scaledBonus * 244) / 8192) | 0,
-          PAWN_HISTORY_LIMIT,
-          PAWN_HISTORY_START,
-        );
+        hist.updatePawn(pawnBase + prevPc * 90 + prevSq, ((scaledBonus * 244) / 8192) | 0);
       }
     } else if (priorCapture && prevSq >= 0) {
       // Bonus for the prior capture that caused the fail low.

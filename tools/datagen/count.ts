@@ -9,7 +9,7 @@ import { err, ok, type Result } from '../../src/dev.js';
 import { forEachRecord, OFF_SIDE } from './format.js';
 
 /** What one file adds. */
-export interface FileCount {
+interface FileCount {
   path: string;
   records: number;
   /** Different positions within this file. */
@@ -30,7 +30,7 @@ export interface CountReport {
  * two independent 32-bit hashes, one of them cut to 21 bits. With 10 million
  * positions the chance of any collision is about 1 in 200.
  */
-export function positionKey(buf: Uint8Array, off: number): number {
+function positionKey(buf: Uint8Array, off: number): number {
   let a = 0x811c9dc5 | 0;
   let b = 0x9e3779b9 | 0;
   for (let i = 0; i <= OFF_SIDE; i++) {
