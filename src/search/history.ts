@@ -13,8 +13,8 @@ import { PIECE_NB, SQUARE_NB } from '../core/types.js';
 export const MAIN_HISTORY_LIMIT = 7183;
 export const LOW_PLY_HISTORY_LIMIT = 7183;
 export const CAPTURE_HISTORY_LIMIT = 10692;
-export const CONT_HISTORY_LIMIT = 30000;
-export const PAWN_HISTORY_LIMIT = 8192;
+const CONT_HISTORY_LIMIT = 30000;
+const PAWN_HISTORY_LIMIT = 8192;
 export const CORRECTION_HISTORY_LIMIT = 1024;
 const TT_MOVE_HISTORY_LIMIT = 8192;
 
