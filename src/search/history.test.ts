@@ -18,3 +18,19 @@ test("a new search decays main history to trunc(v * 768 / 1024) for every int16 
   }
   assert.ok(h.lowPly.every((v) => v === 99));
 });
+
+test('prefaultSome goes over the three large tables in slices and changes no entry', () => {
+  const h = new Histories();
+  h.updateCont(12345, 500);
+  h.updatePawn(1440 * 77 + 3, -300);
+  const cont = h.cont[12345];
+  const pawn = h.pawn[1440 * 77 + 3];
+  assert.notEqual(cont, 0);
+  let slices = 1;
+  while (!h.prefaultSome(1000)) slices++;
+  const pages = Math.ceil((h.cont.length + h.contCorr.length + h.pawn.length) / 2 / 1024);
+  assert.ok(slices >= Math.floor(pages / 1000) && slices <= Math.ceil(pages / 1000) + 3, `${slices} slices`);
+  assert.equal(h.cont[12345], cont);
+  assert.equal(h.pawn[1440 * 77 + 3], pawn);
+  assert.ok(h.prefaultSome(1), 'done stays done');
+});

@@ -129,6 +129,35 @@ export class Histories {
     clearUsed(this.pawn, this.pawnUsed);
   }
 
+  /**
+   * Brings in the pages of the three relative tables that are not in memory yet,
+   * `pages` 4 KB pages at a time from where the last call stopped (an atomic
+   * compare-exchange of 0 with 0 per page, which changes no entry); true when
+   * all are done. The search thread calls it in slices while idle after its
+   * warm-up, so the tables (untouched when made) are in memory before the games
+   * run and the process's memory does not grow during them.
+   */
+  prefaultSome(pages: number): boolean {
+    const tables = [this.cont, this.contCorr, this.pawn];
+    while (pages > 0 && this.prefaultTable < tables.length) {
+      const t = tables[this.prefaultTable];
+      const words = new Int32Array(t.buffer, t.byteOffset, t.length >> 1);
+      const shared = words.buffer instanceof (globalThis.SharedArrayBuffer ?? ArrayBuffer);
+      for (; pages > 0 && this.prefaultWord < words.length; this.prefaultWord += 1024, pages--) {
+        if (shared) Atomics.compareExchange(words, this.prefaultWord, 0, 0);
+        else words[this.prefaultWord] |= 0;
+      }
+      if (this.prefaultWord >= words.length) {
+        this.prefaultTable++;
+        this.prefaultWord = 0;
+      }
+    }
+    return this.prefaultTable >= tables.length;
+  }
+
+  private prefaultTable = 0;
+  private prefaultWord = 0;
+
   private clearSmall(): void {
     fill16(this.main, -5);
     fill16(this.lowPly, 0);
