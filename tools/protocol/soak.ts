@@ -9,7 +9,8 @@
 //       [--early 100] [--rss-growth-mb 24] [--engine "node bin/kirin.js"] [--json]
 //
 // The RSS check compares the summed RSS of the engine processes after game
-// `--early` (or a tenth of the games, when fewer) with the end of the run: the
+// `--early` (or a third of the games, when fewer: the first games still grow the
+// heaps, compiled code and the search's tables) with the end of the run: the
 // end may not exceed the early figure by more than --rss-growth-mb per engine
 // process. V8 sizes its heaps by the allocation rate it sees (the young
 // generation of each of an engine's two threads may grow from 1 to 16 MB once),
@@ -48,7 +49,7 @@ const cl = scriptCommandLine(
 const games = cl.number('games', 1000);
 const tc = cl.string('tc', '1+0.01');
 const concurrency = cl.number('concurrency', 2);
-const early = Math.min(cl.number('early', 100), Math.max(1, Math.floor(games / 10)));
+const early = Math.min(cl.number('early', 100), Math.max(1, Math.floor(games / 3)));
 const growthMbPerEngine = cl.number('rss-growth-mb', 24);
 const engine = cl.string('engine', `${process.execPath} ${join(root, 'bin', 'kirin.js')}`);
 const json = cl.flag('json');
