@@ -9,6 +9,7 @@
 // correction histories) are allocated on SharedArrayBuffers.
 
 import { PIECE_NB, SQUARE_NB } from '../core/types.js';
+import { PAGE_WORDS, touchPages } from './pages.js';
 
 export const MAIN_HISTORY_LIMIT = 7183;
 export const LOW_PLY_HISTORY_LIMIT = 7183;
@@ -142,11 +143,9 @@ export class Histories {
     while (pages > 0 && this.prefaultTable < tables.length) {
       const t = tables[this.prefaultTable];
       const words = new Int32Array(t.buffer, t.byteOffset, t.length >> 1);
-      const shared = words.buffer instanceof (globalThis.SharedArrayBuffer ?? ArrayBuffer);
-      for (; pages > 0 && this.prefaultWord < words.length; this.prefaultWord += 1024, pages--) {
-        if (shared) Atomics.compareExchange(words, this.prefaultWord, 0, 0);
-        else words[this.prefaultWord] |= 0;
-      }
+      const from = this.prefaultWord;
+      this.prefaultWord = touchPages(words, from, pages);
+      pages -= Math.ceil((this.prefaultWord - from) / PAGE_WORDS);
       if (this.prefaultWord >= words.length) {
         this.prefaultTable++;
         this.prefaultWord = 0;

@@ -13,6 +13,7 @@
 // writes are racy when threads share the table, as in Pikafish: callers must
 // validate moves (pseudo-legal + legal) before playing them.
 
+import { isShared, PAGE_WORDS, touchPages } from './pages.js';
 import { MOVE_NONE, VALUE_MATE_IN_MAX_PLY, VALUE_MATED_IN_MAX_PLY, VALUE_NONE, VALUE_INFINITE } from '../core/types.js';
 
 export const BOUND_NONE = 0;
@@ -90,10 +91,8 @@ export class TranspositionTable {
    * costs tens of milliseconds on some machines.
    */
   static prefault(buffer: ArrayBufferLike): void {
-    const Sab = (globalThis as { SharedArrayBuffer?: typeof SharedArrayBuffer }).SharedArrayBuffer;
-    if (!Sab || !(buffer instanceof Sab)) return;
     const words = new Int32Array(buffer);
-    for (let i = 0; i < words.length; i += 1024) Atomics.compareExchange(words, i, 0, 0);
+    if (isShared(words)) touchPages(words, 0, Math.ceil(words.length / PAGE_WORDS));
   }
 
   /** Uses an existing shared buffer (another thread's table). */

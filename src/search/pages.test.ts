@@ -1,0 +1,18 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { isShared, PAGE_WORDS, touchPages } from './pages.js';
+
+for (const shared of [false, true]) {
+  test(`touchPages steps one word per page, stops after the pages asked for and changes no word (${shared ? 'shared' : 'private'} memory)`, () => {
+    const bytes = 10 * PAGE_WORDS * 4 + 12;
+    const words = new Int32Array(shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes));
+    assert.equal(isShared(words), shared);
+    for (let i = 0; i < words.length; i += 7) words[i] = i * 31 - 5000;
+    const before = words.slice();
+    assert.equal(touchPages(words, 0, 3), 3 * PAGE_WORDS);
+    assert.equal(touchPages(words, 3 * PAGE_WORDS, 0), 3 * PAGE_WORDS, 'no page asked: no step');
+    // The table has 10 pages and 3 words: the 11th page starts at word 10240 and is the last.
+    assert.equal(touchPages(words, 3 * PAGE_WORDS, 100), 11 * PAGE_WORDS);
+    assert.deepEqual(words, before);
+  });
+}
