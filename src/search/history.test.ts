@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Histories } from './history.js';
+import { Histories, PIECE_TO } from './history.js';
 
 test("a new search decays main history to trunc(v * 768 / 1024) for every int16 value (Pikafish's formula)", () => {
   const h = new Histories();
@@ -22,15 +22,15 @@ test("a new search decays main history to trunc(v * 768 / 1024) for every int16 
 test('prefaultSome goes over the three large tables in slices and changes no entry', () => {
   const h = new Histories();
   h.updateCont(12345, 500);
-  h.updatePawn(1440 * 77 + 3, -300);
+  h.updatePawn(PIECE_TO * 77 + 3, -300);
   const cont = h.cont[12345];
-  const pawn = h.pawn[1440 * 77 + 3];
+  const pawn = h.pawn[PIECE_TO * 77 + 3];
   assert.notEqual(cont, 0);
   let slices = 1;
   while (!h.prefaultSome(1000)) slices++;
   const pages = Math.ceil((h.cont.length + h.contCorr.length + h.pawn.length) / 2 / 1024);
   assert.ok(slices >= Math.floor(pages / 1000) && slices <= Math.ceil(pages / 1000) + 3, `${slices} slices`);
   assert.equal(h.cont[12345], cont);
-  assert.equal(h.pawn[1440 * 77 + 3], pawn);
+  assert.equal(h.pawn[PIECE_TO * 77 + 3], pawn);
   assert.ok(h.prefaultSome(1), 'done stays done');
 });

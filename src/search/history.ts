@@ -20,10 +20,16 @@ export const CORRECTION_HISTORY_LIMIT = 1024;
 const TT_MOVE_HISTORY_LIMIT = 8192;
 
 export const LOW_PLY_HISTORY_SIZE = 5;
-export const PAWN_HISTORY_SIZE = 8192;
+const PAWN_HISTORY_SIZE = 8192;
 const CORRHIST_SIZE = 65536;
 /** Entries of a [piece][to] table. */
 export const PIECE_TO = PIECE_NB * SQUARE_NB; // 1440
+
+/** The start of a pawn structure's [piece][to] block in the pawn history (from the position's pawn key). */
+export function pawnHistoryBase(pawnKey: number): number {
+  return (pawnKey & (PAWN_HISTORY_SIZE - 1)) * PIECE_TO;
+}
+
 /** Stride of a move-indexed (butterfly) table: from << 7 | to < 2^14. */
 export const BUTTERFLY = 1 << 14;
 

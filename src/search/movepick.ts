@@ -46,9 +46,8 @@ import {
   CONT_HISTORY_START,
   Histories,
   LOW_PLY_HISTORY_SIZE,
-  PAWN_HISTORY_SIZE,
   PAWN_HISTORY_START,
-  PIECE_TO,
+  pawnHistoryBase,
 } from './history.js';
 
 /** What a quiet move's score adds back for its two pawn and five continuation entries (tables stored relative to it). */
@@ -242,7 +241,7 @@ export class MovePicker {
     this.c2 = cont[ci - 3];
     this.c3 = cont[ci - 4];
     this.c5 = cont[ci - 6];
-    this.pawnBase = (pos.pawnKey[pos.sp] & (PAWN_HISTORY_SIZE - 1)) * PIECE_TO;
+    this.pawnBase = pawnHistoryBase(pos.pawnKey[pos.sp]);
     const ttOk = ttm !== MOVE_NONE && pos.pseudoLegal(ttm);
     this.ttMove = ttOk ? ttm : MOVE_NONE;
     if (pos.checked[pos.sp]) this.stage = STAGE_EVASION_TT + (ttOk ? 0 : 1);

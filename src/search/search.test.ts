@@ -6,7 +6,7 @@ import { legalMoves } from '../core/movegen.js';
 import { Position } from '../core/position.js';
 import { MOVE_NONE, VALUE_MATE, mateIn, moveToUci, type Move } from '../core/types.js';
 import { BENCH_FENS } from '../protocol/benchpositions.js';
-import { Histories } from './history.js';
+import { Histories, PIECE_TO } from './history.js';
 import { Searcher, quietFutilityMargin, razoringMargin, reverseFutilityMargin } from './search.js';
 import type { SearchLimits } from './types.js';
 import { Prng } from '../core/prng.js';
@@ -257,7 +257,7 @@ test('clear() after searches resets every history entry (each write marks its ta
       const b = fresh[t];
       for (let k = 0; k < used.length; k++) {
         if (used[k]) continue;
-        for (let i = k * 1440; i < (k + 1) * 1440; i++)
+        for (let i = k * PIECE_TO; i < (k + 1) * PIECE_TO; i++)
           if (a[i] !== b[i]) assert.fail(`${fen}: ${t} table ${k} written but not marked`);
       }
     }

@@ -41,8 +41,8 @@ import {
   Histories,
   LOW_PLY_HISTORY_SIZE,
   MAIN_HISTORY_LIMIT,
-  PAWN_HISTORY_SIZE,
   PIECE_TO,
+  pawnHistoryBase,
   LOW_PLY_HISTORY_LIMIT,
   updateEntry,
   CONT_HISTORY_START,
@@ -1110,7 +1110,7 @@ export class Searcher {
     const pc = pos.board[m >> 7],
       to = m & 127;
     this.updateContinuationHistories(ss, pc, to, ((bonus * 972) / 1024) | 0);
-    const pawnBase = (pos.pawnKey[pos.sp] & (PAWN_HISTORY_SIZE - 1)) * PIECE_TO;
+    const pawnBase = pawnHistoryBase(pos.pawnKey[pos.sp]);
     h.updatePawn(pawnBase + pc * 90 + to, ((bonus * (bonus > -7 ? 913 : 553)) / 1024) | 0);
   }
 
@@ -1382,7 +1382,7 @@ export class Searcher {
         updateEntry(hist.main, (us ^ 1) * BUTTERFLY + prevMove, evalDiff * 13, MAIN_HISTORY_LIMIT);
         const prevPc = board[prevSq];
         if (!ttHit && (prevPc & 7) !== PAWN) {
-          const pawnBase = (pos.pawnKey[pos.sp] & (PAWN_HISTORY_SIZE - 1)) * PIECE_TO;
+          const pawnBase = pawnHistoryBase(pos.pawnKey[pos.sp]);
           hist.updatePawn(pawnBase + prevPc * 90 + prevSq, evalDiff * 12);
         }
       }
@@ -1487,7 +1487,7 @@ export class Searcher {
     const mainH = hist.main,
       capH = hist.capture,
       pawnH = hist.pawn;
-    const pawnBase = (pos.pawnKey[pos.sp] & (PAWN_HISTORY_SIZE - 1)) * PIECE_TO;
+    const pawnBase = pawnHistoryBase(pos.pawnKey[pos.sp]);
     const mainBase = us * BUTTERFLY;
     const searchedBase = slot * SEARCHED_CAPACITY;
     let nQuiets = 0,
