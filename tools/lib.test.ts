@@ -9,6 +9,8 @@ import {
   integerOption,
   isMain,
   median,
+  nameValueOption,
+  nameValueOptions,
   numberOption,
   readCommandLine,
   reportCommandLine,
@@ -113,6 +115,30 @@ test('integerOption and numberOption: the default when absent, else a checked va
   }
   assert.deepEqual(numberOption({ lr: '0.25' }, 'lr', 1), { ok: true, value: 0.25 });
   for (const text of ['', 'abc', 'Infinity', 'NaN']) assert.equal(numberOption({ lr: text }, 'lr', 1).ok, false, text);
+});
+
+test('nameValueOption(s): NAME=VALUE pairs, trimmed, in order; a text without a name or an = is refused', () => {
+  assert.deepEqual(nameValueOption('option', ' Hash = 64 '), { ok: true, value: ['Hash', '64'] });
+  assert.deepEqual(nameValueOption('option', 'EvalFile=a=b.nnue'), { ok: true, value: ['EvalFile', 'a=b.nnue'] });
+  assert.deepEqual(
+    nameValueOption('option', 'Ponder='),
+    { ok: true, value: ['Ponder', ''] },
+    'an empty value is a value',
+  );
+  for (const text of ['Hash', '=64', ' = 64', '']) {
+    const r = nameValueOption('engine-option', text);
+    assert.ok(!r.ok && r.error.message === `--engine-option needs NAME=VALUE, got '${text}'`, text);
+  }
+  assert.deepEqual(nameValueOptions({}, 'option'), { ok: true, value: [] });
+  assert.deepEqual(nameValueOptions({ option: ['Hash=8', 'Threads=2'] }, 'option'), {
+    ok: true,
+    value: [
+      ['Hash', '8'],
+      ['Threads', '2'],
+    ],
+  });
+  const bad = nameValueOptions({ option: ['Hash=8', 'x'] }, 'option');
+  assert.ok(!bad.ok && bad.error.message === "--option needs NAME=VALUE, got 'x'");
 });
 
 test('median of repeated measurements', () => {

@@ -63,6 +63,9 @@
 //   in the error (code 'arguments'):
 //     integerOption(values, name, default, { min?, max? }): Result<number, 'arguments'>
 //     numberOption(values, name, default, { min?, max? }): Result<number, 'arguments'>
+//     nameValueOptions(values, name): Result<Array<[name, value]>, 'arguments'>
+//       a repeatable NAME=VALUE option (--option Hash=64), both sides trimmed;
+//       nameValueOption(name, text) reads one.
 //
 // The product's Result (ok/err, src/core/result.ts, through src/dev.ts) is the
 // tools' way to fail too: functions that can reject input return one with a code.
@@ -329,6 +332,29 @@ export function numberOption(
   return checkBounds(name, text, n, bounds);
 }
 
+/** One NAME=VALUE text of option `--name` (e.g. an engine option, `--option Hash=64`), both sides trimmed. */
+export function nameValueOption(name: string, text: string): Result<[string, string], 'arguments'> {
+  const eq = text.indexOf('=');
+  if (eq < 0 || text.slice(0, eq).trim() === '') return err('arguments', `--${name} needs NAME=VALUE, got '${text}'`);
+  return ok([text.slice(0, eq).trim(), text.slice(eq + 1).trim()]);
+}
+
+/** Every NAME=VALUE of a repeatable option (nameValueOption), in order; none when absent. */
+export function nameValueOptions(
+  values: Readonly<Record<string, unknown>>,
+  name: string,
+): Result<Array<[string, string]>, 'arguments'> {
+  const v = values[name];
+  const texts = Array.isArray(v) ? v.map(String) : typeof v === 'string' ? [v] : [];
+  const pairs: Array<[string, string]> = [];
+  for (const text of texts) {
+    const r = nameValueOption(name, text);
+    if (!r.ok) return r;
+    pairs.push(r.value);
+  }
+  return ok(pairs);
+}
+
 /** A script's command line with readers that end the process on a bad value (scriptCommandLine). */
 export interface ScriptCommandLine<O extends OptionsSpec> extends CommandLine<O> {
   /** A string option's value, or `def`. */
@@ -339,6 +365,8 @@ export interface ScriptCommandLine<O extends OptionsSpec> extends CommandLine<O>
   integer(name: keyof O & string, def: number, bounds?: Bounds): number;
   /** A number option (numberOption), or `def`; a bad value ends the process with code 2. */
   number(name: keyof O & string, def: number, bounds?: Bounds): number;
+  /** A repeatable NAME=VALUE option's pairs (nameValueOptions); a bad one ends the process with code 2. */
+  nameValues(name: keyof O & string): Array<[string, string]>;
   /** The positional argument at `index` as a number (`what` names it in the error), or `def` when absent. */
   numberAt(index: number, what: string, def: number, bounds?: Bounds): number;
 }
@@ -350,7 +378,7 @@ export function scriptCommandLine<O extends OptionsSpec>(
 ): ScriptCommandLine<O> {
   const cl = commandLineOrExit(argv, spec);
   const values = cl.values as Readonly<Record<string, unknown>>;
-  const orExit = (r: Result<number, 'arguments'>): number => {
+  const orExit = <T>(r: Result<T, 'arguments'>): T => {
     if (r.ok) return r.value;
     process.exit(reportCommandLine(spec, r.error));
   };
@@ -363,6 +391,7 @@ export function scriptCommandLine<O extends OptionsSpec>(
     flag: (name) => values[name] === true,
     integer: (name, def, bounds = {}) => orExit(integerOption(values, name, def, bounds)),
     number: (name, def, bounds = {}) => orExit(numberOption(values, name, def, bounds)),
+    nameValues: (name) => orExit(nameValueOptions(values, name)),
     numberAt: (index, what, def, bounds = {}) => {
       const r = numberOption({ [what]: cl.positionals[index] }, what, def, bounds);
       return orExit(r.ok ? r : err('arguments', r.error.message.replace(`--${what} `, `${what} `)));

@@ -8,6 +8,7 @@ import type { Redis } from 'ioredis';
 import type { Queue } from 'bullmq';
 import { MATCH_USAGE, parseMatchArgs } from '../match/cli.js';
 import { DATAGEN_NUMBERS } from '../datagen/cli.js';
+import { nameValueOptions } from '../lib.js';
 import { forEachRecord, openForAppend } from '../datagen/format.js';
 import { closeSync } from 'node:fs';
 import { checkRedis, connect, keys, parseRedisUrl, RUN_ID, type RedisTarget } from './redis.js';
@@ -481,11 +482,9 @@ async function analyseCommand(argv: string[]): Promise<number> {
   );
   if (values.help) return help(ANALYSE_USAGE);
   const t = target(values, ANALYSE_USAGE);
-  const options: Array<[string, string]> = ((values.option as string[] | undefined) ?? []).map((o) => {
-    const eq = o.indexOf('=');
-    if (eq <= 0) throw new UsageError(`--option needs NAME=VALUE (got "${o}")`, ANALYSE_USAGE);
-    return [o.slice(0, eq).trim(), o.slice(eq + 1).trim()];
-  });
+  const pairs = nameValueOptions(values, 'option');
+  if (!pairs.ok) throw new UsageError(pairs.error.message, ANALYSE_USAGE);
+  const options = pairs.value;
   int(values, 'attempts', 3, 1, ANALYSE_USAGE);
   const spec = await checked(() =>
     makeAnalyseSpec({

@@ -2,7 +2,15 @@
 
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { DEFAULT_RULES, err, ok, ruleConfigFrom, type Result, type RuleConfig } from '../../src/dev.js';
-import { commandSpec, integerOption, readCommandLine, reportCommandLine, type CommandLineCode } from '../lib.js';
+import {
+  commandSpec,
+  integerOption,
+  nameValueOption,
+  nameValueOptions,
+  readCommandLine,
+  reportCommandLine,
+  type CommandLineCode,
+} from '../lib.js';
 import type { EngineLogger, EngineSpec } from './uci-engine.js';
 import { NO_ADJUDICATION, formatTimeControl, parseTimeControl, type Adjudication, type TimeControl } from './game.js';
 import { runMatch, summaryLines, type SprtModel } from './match.js';
@@ -133,12 +141,6 @@ function engineIndex(name: string, v: string): ArgResult<[number, string]> {
   return ok([Number(m[1]) - 1, m[2]]);
 }
 
-function splitOption(name: string, v: string): ArgResult<[string, string]> {
-  const eq = v.indexOf('=');
-  if (eq <= 0) return err('arguments', `--${name} needs NAME=VALUE`);
-  return ok([v.slice(0, eq).trim(), v.slice(eq + 1).trim()]);
-}
-
 /** Parses the arguments of `kirin match`: the match, or 'help', or what is wrong with them ('arguments'). */
 export function parseMatchArgs(argv: readonly string[]): Result<MatchArgs, CommandLineCode> {
   const cl = readCommandLine(argv, MATCH_SPEC);
@@ -153,17 +155,13 @@ export function parseMatchArgs(argv: readonly string[]): Result<MatchArgs, Comma
     if (!r.ok) return r;
     names[r.value[0]] = r.value[1];
   }
-  const common: Array<[string, string]> = [];
-  for (const text of v.option ?? []) {
-    const r = splitOption('option', text);
-    if (!r.ok) return r;
-    common.push(r.value);
-  }
+  const common = nameValueOptions(v, 'option');
+  if (!common.ok) return common;
   const perEngine: Array<Array<[string, string]>> = [[], []];
   for (const text of v['engine-option'] ?? []) {
     const r = engineIndex('engine-option', text);
     if (!r.ok) return r;
-    const kv = splitOption('engine-option', r.value[1]);
+    const kv = nameValueOption('engine-option', r.value[1]);
     if (!kv.ok) return kv;
     perEngine[r.value[0]].push(kv.value);
   }
@@ -230,7 +228,7 @@ export function parseMatchArgs(argv: readonly string[]): Result<MatchArgs, Comma
     command,
     name: names[n],
     options: [
-      ...common.filter(([k]) => !perEngine[n].some(([k2]) => k2.toLowerCase() === k.toLowerCase())),
+      ...common.value.filter(([k]) => !perEngine[n].some(([k2]) => k2.toLowerCase() === k.toLowerCase())),
       ...perEngine[n],
     ],
   }));

@@ -37,7 +37,14 @@
 
 import { err, legalMoves, moveToUci, ok, playUciMoves, Position, RED, type Color, type Result } from '../../src/dev.js';
 import { runRelay, spawnEndpoint, type RelayIO } from './relay.js';
-import { commandSpec, isMain, readCommandLine, reportCommandLine, type CommandLineCode } from '../lib.js';
+import {
+  commandSpec,
+  isMain,
+  nameValueOptions,
+  readCommandLine,
+  reportCommandLine,
+  type CommandLineCode,
+} from '../lib.js';
 
 /** Moves a `position` command may carry before it is rebased on a FEN (ElephantEye reads at most 1024). */
 export const MAX_UCCI_MOVES = 1000;
@@ -77,15 +84,10 @@ export function parseArgs(argv: readonly string[]): Result<AdapterArgs, CommandL
   const engineAt = argv[end] === '--' ? end + 1 : end;
   const cl = readCommandLine(argv.slice(0, end), SPEC);
   if (!cl.ok) return cl;
-  const options: Array<[string, string]> = [];
-  for (const kv of cl.value.values.option ?? []) {
-    const m = /^([^=]+?)\s*=(.*)$/.exec(kv);
-    if (!m || !m[1].trim())
-      return err('arguments', `--option needs NAME=VALUE (like --option usebook=false), got ${kv}`);
-    options.push([m[1].trim(), m[2].trim()]);
-  }
+  const options = nameValueOptions(cl.value.values, 'option');
+  if (!options.ok) return options;
   if (engineAt >= argv.length) return err('arguments', 'no engine command given');
-  return ok({ options, command: argv[engineAt], args: argv.slice(engineAt + 1) });
+  return ok({ options: options.value, command: argv[engineAt], args: argv.slice(engineAt + 1) });
 }
 
 /** An option the engine declared in UCCI, and how the GUI sees it. */

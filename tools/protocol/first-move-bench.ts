@@ -46,15 +46,9 @@ const processes = cl.integer('processes', 3, { min: 1, max: 1000 });
 const runs = cl.integer('runs', 4, { min: 2, max: 1000 });
 const movetime = cl.integer('movetime', 1000, { min: 1 });
 const engineCmd = cl.string('engine', `"${process.execPath}" "${join(root, 'bin', 'kirin.js')}"`);
-const options = cl.values.option ?? [];
+const options = cl.nameValues('option');
 const waitReady = !cl.flag('no-isready');
 const json = cl.flag('json');
-for (const o of options) {
-  if (!/^[^=]+=/.test(o)) {
-    process.stderr.write(`first-move-bench: --option wants Name=Value, got '${o}'\n${USAGE}\n`);
-    process.exit(2);
-  }
-}
 
 interface Search {
   depth: number;
@@ -103,10 +97,7 @@ async function oneProcess(): Promise<ProcessRun> {
     }
   }
   send('uci');
-  for (const o of options) {
-    const eq = o.indexOf('=');
-    send(`setoption name ${o.slice(0, eq)} value ${o.slice(eq + 1)}`);
-  }
+  for (const [name, value] of options) send(`setoption name ${name} value ${value}`);
   let readyok: number | null = null;
   let readyokCpu: number | null = null;
   if (waitReady) {

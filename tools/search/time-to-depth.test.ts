@@ -95,7 +95,7 @@ test('time-to-depth says what is wrong with its command line', async () => {
   assert.match(none.stderr, /--engine is needed/);
   const bad = await run(['--engine', 'node bin/kirin.js', '--option', 'Hash']);
   assert.equal(bad.code, 2);
-  assert.match(bad.stderr, /--option Hash: expected NAME=VALUE/);
+  assert.match(bad.stderr, /--option needs NAME=VALUE, got 'Hash'/);
   const depth = await run(['--engine', 'node bin/kirin.js', '--depth', '0']);
   assert.equal(depth.code, 2);
   assert.match(depth.stderr, /--depth 0: below 1/);

@@ -190,11 +190,7 @@ async function main(): Promise<void> {
     ['Hash', hash],
     ['Threads', '1'],
   ];
-  for (const o of cl.values.option ?? []) {
-    const eq = o.indexOf('=');
-    if (eq <= 0) exitWithError('time-to-depth', `--option ${o}: expected NAME=VALUE`, 2);
-    options.push([o.slice(0, eq), o.slice(eq + 1)]);
-  }
+  options.push(...cl.nameValues('option'));
 
   const lines: string[][] = commands.map(() => []);
   const engines = commands.map(
