@@ -110,3 +110,59 @@ test('kirin train: a run, the same network again, checkpoints and --resume', () 
   assert.equal(none.code, 1);
   assert.match(none.err, /--resume: no checkpoint/);
 });
+
+test('kirin train --init starts from a network: with a learning rate of almost 0 it writes the same weights back', () => {
+  const common = ['--data', dataPath, '--epochs', '1', '--batch', '700', '--threads', '1'];
+  const from = join(dir, 'from.knet');
+  const r0 = kirin(...common, '--hidden', '32', '--buckets', '2', '--out', from);
+  assert.equal(r0.code, 0, r0.err);
+  const start = decodeKirinNet(readFileSync(from), from);
+  assert.ok(start.ok);
+  // The shape comes from the network (no --hidden or --buckets needed).
+  const out = join(dir, 'init.knet');
+  const r = kirin(...common, '--init', from, '--lr', '1e-9', '--warmup', '0', '--seed', '9', '--out', out);
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /starting from .*from\.knet \(SHA-256 [0-9a-f]{64}\)/);
+  const net = decodeKirinNet(readFileSync(out), out);
+  assert.ok(net.ok);
+  assert.deepEqual(net.value.shape, start.value.shape);
+  assert.deepEqual(net.value.ftWeights, start.value.ftWeights);
+  assert.deepEqual(net.value.ftBias, start.value.ftBias);
+  assert.deepEqual(net.value.outWeights, start.value.outWeights);
+  assert.deepEqual(net.value.outBias, start.value.outBias);
+  assert.match(net.value.description, /from [0-9a-f]{16}, 1 epochs/);
+  // Trained on, it changes; a checkpoint of a run from another start is not resumed.
+  const moved = kirin(...common, '--init', from, '--lr', '0.01', '--warmup', '0', '--out', join(dir, 'moved.knet'));
+  assert.equal(moved.code, 0, moved.err);
+  const m = decodeKirinNet(readFileSync(join(dir, 'moved.knet')), 'moved');
+  assert.ok(m.ok);
+  assert.notDeepEqual(m.value.ftWeights, start.value.ftWeights);
+  const resumed = kirin(
+    ...common,
+    '--hidden',
+    '32',
+    '--buckets',
+    '2',
+    '--out',
+    join(dir, 'r.knet'),
+    '--checkpoint',
+    `${out}.ckpt`,
+    '--resume',
+  );
+  assert.equal(resumed.code, 1);
+  assert.match(resumed.err, /is of another run:\n {2}.*init: [0-9a-f]{64} in the checkpoint, \(none\) now/s);
+  // Refusals: another shape, a file that is not a network, no file.
+  const shape = kirin(...common, '--init', from, '--hidden', '64', '--out', join(dir, 'x.knet'));
+  assert.equal(shape.code, 1);
+  assert.match(shape.err, /--init: .*from\.knet has 32 hidden units, not the 64 of --hidden/);
+  const buckets = kirin(...common, '--init', from, '--buckets', '8', '--out', join(dir, 'x.knet'));
+  assert.equal(buckets.code, 1);
+  assert.match(buckets.err, /--init: .*from\.knet has 2 output buckets, not the 8 of --buckets/);
+  const damaged = kirin(...common, '--init', dataPath, '--out', join(dir, 'x.knet'));
+  assert.equal(damaged.code, 1);
+  assert.match(damaged.err, /^kirin train: --init: /);
+  const missing = kirin(...common, '--init', join(dir, 'none.knet'), '--out', join(dir, 'x.knet'));
+  assert.equal(missing.code, 1);
+  assert.match(missing.err, /--init: cannot read .*none\.knet \(ENOENT\)/);
+  assert.equal(existsSync(join(dir, 'x.knet')), false);
+});

@@ -1,7 +1,8 @@
 // `kirin train`: trains Kirin's own network (src/eval/kirinnet) on `kirin datagen`
 // files and writes it in the engine's format (.knet). See docs/NETWORK.md.
 
-import { existsSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import {
@@ -11,13 +12,14 @@ import {
   decodeKirinNet,
   encodeKirinNet,
   type KirinNetShape,
+  type KirinNetWeights,
 } from '../../src/dev.js';
 import { identityDifferences, loadCheckpoint, saveCheckpoint, type RunIdentity } from './checkpoint.js';
 import type { KernelName } from './core.js';
 import { DEFAULT_FILTER, DataError, fitK, loadTrainData, type DataFilter } from './data.js';
 import { trainKernelModule } from './kernel-wasm.js';
 import { quantisationCheck } from './quantcheck.js';
-import { quantise } from './model.js';
+import { dequantise, paramLayout, quantise } from './model.js';
 import { train, type Progress, type TrainConfig } from './trainer.js';
 
 export const USAGE = `usage: kirin train --data FILE[,FILE...] --out NET.knet [options]
@@ -33,6 +35,7 @@ data
 network
   --hidden H              hidden units, a multiple of 16 (default ${DEFAULT_SHAPE.hidden})
   --buckets B             output buckets by piece count (default ${DEFAULT_SHAPE.outputBuckets})
+  --init NET.knet         start from this Kirin network's weights (and shape) instead of random ones
 training
   --epochs N              passes over the training positions (default 20)
   --batch N               positions per step (default 16384)
@@ -66,6 +69,7 @@ const OPTIONS = {
   mirror: { type: 'boolean' },
   hidden: { type: 'string' },
   buckets: { type: 'string' },
+  init: { type: 'string' },
   epochs: { type: 'string' },
   batch: { type: 'string' },
   lr: { type: 'string' },
@@ -93,6 +97,10 @@ export interface TrainArgs {
   readonly out: string;
   readonly checkpoint: string;
   readonly resume: boolean;
+  /** --init: the network to start from; null: random weights. */
+  readonly init: string | null;
+  /** Which of --hidden and --buckets were given (with --init they must agree with the network). */
+  readonly shapeGiven: { readonly hidden: boolean; readonly buckets: boolean };
   readonly filter: DataFilter;
   readonly validation: number;
   readonly config: Omit<TrainConfig, 'k'>;
@@ -141,6 +149,8 @@ export function parseTrainArgs(argv: string[]): TrainArgs | string {
       out,
       checkpoint: str('checkpoint') ?? `${out}.ckpt`,
       resume: values.resume === true,
+      init: str('init') ?? null,
+      shapeGiven: { hidden: str('hidden') !== undefined, buckets: str('buckets') !== undefined },
       filter: {
         dropCheck: values['keep-check'] !== true,
         dropCaptures: values['keep-captures'] !== true,
@@ -180,6 +190,8 @@ function helpArgs(): TrainArgs {
     out: '',
     checkpoint: '',
     resume: false,
+    init: null,
+    shapeGiven: { hidden: false, buckets: false },
     filter: DEFAULT_FILTER,
     validation: 0,
     config: undefined as never,
@@ -230,6 +242,25 @@ export async function runTrainCli(argv: string[]): Promise<number> {
     if (typeof m === 'string') return fail(`--kernel wasm: ${m} (--kernel js runs without it)`);
   }
   if (a.resume && !existsSync(a.checkpoint)) return fail(`--resume: no checkpoint ${a.checkpoint}`);
+  let start: { net: KirinNetWeights; sha256: string } | null = null;
+  if (a.init !== null) {
+    let bytes: Uint8Array;
+    try {
+      bytes = readFileSync(a.init);
+    } catch (e) {
+      return fail(`--init: cannot read ${a.init} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    }
+    const net = decodeKirinNet(bytes, a.init);
+    if (!net.ok) return fail(`--init: ${net.error.message}`);
+    const s = net.value.shape;
+    if (a.shapeGiven.hidden && s.hidden !== a.config.shape.hidden)
+      return fail(`--init: ${a.init} has ${s.hidden} hidden units, not the ${a.config.shape.hidden} of --hidden`);
+    if (a.shapeGiven.buckets && s.outputBuckets !== a.config.shape.outputBuckets)
+      return fail(
+        `--init: ${a.init} has ${s.outputBuckets} output buckets, not the ${a.config.shape.outputBuckets} of --buckets`,
+      );
+    start = { net: net.value, sha256: createHash('sha256').update(bytes).digest('hex') };
+  }
 
   const t0 = performance.now();
   let data;
@@ -250,7 +281,10 @@ export async function runTrainCli(argv: string[]): Promise<number> {
   if (data.train.length === 0) return fail('no training positions after filtering');
   const k = a.k > 0 ? a.k : fitK(data, data.train);
   say(`K = ${k.toFixed(2)}${a.k > 0 ? ' (given)' : ' (fitted to the game results of the training positions)'}`);
-  const config: TrainConfig = { ...a.config, k };
+  const config: TrainConfig = start
+    ? { ...a.config, shape: start.net.shape, k, init: start.sha256 }
+    : { ...a.config, k };
+  if (start) say(`starting from ${a.init} (SHA-256 ${start.sha256})`);
   const identity: RunIdentity = {
     config,
     dataOptions: { ...a.filter, validation: a.validation },
@@ -275,6 +309,7 @@ export async function runTrainCli(argv: string[]): Promise<number> {
   const result = await train(data, config, {
     threads: a.threads,
     resume,
+    initial: start ? dequantise(paramLayout(config.shape), start.net) : undefined,
     onProgress: (p) => {
       if (tty) process.stderr.write(`\r${progressLine(p)}\x1b[K`);
       else if (performance.now() - lastLine > 30000) {
@@ -295,6 +330,7 @@ export async function runTrainCli(argv: string[]): Promise<number> {
   const lastEpoch = result.history[result.history.length - 1];
   const description =
     `kirin train: ${c.kept} positions (${data.train.length} training) from ${a.data.length} file(s), ` +
+    (start ? `from ${start.sha256.slice(0, 16)}, ` : '') +
     `${config.epochs} epochs, batch ${config.batch}, lr ${config.lr} ${config.schedule}, wd ${config.weightDecay}, ` +
     `lambda ${config.lambda}, power ${config.power}, K ${k.toFixed(2)}, seed ${config.seed}; ` +
     (data.valid.length > 0

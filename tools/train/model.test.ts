@@ -10,7 +10,7 @@ import { Core, type CoreShared, type KernelName } from './core.js';
 import { DEFAULT_FILTER, loadTrainData, positionBoard, type TrainData } from './data.js';
 import { jsKernel } from './kernel-js.js';
 import { SLOTS, createMemory, memoryLayout } from './memory.js';
-import { initParams, paramLayout, quantise, referenceForward, type ParamLayout } from './model.js';
+import { dequantise, initParams, paramLayout, quantise, referenceForward, type ParamLayout } from './model.js';
 import { quantisationCheck } from './quantcheck.js';
 import { labels, type TrainConfig } from './trainer.js';
 import { syntheticDataFile } from './synthetic.js';
@@ -243,4 +243,20 @@ test('AdamW: both kernels take the same step (decay on weights only, clipping, o
   }
   assert.ok(clipped > 0 && moved > pl.size / 2, `${clipped} clipped, ${moved} moved`);
   assert.ok(js[pl.outB] > WEIGHT_CLIP, 'output biases are not clipped');
+});
+
+test('dequantise is quantise read backwards: an engine network quantises back to itself, and another shape is refused', () => {
+  const shape: KirinNetShape = { inputs: INPUTS, hidden: 32, outputBuckets: 3 };
+  const l = paramLayout(shape);
+  const params = new Float32Array(l.size);
+  initParams(l, params, 11);
+  for (let i = l.outB; i < l.size; i++) params[i] = (i - l.outB - 1) * 0.37;
+  const net = quantise(l, params, 'n');
+  const back = dequantise(l, net);
+  assert.equal(back.length, l.size);
+  for (let i = 0; i < l.size; i++)
+    assert.ok(Math.abs(back[i] - params[i]) <= 0.5 / Math.min(QA, QB) + 1e-7, `param ${i}`);
+  assert.deepEqual(quantise(l, back, 'n'), net);
+  const other = paramLayout({ inputs: INPUTS, hidden: 48, outputBuckets: 3 });
+  assert.throws(() => dequantise(other, net), /the network is 1260x2-32-3 buckets, the run 1260x2-48-3 buckets/);
 });

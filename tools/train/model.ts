@@ -93,3 +93,23 @@ export function quantise(l: ParamLayout, params: Float32Array, description: stri
   for (let i = 0; i < nb; i++) outBias[i] = Math.round(params[l.outB + i] * OUTPUT_UNIT);
   return { shape: l.shape, description, ftWeights, ftBias, outWeights, outBias };
 }
+
+/**
+ * The float parameters of an engine network (quantise's inverse: every integer
+ * divided by its scale), to start a run from (`kirin train --init`). The
+ * network's shape must be the layout's.
+ */
+export function dequantise(l: ParamLayout, net: KirinNetWeights): Float32Array {
+  const { hidden: h, outputBuckets: nb } = l.shape;
+  if (net.shape.hidden !== h || net.shape.outputBuckets !== nb || net.shape.inputs !== l.shape.inputs)
+    throw new Error(
+      `the network is ${net.shape.inputs}x2-${net.shape.hidden}-${net.shape.outputBuckets} buckets, ` +
+        `the run ${l.shape.inputs}x2-${h}-${nb} buckets`,
+    );
+  const params = new Float32Array(l.size);
+  for (let i = 0; i < net.ftWeights.length; i++) params[l.ftW + i] = net.ftWeights[i] / QA;
+  for (let i = 0; i < h; i++) params[l.ftB + i] = net.ftBias[i] / QA;
+  for (let i = 0; i < net.outWeights.length; i++) params[l.outW + i] = net.outWeights[i] / QB;
+  for (let i = 0; i < nb; i++) params[l.outB + i] = net.outBias[i] / OUTPUT_UNIT;
+  return params;
+}

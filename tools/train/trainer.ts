@@ -34,6 +34,8 @@ export interface TrainConfig {
   readonly k: number;
   readonly seed: number;
   readonly kernel: KernelName;
+  /** SHA-256 (hex) of the network the run starts from (`--init`); absent: random weights from `seed`. */
+  readonly init?: string;
 }
 
 const BETA1 = 0.9;
@@ -80,6 +82,8 @@ export interface RunOptions {
   readonly threads: number;
   /** Continue this checkpoint's run (its configuration equals `config`: checked by the caller). */
   readonly resume?: Checkpoint;
+  /** The starting parameters (a network's, dequantised: `--init`) instead of random ones from the seed. */
+  readonly initial?: Float32Array;
   /** Stop after this many epochs in total (the run can be resumed later; used by tests). */
   readonly stopAfter?: number;
   readonly onProgress?: (p: Progress) => void;
@@ -145,6 +149,10 @@ export async function train(data: TrainData, c: TrainConfig, run: RunOptions): P
     epoch = run.resume.epochsDone;
     step = run.resume.step;
     history.push(...run.resume.history);
+  } else if (run.initial) {
+    if (run.initial.length !== P)
+      throw new Error(`the starting parameters have ${run.initial.length} values, not ${P}`);
+    weights.set(run.initial);
   } else initParams(layout, weights, c.seed);
 
   const shared = {
