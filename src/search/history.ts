@@ -11,7 +11,7 @@
 import { PIECE_NB, SQUARE_NB } from '../core/types.js';
 import { PAGE_WORDS, touchPages } from './pages.js';
 
-export const MAIN_HISTORY_LIMIT = 7183;
+const MAIN_HISTORY_LIMIT = 7183;
 export const LOW_PLY_HISTORY_LIMIT = 7183;
 export const CAPTURE_HISTORY_LIMIT = 10692;
 const CONT_HISTORY_LIMIT = 30000;
@@ -119,6 +119,13 @@ export class Histories {
   readonly contUsed = new Uint8Array(2 * 2 * PIECE_TO);
   readonly contCorrUsed = new Uint8Array(PIECE_TO);
   readonly pawnUsed = new Uint8Array(PAWN_HISTORY_SIZE);
+  /**
+   * Which 128-entry blocks of `main` (index >> 7: the side and the from-square)
+   * may hold a value other than 0: newSearch decays only those (a value of 0
+   * stays 0), and unmarks a block that has decayed to all zeros. `main` is
+   * written only through updateMain, which marks the entry's block.
+   */
+  private readonly mainLive = new Uint8Array((2 * BUTTERFLY) >> 7);
 
   constructor() {
     this.cont = int16(2 * 2 * PIECE_TO * PIECE_TO, true);
@@ -165,10 +172,17 @@ export class Histories {
 
   private clearSmall(): void {
     fill16(this.main, -5);
+    this.mainLive.fill(1);
     fill16(this.lowPly, 0);
     fill16(this.capture, -607);
     fill16(this.correction, -6);
     this.ttMoveHistory = 0;
+  }
+
+  /** The saturating update of main[index] (the only way it is written: it marks the entry's block). */
+  updateMain(index: number, bonus: number): void {
+    this.mainLive[index >> 7] = 1;
+    updateEntry(this.main, index, bonus, MAIN_HISTORY_LIMIT);
   }
 
   /** The saturating update of cont[index] (the only way it is written: it marks the entry's table). */
@@ -193,10 +207,18 @@ export class Histories {
   newSearch(): void {
     fill16(this.lowPly, 99);
     // Each entry becomes trunc(v * 768 / 1024) = trunc(3v / 4), in integer steps.
-    const m = this.main;
-    for (let i = 0; i < m.length; i++) {
-      const x = m[i] * 3;
-      m[i] = (x + ((x >> 31) & 3)) >> 2;
+    const m = this.main,
+      live = this.mainLive;
+    for (let block = 0; block < live.length; block++) {
+      if (live[block] === 0) continue;
+      let any = 0;
+      for (let i = block << 7, end = i + 128; i < end; i++) {
+        const x = m[i] * 3;
+        const v = (x + ((x >> 31) & 3)) >> 2;
+        m[i] = v;
+        any |= v;
+      }
+      if (any === 0) live[block] = 0;
     }
   }
 

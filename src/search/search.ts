@@ -40,7 +40,6 @@ import {
   CORRECTION_HISTORY_LIMIT,
   Histories,
   LOW_PLY_HISTORY_SIZE,
-  MAIN_HISTORY_LIMIT,
   PIECE_TO,
   pawnHistoryBase,
   LOW_PLY_HISTORY_LIMIT,
@@ -1104,7 +1103,7 @@ export class Searcher {
     const pos = this.pos;
     const h = this.hist;
     const ply = ss - STACK_OFFSET;
-    updateEntry(h.main, pos.side * BUTTERFLY + m, bonus, MAIN_HISTORY_LIMIT);
+    h.updateMain(pos.side * BUTTERFLY + m, bonus);
     if (ply < LOW_PLY_HISTORY_SIZE)
       updateEntry(h.lowPly, ply * BUTTERFLY + m, ((bonus * 693) / 1024) | 0, LOW_PLY_HISTORY_LIMIT);
     const pc = pos.board[m >> 7],
@@ -1379,7 +1378,7 @@ export class Searcher {
       // Use the static evaluation difference to improve quiet move ordering.
       if (prevSq >= 0 && !this.ssInCheck[ss - 1] && !priorCapture) {
         const evalDiff = clampInt(0 - (this.ssEval[ss - 1] + staticEval), -110, 187) + 34;
-        updateEntry(hist.main, (us ^ 1) * BUTTERFLY + prevMove, evalDiff * 13, MAIN_HISTORY_LIMIT);
+        hist.updateMain((us ^ 1) * BUTTERFLY + prevMove, evalDiff * 13);
         const prevPc = board[prevSq];
         if (!ttHit && (prevPc & 7) !== PAWN) {
           const pawnBase = pawnHistoryBase(pos.pawnKey[pos.sp]);
@@ -1740,7 +1739,7 @@ export class Searcher {
       const scaledBonus = Math.min(148 * depth - 86, 2188) * bonusScale;
       const prevPc = board[prevSq];
       this.updateContinuationHistories(ss - 1, prevPc, prevSq, ((scaledBonus * 192) / 16384) | 0);
-      updateEntry(mainH, (us ^ 1) * BUTTERFLY + prevMove, ((scaledBonus * 216) / 32768) | 0, MAIN_HISTORY_LIMIT);
+      hist.updateMain((us ^ 1) * BUTTERFLY + prevMove, ((scaledBonus * 216) / 32768) | 0);
       if ((prevPc & 7) !== PAWN) {
         hist.updatePawn(pawnBase + prevPc * 90 + prevSq, ((scaledBonus * 244) / 8192) | 0);
       }
