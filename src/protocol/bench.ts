@@ -97,8 +97,9 @@ export async function runBench(
   if (!hashSet.ok) return hashSet;
   engine.newGame();
   // The clock covers the searches only, as Pikafish's: the search thread is up
-  // and warm (what isready waits for) and the new game's clear is done (a
-  // hashfull request settles it) before it starts.
+  // and warm (what isready waits for), and the new game's clear and the first
+  // touches of the history tables are done (a hashfull request settles both)
+  // before it starts.
   engine.warmup();
   await engine.ready();
   await engine.hashfull();

