@@ -120,6 +120,7 @@ test('incremental accumulators equal a full refresh along random games (captures
       `coverage: ${nodes} nodes, ${mirrorChanges} mirror changes, ${captures} captures, ${undos} undos, ${nullMoves} null moves`,
     );
     assert.ok(ev.stats.incremental > 2 * ev.stats.refresh, JSON.stringify(ev.stats));
+    assert.ok(ev.stats.walked > 50, `updates across several plies: ${JSON.stringify(ev.stats)}`);
   }
 });
 

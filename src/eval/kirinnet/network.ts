@@ -7,11 +7,12 @@
 //
 // `KirinEvaluator` keeps, per ply of the position's state stack (a ring of
 // STACK_PLIES entries stamped with the position key), both perspectives'
-// accumulators and the board they were computed for. An evaluation starts from
-// the nearest computed ancestor (within MAX_WALK plies) whose perspective has
-// the same mirror flag and adds/removes the rows of the pieces that changed:
-// the move's two squares for the parent (nothing for a null move), a board
-// difference further back. Otherwise (the king crossed to the other half of
+// accumulators. An evaluation starts from the nearest computed ancestor
+// (within MAX_WALK plies) whose perspective has the same mirror flag and
+// adds/removes the rows of the pieces that changed: the move's two squares for
+// the parent (nothing for a null move); further back, the squares the moves in
+// between touched, with the ancestor's pieces found by taking those moves back
+// (the state stack's moves and captured pieces). Otherwise (the king crossed to the other half of
 // the palace, or nothing computed nearby) it refreshes from the piece list.
 
 import type { Position } from '../../core/position.js';
@@ -159,8 +160,8 @@ export class KirinEvaluator {
   raw = 0;
   /** Output bucket of the last compute(). */
   bucket = 0;
-  /** Counters (diagnostics and tests): incremental updates, refreshes, reuses. */
-  readonly stats = { incremental: 0, refresh: 0, reused: 0 };
+  /** Counters (diagnostics and tests): incremental updates, refreshes, reuses, updates from an ancestor two or more plies back. */
+  readonly stats = { incremental: 0, refresh: 0, reused: 0, walked: 0 };
 
   private readonly base: number;
   private readonly hidden: number;
@@ -169,8 +170,12 @@ export class KirinEvaluator {
   private readonly stampHi = new Int32Array(STACK_PLIES);
   private readonly valid = new Uint8Array(STACK_PLIES);
   private readonly mirrorOf = new Uint8Array(STACK_PLIES * 2);
-  private readonly boards = new Uint8Array(STACK_PLIES * SQUARE_NB);
   private readonly changed = new Int32Array(SQUARE_NB);
+  /** Squares already listed in this update (stamped with `epoch`), their list, and their pieces at the ancestor. */
+  private readonly seen = new Int32Array(SQUARE_NB);
+  private readonly touched = new Int32Array(SQUARE_NB);
+  private readonly old = new Uint8Array(SQUARE_NB);
+  private epoch = 0;
   private readonly slotAdded: number;
   private readonly slotRemoved: number;
   private readonly slotVerify: number;
@@ -294,8 +299,15 @@ export class KirinEvaluator {
     this.kernels.refresh(dst, this.slotAdded, n);
   }
 
+  private nextEpoch(): number {
+    if (this.epoch === 0x3fffffff) {
+      this.seen.fill(0);
+      this.epoch = 0;
+    }
+    return ++this.epoch;
+  }
+
   private updateAccumulators(pos: Position, n: number, i: number): void {
-    this.boards.set(pos.board, i * SQUARE_NB);
     // The nearest computed ancestor.
     let j = -1,
       dist = 0;
@@ -318,12 +330,43 @@ export class KirinEvaluator {
         changed[nChanged++] = (from << 8) | (pos.board[to] << 4);
         changed[nChanged++] = (to << 8) | (pos.captured[n] << 4) | pos.board[to];
       } else if (dist > 1) {
-        const boards = this.boards,
-          jo = j * SQUARE_NB,
-          io = i * SQUARE_NB;
-        for (let s = 0; s < SQUARE_NB; s++) {
-          const a = boards[jo + s],
-            b = boards[io + s];
+        // Only the squares the moves in between touched can differ; their pieces
+        // at the ancestor come from taking those moves back on a copy of them.
+        const board = pos.board,
+          seen = this.seen,
+          touched = this.touched,
+          old = this.old,
+          epoch = this.nextEpoch();
+        this.stats.walked++;
+        let nt = 0;
+        for (let k = n - dist + 1; k <= n; k++) {
+          const m = pos.moveAt[k];
+          if (m === MOVE_NULL) continue;
+          const from = m >> 7,
+            to = m & 127;
+          if (seen[from] !== epoch) {
+            seen[from] = epoch;
+            touched[nt++] = from;
+            old[from] = board[from];
+          }
+          if (seen[to] !== epoch) {
+            seen[to] = epoch;
+            touched[nt++] = to;
+            old[to] = board[to];
+          }
+        }
+        for (let k = n; k > n - dist; k--) {
+          const m = pos.moveAt[k];
+          if (m === MOVE_NULL) continue;
+          const from = m >> 7,
+            to = m & 127;
+          old[from] = old[to];
+          old[to] = pos.captured[k];
+        }
+        for (let t = 0; t < nt; t++) {
+          const s = touched[t],
+            a = old[s],
+            b = board[s];
           if (a !== b) changed[nChanged++] = (s << 8) | (a << 4) | b;
         }
       }
