@@ -661,11 +661,16 @@ export class Searcher {
       if (this.ponder) return;
     }
     const nodes = shared !== null ? shared.totalNodes(0, this.nodes) : this.nodes;
+    if (ln && nodes >= ln) {
+      this.stopped = true;
+      return;
+    }
+    // No clock to read when only nodes limit the search (a node limit checks every call).
+    if (!this.useTimeManagement && !limits.movetime) return;
     const elapsed = this.tm.elapsed(nodes);
     if (
       (this.useTimeManagement && (elapsed > this.tm.maximum() || this.stopOnPonderhit)) ||
-      (limits.movetime && elapsed >= limits.movetime) ||
-      (ln && nodes >= ln)
+      (limits.movetime && elapsed >= limits.movetime)
     ) {
       this.stopped = true;
     }
