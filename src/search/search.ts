@@ -1270,7 +1270,12 @@ export class Searcher {
 
     // Step 4. Transposition table lookup
     const excludedMove = this.ssExcluded[ss];
-    const slot = 2 * ply + (excludedMove !== MOVE_NONE ? 1 : 0);
+    // Worked out here, on every node's path: the rare no-move ending below then
+    // holds no comparison or arithmetic that V8 saw no type feedback for (each
+    // would be a soft deoptimisation of this whole function, thousands a bench).
+    const excluded = excludedMove !== MOVE_NONE;
+    const matedValue = matedIn(ply);
+    const slot = 2 * ply + (excluded ? 1 : 0);
     this.computeKey();
     const keyHi = this.kHi;
     const ttIdx = tt.probe(this.kLo, keyHi);
@@ -1728,7 +1733,7 @@ export class Searcher {
       bestValue = ((bestValue * depth + beta) / (depth + 1)) | 0;
     }
 
-    if (!moveCount) bestValue = excludedMove !== MOVE_NONE ? alpha : matedIn(ply);
+    if (!moveCount) bestValue = excluded ? alpha : matedValue;
     else if (bestMove !== MOVE_NONE) {
       this.updateAllStats(ss, slot, bestMove, prevSq, nQuiets, nCaptures, depth, ttMove, pvNode);
       if (!pvNode) hist.updateTTMoveHistory(bestMove === ttMove ? 796 : -855);
@@ -1766,7 +1771,8 @@ export class Searcher {
         valueToTT(bestValue, ply),
         this.ssTtPv[ss] !== 0,
         bestValue >= beta ? BOUND_LOWER : pvNode && bestMove !== MOVE_NONE ? BOUND_EXACT : BOUND_UPPER,
-        moveCount !== 0 ? depth : Math.min(MAX_PLY - 1, depth + 6),
+        // (depth < MAX_PLY: the same as depth when there were moves; no arithmetic only the no-move case runs)
+        Math.min(MAX_PLY - 1, depth + (moveCount !== 0 ? 0 : 6)),
         bestMove,
         unadjustedStaticEval,
       );

@@ -185,3 +185,36 @@ test('prefault brings a shared table in without changing a word, and ignores an 
   TranspositionTable.prefault(plain);
   assert.equal(new Int32Array(plain)[0], 5);
 });
+
+test('the branch-free mate score conversions equal their definitions for every score', () => {
+  // The definitions, written with branches (Pikafish's value_to_tt / value_from_tt).
+  const toTT = (v: number, ply: number) =>
+    v >= VALUE_MATE_IN_MAX_PLY ? v + ply : v <= VALUE_MATED_IN_MAX_PLY ? v - ply : v;
+  const fromTT = (v: number, ply: number, r60c: number, rule60Max: number) => {
+    if (v === VALUE_NONE) return VALUE_NONE;
+    const limit = rule60Max > 0 ? rule60Max - r60c : 1 << 30;
+    if (v >= VALUE_MATE_IN_MAX_PLY) return 32000 - v > limit ? VALUE_MATE_IN_MAX_PLY - 1 : v - ply;
+    if (v <= VALUE_MATED_IN_MAX_PLY) return 32000 + v > limit ? VALUE_MATED_IN_MAX_PLY + 1 : v + ply;
+    return v;
+  };
+  let checked = 0;
+  for (let v = -32001; v <= 32001; v += v > -31000 && v < 31000 ? 97 : 1)
+    for (const ply of [0, 1, 7, 60, 245])
+      for (const [r60c, max] of [
+        [0, 120],
+        [100, 120],
+        [119, 120],
+        [130, 120],
+        [0, 0],
+        [50, 200],
+      ]) {
+        assert.equal(valueToTT(v, ply), toTT(v, ply), `valueToTT(${v}, ${ply})`);
+        assert.equal(
+          valueFromTT(v, ply, r60c, max),
+          fromTT(v, ply, r60c, max),
+          `valueFromTT(${v}, ${ply}, ${r60c}, ${max})`,
+        );
+        checked++;
+      }
+  assert.ok(checked > 50_000, `${checked} cases`);
+});

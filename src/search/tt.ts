@@ -252,7 +252,10 @@ export class TranspositionTable {
 
 /** Mate scores are stored relative to the node ("plies to mate from here"). */
 export function valueToTT(v: number, ply: number): number {
-  return v >= VALUE_MATE_IN_MAX_PLY ? v + ply : v <= VALUE_MATED_IN_MAX_PLY ? v - ply : v;
+  // Branch-free arithmetic: every operation runs for ordinary scores too, so the
+  // optimised search holds no operation without type feedback for mate scores.
+  const s = (v >= VALUE_MATE_IN_MAX_PLY ? 1 : 0) - (v <= VALUE_MATED_IN_MAX_PLY ? 1 : 0);
+  return v + s * ply;
 }
 
 /**
@@ -264,7 +267,12 @@ export function valueToTT(v: number, ply: number): number {
 export function valueFromTT(v: number, ply: number, r60c: number, rule60Max = 120): number {
   if (v === VALUE_NONE) return VALUE_NONE;
   const limit = rule60Max > 0 ? rule60Max - r60c : 1 << 30;
-  if (v >= VALUE_MATE_IN_MAX_PLY) return 32000 - v > limit ? VALUE_MATE_IN_MAX_PLY - 1 : v - ply;
-  if (v <= VALUE_MATED_IN_MAX_PLY) return 32000 + v > limit ? VALUE_MATED_IN_MAX_PLY + 1 : v + ply;
-  return v;
+  // As valueToTT, without branches around arithmetic: s is 1 for a mate, -1 for
+  // being mated, 0 otherwise; a mate beyond the rule's limit becomes the largest
+  // non-mate score of its sign.
+  const s = (v >= VALUE_MATE_IN_MAX_PLY ? 1 : 0) - (v <= VALUE_MATED_IN_MAX_PLY ? 1 : 0);
+  const beyond = 32000 - s * v > limit;
+  const capped = s * (VALUE_MATE_IN_MAX_PLY - 1);
+  const plain = v - s * ply;
+  return s !== 0 && beyond ? capped : plain;
 }
