@@ -250,12 +250,18 @@ export class TranspositionTable {
   }
 }
 
+/**
+ * 1 for a mate score, -1 for a mated one, 0 otherwise. The conversions below use
+ * it without branches around their arithmetic: every operation runs for ordinary
+ * scores too, so the optimised search holds none without type feedback for mates.
+ */
+function mateSign(v: number): number {
+  return (v >= VALUE_MATE_IN_MAX_PLY ? 1 : 0) - (v <= VALUE_MATED_IN_MAX_PLY ? 1 : 0);
+}
+
 /** Mate scores are stored relative to the node ("plies to mate from here"). */
 export function valueToTT(v: number, ply: number): number {
-  // Branch-free arithmetic: every operation runs for ordinary scores too, so the
-  // optimised search holds no operation without type feedback for mate scores.
-  const s = (v >= VALUE_MATE_IN_MAX_PLY ? 1 : 0) - (v <= VALUE_MATED_IN_MAX_PLY ? 1 : 0);
-  return v + s * ply;
+  return v + mateSign(v) * ply;
 }
 
 /**
@@ -267,10 +273,8 @@ export function valueToTT(v: number, ply: number): number {
 export function valueFromTT(v: number, ply: number, r60c: number, rule60Max = 120): number {
   if (v === VALUE_NONE) return VALUE_NONE;
   const limit = rule60Max > 0 ? rule60Max - r60c : 1 << 30;
-  // As valueToTT, without branches around arithmetic: s is 1 for a mate, -1 for
-  // being mated, 0 otherwise; a mate beyond the rule's limit becomes the largest
-  // non-mate score of its sign.
-  const s = (v >= VALUE_MATE_IN_MAX_PLY ? 1 : 0) - (v <= VALUE_MATED_IN_MAX_PLY ? 1 : 0);
+  // A mate beyond the rule's limit becomes the largest non-mate score of its sign.
+  const s = mateSign(v);
   const beyond = 32000 - s * v > limit;
   const capped = s * (VALUE_MATE_IN_MAX_PLY - 1);
   const plain = v - s * ply;

@@ -12,8 +12,9 @@
 // adds/removes the rows of the pieces that changed: the move's two squares for
 // the parent (nothing for a null move); further back, the squares the moves in
 // between touched, with the ancestor's pieces found by taking those moves back
-// (the state stack's moves and captured pieces). Otherwise (the king crossed to the other half of
-// the palace, or nothing computed nearby) it refreshes from the piece list.
+// (the state stack's moves and captured pieces). Otherwise (the king crossed
+// to the other half of the palace, or nothing computed nearby) it refreshes
+// from the piece list.
 
 import type { Position } from '../../core/position.js';
 import { FILE_OF, MOVE_NULL, SQUARE_NB } from '../../core/types.js';
