@@ -7,5 +7,6 @@
 export const BROWSER_TWINS: Readonly<Record<string, string>> = {
   'engine/platform.js': 'browser/platform.js',
   'eval/nnue/files.js': 'browser/nnue-files.js',
+  'eval/nnue/page-toucher.js': 'browser/page-toucher.js',
   'search/thread-host.js': 'browser/thread-host.js',
 };

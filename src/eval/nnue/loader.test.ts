@@ -250,3 +250,21 @@ test('a payload parsed from pieces of any size gives the same weights as the who
   };
   assert.throws(() => parsePayload(short, allocateNetworkMemory(0, false).buffer, 'short'));
 });
+
+test('loads into a shared memory, with the helper thread touching its pages ahead of the parser, give the same weights', async () => {
+  const whole = allocateNetworkMemory(0, false);
+  assert.ok(parsePayload(payload, whole.buffer, 'whole').ok);
+  const expected = Buffer.from(new Uint8Array(whole.buffer, 0, WEIGHTS_END));
+  for (const [bytes, name] of [
+    [fileBytes, 'seed1.nnue'],
+    [payload, 'seed1-plain.nnue'],
+  ] as const) {
+    const net = NnueNetwork.fromBytes(bytes, name);
+    assert.ok(net.ok, name);
+    const buffer = net.value.handle().memory.buffer;
+    assert.ok(buffer instanceof SharedArrayBuffer, 'a shared memory, which the helper touches');
+    // The helper may still be running: wait until it has passed every page, then compare.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    assert.ok(expected.equals(Buffer.from(new Uint8Array(buffer, 0, WEIGHTS_END))), `${name}: same weights`);
+  }
+});

@@ -17,6 +17,7 @@ import { Decompress } from 'fzstd';
 import { ZSTDDecoder } from 'zstddec/stream';
 import { err, ok, type KirinError, type Result } from '../../core/result.js';
 import { openNetworkFile, type NetworkFileCode, type OpenedNetworkFile } from './files.js';
+import { touchPagesAhead, type ByteRange } from './page-toucher.js';
 import {
   FC0_BIAS,
   FC0_WEIGHTS,
@@ -265,6 +266,23 @@ export function allocateNetworkMemory(workBytes: number, shared = typeof SharedA
 }
 
 const LEB_MAGIC = 'COMPRESSED_LEB128';
+
+/** The weights' byte ranges in the order parsePayload fills them (the file's order). */
+const PARSE_ORDER: readonly ByteRange[] = [
+  [FT_BIAS, FT_BIAS + 2 * L1],
+  [FT_WEIGHTS + PSQ_DIMS * L1, FT_WEIGHTS + (PSQ_DIMS + THREAT_DIMS) * L1],
+  [FT_PSQT + 4 * PSQ_DIMS * PSQT_BUCKETS, FT_PSQT + 4 * (PSQ_DIMS + THREAT_DIMS) * PSQT_BUCKETS],
+  [FT_WEIGHTS, FT_WEIGHTS + PSQ_DIMS * L1],
+  [FT_PSQT, FT_PSQT + 4 * PSQ_DIMS * PSQT_BUCKETS],
+  [STACKS, WEIGHTS_END],
+];
+
+/** A fresh network memory whose weight pages a helper thread starts touching ahead of the parser (page-toucher.ts). */
+function freshNetworkMemory(workBytes: number): NnueMemory {
+  const memory = allocateNetworkMemory(workBytes);
+  touchPagesAhead(memory.buffer, PARSE_ORDER);
+  return memory;
+}
 
 /**
  * A payload piece by piece, in order: a file read in pieces, a zstd stream's
@@ -673,7 +691,7 @@ function loadStreamed(
   let memory: NnueMemory | null = null;
   let parsed: Result<string, NnueLoadCode> | null = null;
   try {
-    parsed = parsePayload(source, () => (memory = allocateNetworkMemory(workBytes)).buffer, path);
+    parsed = parsePayload(source, () => (memory = freshNetworkMemory(workBytes)).buffer, path);
   } catch {
     // The source ended early (SourceEnded) or the file could not be read on: the whole path words it.
   }
@@ -709,7 +727,7 @@ function loadWhole(bytes: Uint8Array, path: string, workBytes: number): Result<L
     return fail('too-large', path, `unpacks to ${payload.length} bytes, more than any network`);
   // The header is checked before the ~70 MB of the weights are allocated.
   let memory: NnueMemory | null = null;
-  const parsed = parsePayload(payload, () => (memory = allocateNetworkMemory(workBytes)).buffer, path);
+  const parsed = parsePayload(payload, () => (memory = freshNetworkMemory(workBytes)).buffer, path);
   if (!parsed.ok) return parsed;
   if (!memory) return fail('truncated', path, 'has no weights');
   return ok({ data: { path, description: parsed.value, payloadBytes: payload.length, compressed, decoder }, memory });

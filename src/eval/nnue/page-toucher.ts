@@ -1,0 +1,43 @@
+// Touching a network's fresh memory on another thread while this one unpacks
+// and parses the file (docs/NNUE.md, "Loading"). The first write to a page of
+// fresh memory costs the kernel a page fault and a zeroed page - on the
+// development machine about 3.5 ms per MB, a third of the time a load of the
+// official network takes - so a helper thread writes each 4 KB page of the
+// weights ahead of the parser, in the order the parser fills them, and the
+// parser then copies into pages that are already there. The helper writes
+// with Atomics.add(word, 0), which leaves whatever the parser has already
+// written there as it was. Only a shared memory (a SharedArrayBuffer) can be
+// touched from another thread; other memories are left alone.
+//
+// This is the Node implementation (node:worker_threads); the browser build
+// (tools/web/twins.ts) replaces it by src/browser/page-toucher.ts.
+
+import { Worker } from 'node:worker_threads';
+
+/** A byte range [from, to) of a memory. */
+export type ByteRange = readonly [from: number, to: number];
+
+/** The helper: one 32-bit word written per 4 KB page of each range, in order. */
+const TOUCHER = `
+const { workerData } = require('node:worker_threads');
+const words = new Int32Array(workerData.buffer);
+for (const [from, to] of workerData.ranges)
+  for (let i = (from + 4095) >> 12 << 10; i < to >> 2; i += 1024) Atomics.add(words, i, 0);
+`;
+
+/**
+ * Starts a helper thread that touches the pages of `ranges` of `buffer` (a
+ * SharedArrayBuffer; anything else is ignored) and returns at once. The helper
+ * ends by itself and never keeps the process alive. A helper that cannot be
+ * started changes nothing but the time the load takes.
+ */
+export function touchPagesAhead(buffer: ArrayBufferLike, ranges: readonly ByteRange[]): void {
+  if (typeof SharedArrayBuffer !== 'function' || !(buffer instanceof SharedArrayBuffer)) return;
+  try {
+    const helper = new Worker(TOUCHER, { eval: true, workerData: { buffer, ranges } });
+    helper.unref();
+    helper.on('error', () => {});
+  } catch {
+    // No threads here: the parser touches the pages itself.
+  }
+}
