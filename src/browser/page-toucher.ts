@@ -1,40 +1,15 @@
 // The browser implementation of src/eval/nnue/page-toucher.ts (the browser
-// build substitutes this module for that one): the same helper as a Web Worker
-// made from its source text, for a page that loads a network into a shared
-// memory (cross-origin isolated). Elsewhere, and where a worker cannot be made
-// (a content security policy without blob: workers), the parser touches the
-// pages itself.
+// build substitutes this module for that one). It starts no helper: in
+// headless Chromium a Web Worker (from a blob: URL) touching the pages of a
+// cross-origin isolated page's shared network memory made no difference to
+// Engine.loadNetworkBytes (tools/web/load-page.ts, compressed seed-1 network,
+// 3 fresh pages of 3 loads each: median first load 751 ms without, 739 with;
+// later loads 594 and 591; docs/NNUE.md), so a page does not pay for a
+// worker per load. Loads there touch the pages as they parse.
 
 import type { ByteRange } from '../eval/nnue/page-toucher.js';
 
 export type { ByteRange } from '../eval/nnue/page-toucher.js';
 
-const TOUCHER = `
-self.onmessage = (e) => {
-  const words = new Int32Array(e.data.buffer);
-  for (const [from, to] of e.data.ranges)
-    for (let i = (from + 4095) >> 12 << 10; i < to >> 2; i += 1024) Atomics.add(words, i, 0);
-  self.close();
-};
-`;
-
-const page = globalThis as unknown as {
-  Blob?: new (parts: string[], options: { type: string }) => object;
-  URL: { createObjectURL?(blob: object): string };
-  Worker?: new (url: string) => { postMessage(message: unknown): void };
-};
-
-/** The helper's script as a blob: URL, made once and kept for every load. */
-let toucherUrl: string | null = null;
-
-/** Starts a helper worker that touches the pages of `ranges` of `buffer` (a SharedArrayBuffer; anything else is ignored). */
-export function touchPagesAhead(buffer: ArrayBufferLike, ranges: readonly ByteRange[]): void {
-  if (typeof SharedArrayBuffer !== 'function' || !(buffer instanceof SharedArrayBuffer)) return;
-  if (!page.Blob || !page.Worker || !page.URL.createObjectURL) return;
-  try {
-    toucherUrl ??= page.URL.createObjectURL(new page.Blob([TOUCHER], { type: 'text/javascript' }));
-    new page.Worker(toucherUrl).postMessage({ buffer, ranges });
-  } catch {
-    // No worker here: the parser touches the pages itself.
-  }
-}
+/** Does nothing in a browser (see above): the parser touches the pages itself. */
+export function touchPagesAhead(_buffer: ArrayBufferLike, _ranges: readonly ByteRange[]): void {}
