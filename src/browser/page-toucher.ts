@@ -1,15 +1,51 @@
 // The browser implementation of src/eval/nnue/page-toucher.ts (the browser
-// build substitutes this module for that one). It starts no helper: in
-// headless Chromium a Web Worker (from a blob: URL) touching the pages of a
-// cross-origin isolated page's shared network memory made no difference to
-// Engine.loadNetworkBytes (tools/web/load-page.ts, compressed seed-1 network,
-// 3 fresh pages of 3 loads each: median first load 751 ms without, 739 with;
-// later loads 594 and 591; docs/NNUE.md), so a page does not pay for a
-// worker per load. Loads there touch the pages as they parse.
+// build substitutes this module for that one): the same helper as a Web Worker
+// made from its source text, for a page that loads a network into a shared
+// memory (cross-origin isolated). A browser starts a worker only once the
+// thread that made it is free again, and a load keeps the page's thread busy
+// from start to end, so a worker made by the load would start after it: the
+// helper is made ahead, by prepareNetworkDecoder() (which a page awaits before
+// it loads networks), and kept for every later load; messages reach a running
+// worker while the page's thread is busy. Where a worker cannot be made (a
+// content security policy without blob: workers) the parser touches the pages
+// itself.
 
 import type { ByteRange } from '../eval/nnue/page-toucher.js';
 
 export type { ByteRange } from '../eval/nnue/page-toucher.js';
 
-/** Does nothing in a browser (see above): the parser touches the pages itself. */
-export function touchPagesAhead(_buffer: ArrayBufferLike, _ranges: readonly ByteRange[]): void {}
+const TOUCHER = `
+self.onmessage = (e) => {
+  const words = new Int32Array(e.data.buffer);
+  for (const [from, to] of e.data.ranges)
+    for (let i = (from + 4095) >> 12 << 10; i < to >> 2; i += 1024) Atomics.add(words, i, 0);
+};
+`;
+
+const page = globalThis as unknown as {
+  Blob?: new (parts: string[], options: { type: string }) => object;
+  URL: { createObjectURL?(blob: object): string };
+  Worker?: new (url: string, options: { name: string }) => { postMessage(message: unknown): void };
+};
+
+/** The helper, once made (null: not yet, or it cannot be made here). */
+let helper: { postMessage(message: unknown): void } | null = null;
+
+/** Makes the helper worker now, so that it runs by the time a load needs it (only where a shared memory is possible). */
+export function preparePageToucher(): void {
+  if (helper || typeof SharedArrayBuffer !== 'function') return;
+  if (!page.Blob || !page.Worker || !page.URL.createObjectURL) return;
+  try {
+    const url = page.URL.createObjectURL(new page.Blob([TOUCHER], { type: 'text/javascript' }));
+    helper = new page.Worker(url, { name: 'kirin-page-toucher' });
+  } catch {
+    // No worker here: the parser touches the pages itself.
+  }
+}
+
+/** Has the helper touch the pages of `ranges` of `buffer` (a SharedArrayBuffer; anything else is ignored). */
+export function touchPagesAhead(buffer: ArrayBufferLike, ranges: readonly ByteRange[]): void {
+  if (typeof SharedArrayBuffer !== 'function' || !(buffer instanceof SharedArrayBuffer)) return;
+  preparePageToucher();
+  helper?.postMessage({ buffer, ranges });
+}

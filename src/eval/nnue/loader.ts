@@ -17,7 +17,7 @@ import { Decompress } from 'fzstd';
 import { ZSTDDecoder } from 'zstddec/stream';
 import { err, ok, type KirinError, type Result } from '../../core/result.js';
 import { openNetworkFile, type NetworkFileCode, type OpenedNetworkFile } from './files.js';
-import { touchPagesAhead, type ByteRange } from './page-toucher.js';
+import { preparePageToucher, touchPagesAhead, type ByteRange } from './page-toucher.js';
 import {
   FC0_BIAS,
   FC0_WEIGHTS,
@@ -121,9 +121,11 @@ let preparing: Promise<boolean> | null = null;
  * JavaScript decoder. The command line does this at start-up; a page or an
  * application can await it before loading a network. After a stream the
  * WebAssembly decoder refused (a damaged file) the JavaScript decoder unpacks
- * until this is called again.
+ * until this is called again. In a browser it also makes the worker that
+ * touches a new network's pages during a load (page-toucher.ts).
  */
 export function prepareNetworkDecoder(): Promise<boolean> {
+  preparePageToucher();
   preparing ??= (async () => {
     try {
       const d = new ZSTDDecoder();

@@ -26,6 +26,13 @@ for (const [from, to] of workerData.ranges)
 `;
 
 /**
+ * Readies the helper ahead of a load: nothing to do in Node, whose worker
+ * threads start while the loading thread is busy (the browser twin makes its
+ * worker here).
+ */
+export function preparePageToucher(): void {}
+
+/**
  * Starts a helper thread that touches the pages of `ranges` of `buffer` (a
  * SharedArrayBuffer; anything else is ignored) and returns at once. The helper
  * ends by itself and never keeps the process alive. A helper that cannot be
