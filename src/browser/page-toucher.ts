@@ -10,17 +10,10 @@
 // content security policy without blob: workers) the parser touches the pages
 // itself.
 
-import type { ByteRange } from '../eval/nnue/page-toucher.js';
+import { touchPages, type ByteRange } from '../eval/nnue/page-touch.js';
 
-export type { ByteRange } from '../eval/nnue/page-toucher.js';
-
-const TOUCHER = `
-self.onmessage = (e) => {
-  const words = new Int32Array(e.data.buffer);
-  for (const [from, to] of e.data.ranges)
-    for (let i = (from + 4095) >> 12 << 10; i < to >> 2; i += 1024) Atomics.add(words, i, 0);
-};
-`;
+/** The helper's script: touchPages on the memory and ranges of each message. */
+const TOUCHER = `self.onmessage = (e) => (${touchPages.toString()})(e.data.buffer, e.data.ranges);`;
 
 const page = globalThis as unknown as {
   Blob?: new (parts: string[], options: { type: string }) => object;

@@ -17,7 +17,8 @@ import { Decompress } from 'fzstd';
 import { ZSTDDecoder } from 'zstddec/stream';
 import { err, ok, type KirinError, type Result } from '../../core/result.js';
 import { openNetworkFile, type NetworkFileCode, type OpenedNetworkFile } from './files.js';
-import { preparePageToucher, touchPagesAhead, type ByteRange } from './page-toucher.js';
+import type { ByteRange } from './page-touch.js';
+import { preparePageToucher, touchPagesAhead } from './page-toucher.js';
 import {
   FC0_BIAS,
   FC0_WEIGHTS,

@@ -4,26 +4,19 @@
 // development machine about 3.5 ms per MB, a third of the time a load of the
 // official network takes - so a helper thread writes each 4 KB page of the
 // weights ahead of the parser, in the order the parser fills them, and the
-// parser then copies into pages that are already there. The helper writes
-// with Atomics.add(word, 0), which leaves whatever the parser has already
-// written there as it was. Only a shared memory (a SharedArrayBuffer) can be
+// parser then copies into pages that are already there (page-touch.ts: what
+// the helper does). Only a shared memory (a SharedArrayBuffer) can be
 // touched from another thread; other memories are left alone.
 //
 // This is the Node implementation (node:worker_threads); the browser build
 // (tools/web/twins.ts) replaces it by src/browser/page-toucher.ts.
 
 import { Worker } from 'node:worker_threads';
+import { touchPages, type ByteRange } from './page-touch.js';
 
-/** A byte range [from, to) of a memory. */
-export type ByteRange = readonly [from: number, to: number];
-
-/** The helper: one 32-bit word written per 4 KB page of each range, in order. */
-const TOUCHER = `
-const { workerData } = require('node:worker_threads');
-const words = new Int32Array(workerData.buffer);
-for (const [from, to] of workerData.ranges)
-  for (let i = (from + 4095) >> 12 << 10; i < to >> 2; i += 1024) Atomics.add(words, i, 0);
-`;
+/** The helper's script: touchPages on the memory and ranges of its workerData. */
+const TOUCHER = `const { workerData } = require('node:worker_threads');
+(${touchPages.toString()})(workerData.buffer, workerData.ranges);`;
 
 /**
  * Readies the helper ahead of a load: nothing to do in Node, whose worker
