@@ -31,6 +31,6 @@ export default tseslint.config(
   },
   {
     files: ['bin/**/*.js', 'assembly/build.js', 'eslint.config.js'],
-    languageOptions: { globals: { process: 'readonly', URL: 'readonly' } },
+    languageOptions: { globals: { process: 'readonly', URL: 'readonly', WebAssembly: 'readonly' } },
   },
 );

@@ -14,6 +14,8 @@ export const ASSET_URLS = Object.freeze({
   kernels: new URL('./kernels.wasm', import.meta.url).href,
   /** The same kernels for a shared network memory (where SharedArrayBuffer exists). */
   kernelsShared: new URL('./kernels-shared.wasm', import.meta.url).href,
+  /** The WebAssembly zstd decoder (unpacks compressed Pikafish networks; src/eval/nnue/zstd-wasm.ts). */
+  zstd: new URL('./zstd.wasm', import.meta.url).href,
   /** Kirin's embedded network (src/eval/kirinnet/kirin.knet), what plays when no network is loaded. */
   network: new URL('./kirin.knet', import.meta.url).href,
 });

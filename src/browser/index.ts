@@ -16,7 +16,7 @@
 
 import { wasmSimdSupported } from '../eval/nnue/kernels-wasm.js';
 import { ASSET_URLS } from './assets.js';
-import { fetchEmbeddedNetwork, fetchKernelModule } from './nnue-files.js';
+import { fetchEmbeddedNetwork, fetchKernelModule, provideZstdModuleUrl } from './nnue-files.js';
 import { browserSupport } from './support.js';
 
 export * from '../library.js';
@@ -26,6 +26,9 @@ export { browserSupport, type BrowserSupport, type SupportFacts, type SupportPro
 export function canSearch(): boolean {
   return browserSupport().canSearch;
 }
+
+// prepareNetworkDecoder() fetches the zstd decoder from beside kirin.js.
+provideZstdModuleUrl(ASSET_URLS.zstd);
 
 /**
  * Why the WebAssembly SIMD kernels could not be fetched for this page's own

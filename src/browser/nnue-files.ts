@@ -48,6 +48,23 @@ export function readKernelModule(shared: boolean): Result<Uint8Array, 'module-mi
   );
 }
 
+let zstdModuleUrl: string | null = null;
+
+/**
+ * Says where the WebAssembly zstd decoder's module is (kirin.js gives its
+ * zstd.wasm from assets.ts when it is imported; the search thread, which looks
+ * nothing up relative to itself, never unpacks a network).
+ */
+export function provideZstdModuleUrl(url: string): void {
+  zstdModuleUrl = url;
+}
+
+/** The WebAssembly zstd decoder's module, fetched from where provideZstdModuleUrl said. */
+export function loadZstdModule(): Promise<Uint8Array> {
+  if (zstdModuleUrl === null) return Promise.reject(new Error('the zstd decoder module has no URL here'));
+  return fetchBytes(zstdModuleUrl);
+}
+
 let embeddedNetwork: Uint8Array | null = null;
 
 /**

@@ -182,6 +182,12 @@ test(
       const text = async (sel: string): Promise<string> => ((await page.textContent(sel)) ?? '').trim();
       const shownValue = async (): Promise<number> => Number(await page.getAttribute('#eval-static', 'data-value'));
       const fenOf = (fen: string): string => new Position(fen).fen();
+      // The WebAssembly zstd decoder (zstd.wasm, fetched from beside kirin.js) unpacks what the page loads.
+      assert.equal(
+        await page.evaluate('import("./dist/kirin.js").then((lib) => lib.prepareNetworkDecoder())'),
+        true,
+        'the page has the WebAssembly zstd decoder',
+      );
 
       // No network loaded: Kirin's embedded network (fetched from beside kirin.js), and the
       // search thread's number is the Node engine's with the same network.

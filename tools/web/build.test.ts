@@ -62,6 +62,11 @@ test("the package's browser build: kirin.js names exactly src/browser/assets.ts'
     const named = Object.values(ASSET_URLS).map((u) => u.slice(u.lastIndexOf('/') + 1));
     assert.deepEqual(assetReferences(kirin).sort(), [...named].sort());
     for (const f of named) assert.ok(existsSync(join(out, f)), `${f} is beside kirin.js`);
+    assert.match(
+      readFileSync(join(out, 'zstd.wasm.LICENSE'), 'utf8'),
+      /MIT License[\s\S]*BSD License/,
+      'with its licences',
+    );
     assert.deepEqual(r.assets.sort(), named.filter((f) => f !== 'worker.js').sort());
     // The search thread looks nothing up relative to itself: a bundler may put it anywhere.
     assert.doesNotMatch(readFileSync(join(out, 'worker.js'), 'utf8'), /import\.meta/);
@@ -71,8 +76,8 @@ test("the package's browser build: kirin.js names exactly src/browser/assets.ts'
   }
 });
 
-/** What a twin adds for the browser (the kernel module and the embedded network arrive by fetch, not from a file). */
-const BROWSER_ONLY = ['provideKernelModule', 'fetchKernelModule', 'fetchEmbeddedNetwork'];
+/** What a twin adds for the browser (the kernel module, the embedded network and the zstd decoder arrive by fetch, not from a file). */
+const BROWSER_ONLY = ['provideKernelModule', 'fetchKernelModule', 'fetchEmbeddedNetwork', 'provideZstdModuleUrl'];
 
 test('each browser twin exports the names of the Node module it replaces', async () => {
   for (const [nodeModule, twin] of Object.entries(BROWSER_TWINS)) {

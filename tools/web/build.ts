@@ -17,7 +17,7 @@
 //
 //   node dist/tools/web/build.js [--outdir <dir>] [--package]
 
-import { copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import * as esbuild from 'esbuild';
 import { commandSpec, isMain, repoRoot, scriptCommandLine } from '../lib.js';
@@ -122,8 +122,11 @@ export async function buildBrowser(outdir: string, opts: BrowserBuildOptions): P
     for (const a of assetReferences(code)) if (!bundles.includes(a) && !assets.includes(a)) assets.push(a);
   }
   for (const a of assets) {
-    copyFileSync(findUnique(srcDir, a), join(outdir, a));
+    const from = findUnique(srcDir, a);
+    copyFileSync(from, join(outdir, a));
     sizes[a] = readFileSync(join(outdir, a)).length;
+    // A licence notice beside a file goes with it (zstd.wasm.LICENSE: assembly/build.js).
+    if (existsSync(`${from}.LICENSE`)) copyFileSync(`${from}.LICENSE`, join(outdir, `${a}.LICENSE`));
   }
   return { outdir, sizes, assets };
 }

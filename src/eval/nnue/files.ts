@@ -5,6 +5,7 @@
 // which exports the same names.
 
 import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { err, ok, type Result } from '../../core/result.js';
@@ -17,6 +18,11 @@ export function readKernelModule(shared: boolean): Result<Uint8Array, 'module-mi
   } catch (e) {
     return err('module-missing', `cannot read ${url.pathname} (${(e as Error).message}); run npm run build`);
   }
+}
+
+/** The WebAssembly zstd decoder's module (zstd.wasm, put beside this file by the build: zstd-wasm.ts). */
+export async function loadZstdModule(): Promise<Uint8Array> {
+  return readFile(new URL('./zstd.wasm', import.meta.url));
 }
 
 /**

@@ -6,19 +6,20 @@
 // offsets of layout.ts. Every failure is a Result with a code and a message
 // that names the file, the problem and the expected format; nothing throws.
 //
-// zstd: the WebAssembly decoder of npm `zstddec` (the reference zstd C decoder,
-// a few times faster than JavaScript) once prepareNetworkDecoder() has compiled
-// it (WebAssembly compiles asynchronously); the JavaScript decoder of npm `fzstd`
+// zstd: the WebAssembly decoder (zstd-wasm.ts: the reference zstd C decoder as
+// npm `zstddec` compiles it, a few times faster than JavaScript) once
+// prepareNetworkDecoder() has compiled it (WebAssembly compiles asynchronously);
+// the JavaScript decoder of npm `fzstd`
 // before that, where WebAssembly is missing, and for every stream the WebAssembly
 // path does not take or refuses (no declared size, several frames, damaged
 // data: fzstd then decodes it or words the error). Both give the same bytes.
 
 import { Decompress } from 'fzstd';
-import { ZSTDDecoder } from 'zstddec/stream';
 import { err, ok, type KirinError, type Result } from '../../core/result.js';
-import { openNetworkFile, type NetworkFileCode, type OpenedNetworkFile } from './files.js';
+import { loadZstdModule, openNetworkFile, type NetworkFileCode, type OpenedNetworkFile } from './files.js';
 import type { ByteRange } from './page-touch.js';
 import { preparePageToucher, touchPagesAhead } from './page-toucher.js';
+import { WasmZstd } from './zstd-wasm.js';
 import {
   FC0_BIAS,
   FC0_WEIGHTS,
@@ -110,37 +111,31 @@ const isZstd = (b: Uint8Array): boolean => {
   return m === ZSTD_MAGIC || (m >= 0x184d2a50 && m <= 0x184d2a5f);
 };
 
-/** The WebAssembly zstd decoder, once prepareNetworkDecoder() has compiled it (null again after a failed stream). */
-let wasmDecoder: ZSTDDecoder | null = null;
-let compiledDecoder: ZSTDDecoder | null = null;
+/** The WebAssembly zstd decoder, once prepareNetworkDecoder() has compiled it. */
+let wasmDecoder: WasmZstd | null = null;
 let preparing: Promise<boolean> | null = null;
 
 /**
  * Compiles the WebAssembly zstd decoder, so that later network loads unpack
  * with it (a few times faster than the JavaScript decoder used until then).
  * Resolves to false where it cannot be had (no WebAssembly): loads then use the
- * JavaScript decoder. The command line does this at start-up; a page or an
- * application can await it before loading a network. After a stream the
- * WebAssembly decoder refused (a damaged file) the JavaScript decoder unpacks
- * until this is called again. In a browser it also makes the worker that
- * touches a new network's pages during a load (page-toucher.ts).
+ * JavaScript decoder (a later call tries again). The command line does this at
+ * start-up; a page or an application can await it before loading a network.
+ * In a browser it also makes the worker that touches a new network's pages
+ * during a load (page-toucher.ts).
  */
 export function prepareNetworkDecoder(): Promise<boolean> {
   preparePageToucher();
   preparing ??= (async () => {
     try {
-      const d = new ZSTDDecoder();
-      await d.init();
-      compiledDecoder = d;
+      wasmDecoder = await WasmZstd.create(await loadZstdModule());
       return true;
     } catch {
+      preparing = null;
       return false;
     }
   })();
-  return preparing.then((ready) => {
-    wasmDecoder = compiledDecoder;
-    return ready;
-  });
+  return preparing;
 }
 
 /** The content size a zstd frame header declares (null when it declares none or is not a zstd frame). */
@@ -170,12 +165,9 @@ function* bytePieces(bytes: Uint8Array): Generator<Uint8Array> {
 /**
  * Unpacks one zstd frame of declared size with the WebAssembly decoder, output
  * piece by piece into one buffer of that size (zstdSource). Null when it does
- * not apply or fails (the caller then uses fzstd). A failed stream keeps its
- * decoder state in the decoder's memory (zstddec cannot release it), so after a
- * failure the JavaScript decoder unpacks until prepareNetworkDecoder() is called
- * again.
+ * not apply or fails (the caller then uses fzstd, which words the error).
  */
-function unpackWasm(d: ZSTDDecoder, bytes: Uint8Array): Uint8Array | null {
+function unpackWasm(d: WasmZstd, bytes: Uint8Array): Uint8Array | null {
   const size = frameContentSize(bytes);
   if (size === null || size === 0 || size > MAX_PAYLOAD_BYTES) return null;
   const out = new Uint8Array(size);
@@ -186,9 +178,7 @@ function unpackWasm(d: ZSTDDecoder, bytes: Uint8Array): Uint8Array | null {
     out.set(piece, at);
     at += piece.length;
   }
-  if (source.finish()) return out;
-  wasmDecoder = null;
-  return null;
+  return source.finish() ? out : null;
 }
 
 /** Which zstd decoder unpacked a file (null: it was not compressed). */
@@ -624,53 +614,40 @@ function piecesSource(pieces: Iterable<Uint8Array>, total: number): StreamSource
  * WebAssembly decoder as the parser asks for it. A decoder error, a stream that
  * makes no progress or gives more or less than `size` makes finish() false.
  */
-function zstdSource(d: ZSTDDecoder, input: Iterable<Uint8Array>, size: number): StreamSource {
-  const it = d.decodeStreaming(input)[Symbol.iterator]();
+function zstdSource(d: WasmZstd, input: Iterable<Uint8Array>, size: number): StreamSource {
+  const stream = d.stream(input);
   let produced = 0;
-  let idle = 0;
   let broken = false;
   let done = false;
   const next = (): Uint8Array | null => {
-    while (!done && !broken) {
-      let step: IteratorResult<Uint8Array>;
-      try {
-        step = it.next();
-      } catch {
-        // zstddec's 'Incomplete stream' (a truncated file): the stream ends here;
-        // finish() then says whether all `size` bytes came.
-        done = true;
-        break;
-      }
-      if (step.done) {
-        done = true;
-        break;
-      }
-      const piece = step.value;
-      // A healthy stream gives output, or empties its input piece, at every
-      // step; zstddec keeps calling a decoder that reports an error, which then
-      // makes no progress: stop after a few empty steps in a row.
-      if (piece.length === 0) {
-        if (++idle > 8) broken = true;
-        continue;
-      }
-      idle = 0;
-      produced += piece.length;
-      if (produced > size) {
-        broken = true; // more than the frame declared (another frame follows)
-        break;
-      }
-      return piece;
+    if (done || broken) return null;
+    let piece: Uint8Array | null;
+    try {
+      piece = stream.next();
+    } catch {
+      broken = true; // damaged data (ZstdError), or the file could not be read on
+      return null;
     }
-    return null;
+    if (piece === null) {
+      done = true;
+      return null;
+    }
+    produced += piece.length;
+    if (produced > size) {
+      broken = true; // more than the frame declared (another frame follows)
+      return null;
+    }
+    return piece;
   };
   return {
     total: size,
     next,
     finish: () => {
       while (next() !== null);
-      // An abandoned stream closes its input (the file).
-      if (!done) it.return?.(undefined);
-      return !broken && produced === size;
+      const whole = !broken && stream.complete && produced === size;
+      // Frees the decoder's state and closes the input (the file), however the stream ended.
+      stream.close();
+      return whole;
     },
   };
 }
@@ -704,11 +681,7 @@ function loadStreamed(
   } catch {
     whole = false;
   }
-  if (!whole || parsed === null) {
-    // A damaged stream may leave the WebAssembly decoder's state behind (see unpackWasm).
-    if (decoder) wasmDecoder = null;
-    return null;
-  }
+  if (!whole || parsed === null) return null;
   if (!parsed.ok) return parsed;
   if (!memory) return null;
   const data: NetworkData = {
