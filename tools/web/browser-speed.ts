@@ -13,16 +13,12 @@
 // --cold: no warm-up search before the measured ones (what a page's first
 // searches see); by default both sides run the engine's warm-up first.
 
-import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { BENCH_FENS, Engine } from '../../src/dev.js';
 import { syntheticNetFile } from '../nnue/synthetic.js';
-import { buildWeb } from './build.js';
-import { CHROMIUM, launchChromium } from './chromium.js';
-import { serveWeb } from './serve.js';
+import { chromiumMissing, openIsolatedSite } from './isolated-site.js';
 import { commandSpec, integerOption, readCommandLine, reportCommandLine, runMain } from '../lib.js';
 
 export interface SpeedRun {
@@ -120,33 +116,20 @@ async function main(argv: string[]): Promise<number> {
   const fens = BENCH_FENS.slice(0, Math.min(positionsOpt.value, BENCH_FENS.length));
   const warmup = a.cold !== true;
   const evaluations = a['classical-only'] ? ['classical'] : ['classical', 'nnue'];
-  if (!existsSync(CHROMIUM)) {
-    process.stderr.write(`browser-speed: ${CHROMIUM} is absent (Debian package chromium)\n`);
-    return 1;
-  }
-  const tmp = mkdtempSync(join(tmpdir(), 'kirin-web-speed-'));
-  const out = join(tmp, 'dist');
-  await buildWeb(out);
+  if (chromiumMissing('browser-speed')) return 1;
   const netPath = syntheticNetFile(1);
-  copyFileSync(netPath, join(out, 'seed1.nnue'));
-  writeFileSync(join(tmp, 'speed.html'), '<!doctype html><meta charset="utf-8"><title>Kirin speed</title>\n');
-  const { server, url } = await serveWeb({ port: 0, webDir: tmp, distDir: out });
+  const site = await openIsolatedSite('browser-speed', 'Kirin speed', [netPath]);
   const served: string[] = [];
-  server.on('request', (req: { url?: string }) => served.push(req.url ?? ''));
-  const browser = await launchChromium();
+  site.server.on('request', (req: { url?: string }) => served.push(req.url ?? ''));
   try {
-    const page = await browser.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${url}speed.html`);
-    if ((await page.evaluate('crossOriginIsolated')) !== true) throw new Error('the page is not cross-origin isolated');
+    const { page, errors } = await site.openPage();
     process.stdout.write(
       `# ${fens.length} bench positions, go depth ${depth}, 1 thread, new game before each; ` +
         `${warmup ? 'after the warm-up search' : 'cold (no warm-up)'}\n` +
         `# browser: ${String(await page.evaluate('navigator.userAgent'))}\n# Node ${process.version}\n`,
     );
     for (const ev of evaluations) {
-      const netUrl = ev === 'nnue' ? '/dist/seed1.nnue' : null;
+      const netUrl = ev === 'nnue' ? `/dist/${basename(netPath)}` : null;
       const job: SpeedJob = { fens, depth, net: netUrl, warmup };
       const source = measure.toString();
       const web = (await page.evaluate(
@@ -173,9 +156,7 @@ async function main(argv: string[]): Promise<number> {
     if (errors.length > 0) process.stdout.write(`# page errors: ${errors.join('; ')}\n`);
     return 0;
   } finally {
-    await browser.close();
-    server.close();
-    rmSync(tmp, { recursive: true, force: true });
+    await site.close();
   }
 }
 

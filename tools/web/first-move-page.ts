@@ -13,12 +13,7 @@
 // Pages after the first share the browser's caches (compiled scripts and
 // WebAssembly), as a returning player's would. A measurement, not a test.
 
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { buildWeb } from './build.js';
-import { CHROMIUM, launchChromium } from './chromium.js';
-import { serveWeb } from './serve.js';
+import { chromiumMissing, openIsolatedSite } from './isolated-site.js';
 import { commandSpec, integerOption, median, readCommandLine, reportCommandLine, runMain } from '../lib.js';
 
 /** What one fresh page measured. */
@@ -64,25 +59,12 @@ async function main(argv: string[]): Promise<number> {
     if (!v.ok) return reportCommandLine(SPEC, v.error);
     numbers[name] = v.value;
   }
-  if (!existsSync(CHROMIUM)) {
-    process.stderr.write(`first-move-page: ${CHROMIUM} is absent (Debian package chromium)\n`);
-    return 1;
-  }
-  const tmp = mkdtempSync(join(tmpdir(), 'kirin-first-page-'));
-  const out = join(tmp, 'dist');
-  await buildWeb(out);
-  writeFileSync(join(tmp, 'first.html'), '<!doctype html><meta charset="utf-8"><title>Kirin first move</title>\n');
-  const { server, url } = await serveWeb({ port: 0, webDir: tmp, distDir: out });
-  const browser = await launchChromium();
+  if (chromiumMissing('first-move-page')) return 1;
+  const site = await openIsolatedSite('first-move-page', 'Kirin first move');
   const runs: PageRun[] = [];
   try {
     for (let p = 0; p < numbers.pages; p++) {
-      const page = await browser.newPage();
-      const errors: string[] = [];
-      page.on('pageerror', (e) => errors.push(e.message));
-      await page.goto(`${url}first.html`);
-      if ((await page.evaluate('crossOriginIsolated')) !== true)
-        throw new Error('the page is not cross-origin isolated');
+      const { page, errors } = await site.openPage();
       const run = (await page.evaluate(
         async ([runs, movetime]) => {
           interface Lib {
@@ -127,9 +109,7 @@ async function main(argv: string[]): Promise<number> {
       }
     }
   } finally {
-    await browser.close();
-    server.close();
-    rmSync(tmp, { recursive: true, force: true });
+    await site.close();
   }
   const ratio = median(runs.map(firstOverLast));
   const ready = median(runs.map((r) => r.readyMs));

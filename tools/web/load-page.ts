@@ -14,13 +14,10 @@
 // after the first share the browser's caches (compiled scripts and
 // WebAssembly). A measurement, not a test: run it alone.
 
-import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { basename } from 'node:path';
 import { syntheticNetFile } from '../nnue/synthetic.js';
-import { buildWeb } from './build.js';
-import { CHROMIUM, launchChromium } from './chromium.js';
-import { serveWeb } from './serve.js';
+import { chromiumMissing, openIsolatedSite } from './isolated-site.js';
 import { commandSpec, integerOption, median, readCommandLine, reportCommandLine, runMain } from '../lib.js';
 
 /** What one fresh page measured (milliseconds). */
@@ -45,59 +42,48 @@ async function main(argv: string[]): Promise<number> {
   if (!pages.ok) return reportCommandLine(SPEC, pages.error);
   const loads = integerOption(a, 'loads', 2, { min: 1 });
   if (!loads.ok) return reportCommandLine(SPEC, loads.error);
-  if (!existsSync(CHROMIUM)) {
-    process.stderr.write(`load-page: ${CHROMIUM} is absent (Debian package chromium)\n`);
-    return 1;
-  }
+  if (chromiumMissing('load-page')) return 1;
   const file = cl.value.positionals[0] ?? syntheticNetFile(1);
   if (!existsSync(file)) {
     process.stderr.write(`load-page: network file '${file}' was not found\n`);
     return 1;
   }
-  const tmp = mkdtempSync(join(tmpdir(), 'kirin-load-page-'));
-  const out = join(tmp, 'dist');
-  await buildWeb(out);
-  copyFileSync(file, join(out, 'net.nnue'));
-  writeFileSync(join(tmp, 'load.html'), '<!doctype html><meta charset="utf-8"><title>Kirin network load</title>\n');
-  const { server, url } = await serveWeb({ port: 0, webDir: tmp, distDir: out });
-  const browser = await launchChromium();
+  const site = await openIsolatedSite('load-page', 'Kirin network load', [file]);
   const runs: PageLoads[] = [];
   try {
     for (let p = 0; p < pages.value; p++) {
-      const page = await browser.newPage();
-      const errors: string[] = [];
-      page.on('pageerror', (e) => errors.push(e.message));
-      await page.goto(`${url}load.html`);
-      if ((await page.evaluate('crossOriginIsolated')) !== true)
-        throw new Error('the page is not cross-origin isolated');
-      const run = (await page.evaluate(async (n) => {
-        interface Lib {
-          prepareNetworkDecoder(): Promise<boolean>;
-          Engine: new (c: { warmup: boolean }) => {
-            ready(): Promise<void>;
-            loadNetworkBytes(b: Uint8Array, name: string): { ok: boolean; error?: { message: string } };
-            evaluationName(): string;
-            close(): Promise<void>;
-          };
-        }
-        const lib = (await import('/dist/kirin.js' as string)) as Lib;
-        await lib.prepareNetworkDecoder();
-        const engine = new lib.Engine({ warmup: false });
-        await engine.ready();
-        const f0 = performance.now();
-        const bytes = new Uint8Array(await (await fetch('/dist/net.nnue')).arrayBuffer());
-        const fetchMs = performance.now() - f0;
-        const loadsMs: number[] = [];
-        for (let i = 0; i < n; i++) {
-          const t0 = performance.now();
-          const r = engine.loadNetworkBytes(bytes, 'net.nnue');
-          loadsMs.push(performance.now() - t0);
-          if (!r.ok) throw new Error(r.error?.message);
-        }
-        const evaluation = engine.evaluationName();
-        await engine.close();
-        return { fetchMs, loadsMs, evaluation };
-      }, loads.value)) as PageLoads;
+      const { page, errors } = await site.openPage();
+      const run = (await page.evaluate(
+        async ([n, name]) => {
+          interface Lib {
+            prepareNetworkDecoder(): Promise<boolean>;
+            Engine: new (c: { warmup: boolean }) => {
+              ready(): Promise<void>;
+              loadNetworkBytes(b: Uint8Array, name: string): { ok: boolean; error?: { message: string } };
+              evaluationName(): string;
+              close(): Promise<void>;
+            };
+          }
+          const lib = (await import('/dist/kirin.js' as string)) as Lib;
+          await lib.prepareNetworkDecoder();
+          const engine = new lib.Engine({ warmup: false });
+          await engine.ready();
+          const f0 = performance.now();
+          const bytes = new Uint8Array(await (await fetch(`/dist/${name}`)).arrayBuffer());
+          const fetchMs = performance.now() - f0;
+          const loadsMs: number[] = [];
+          for (let i = 0; i < n; i++) {
+            const t0 = performance.now();
+            const r = engine.loadNetworkBytes(bytes, name);
+            loadsMs.push(performance.now() - t0);
+            if (!r.ok) throw new Error(r.error?.message);
+          }
+          const evaluation = engine.evaluationName();
+          await engine.close();
+          return { fetchMs, loadsMs, evaluation };
+        },
+        [loads.value, basename(file)] as const,
+      )) as PageLoads;
       await page.close();
       if (errors.length > 0) throw new Error(`page errors: ${errors.join('; ')}`);
       runs.push(run);
@@ -110,9 +96,7 @@ async function main(argv: string[]): Promise<number> {
       }
     }
   } finally {
-    await browser.close();
-    server.close();
-    rmSync(tmp, { recursive: true, force: true });
+    await site.close();
   }
   const first = median(runs.map((r) => r.loadsMs[0]));
   const later = runs.flatMap((r) => r.loadsMs.slice(1));
