@@ -4,7 +4,7 @@
 // and the search threads (one and two) evaluate with the same network.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -22,8 +22,9 @@ import { referenceEvaluate } from './reference.js';
 
 const FEN = 'r1bakab1r/9/1cn4c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R b - - 5 3';
 
-test('EvalFile loads a Kirin network; eval, bench and the search threads use it; bad files are refused; Use NNUE', async () => {
+test('EvalFile loads a Kirin network; eval, bench and the search threads use it; bad files are refused; Use NNUE', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'kirin-knet-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
   const weights = randomKirinNet(77, undefined, 40, 30);
   const file = join(dir, 'test.knet');
   writeFileSync(file, encodeKirinNet(weights));

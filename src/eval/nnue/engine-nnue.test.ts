@@ -2,7 +2,7 @@
 // file keeping the evaluation in use, and the search running on the network.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -15,7 +15,7 @@ import { syntheticNetFile } from '../../../tools/nnue/synthetic.js';
 
 const FEN1 = '1n2kab2/rc2C4/b4a2r/p3p4/P1p4Pp/2P1P3P/9/2R1B1c2/C4N3/1N1AKn2R w - - 0 42';
 
-test('EvalFile: the embedded network without a file, the network once loaded, a bad file refused and the network kept', async () => {
+test('EvalFile: the embedded network without a file, the network once loaded, a bad file refused and the network kept', async (t) => {
   const engine = new Engine();
   const lines: string[] = [];
   const uci = new Uci(engine, (l) => lines.push(l));
@@ -52,6 +52,7 @@ test('EvalFile: the embedded network without a file, the network once loaded, a 
 
     // Bad files: one clear error each, and the network stays.
     const dir = mkdtempSync(join(tmpdir(), 'kirin-evalfile-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
     writeFileSync(join(dir, 'empty.nnue'), new Uint8Array(0));
     writeFileSync(join(dir, 'garbage.nnue'), 'not a network at all');
     for (const [file, problem] of [

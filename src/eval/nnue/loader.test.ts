@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 
 import { syntheticNetFile } from '../../../tools/nnue/synthetic.js';
 import { WEIGHTS_END } from './layout.js';
@@ -26,6 +26,7 @@ const unpacked = unpackContainer(fileBytes, 'seed1');
 if (!unpacked.ok) throw new Error(unpacked.error.message);
 const payload = unpacked.value.payload;
 const dir = mkdtempSync(join(tmpdir(), 'kirin-nnue-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
 
 function expectError(r: ReturnType<typeof NnueNetwork.load>, code: NnueLoadCode, name: string, detail: RegExp): void {
   assert.equal(r.ok, false, `expected ${code}`);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -92,9 +92,10 @@ test('a compressed network file read in pieces through the WebAssembly decoder h
   assert.ok(Buffer.from(a).equals(Buffer.from(b)), 'same weights');
 });
 
-test('damaged compressed network files on disk are refused as bad-zstd, and the next good file still loads', async () => {
+test('damaged compressed network files on disk are refused as bad-zstd, and the next good file still loads', async (t) => {
   assert.equal(await prepareNetworkDecoder(), true);
   const dir = mkdtempSync(join(tmpdir(), 'kirin-zstd-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
   const reserved = new Uint8Array(network);
   reserved[10] |= 6; // a block header set to the reserved block type
   const cut = network.subarray(0, network.length - 1000); // declares more than it holds
