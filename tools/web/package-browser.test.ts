@@ -38,11 +38,12 @@ const APP_HTML = `<!doctype html>
 <html><head><meta charset="utf-8"><title>app</title><link rel="icon" href="data:,"><script type="module" src="./main.js"></script></head>
 <body><p id="out">...</p></body></html>
 `;
-const APP_JS = `import { Engine, browserSupport, kernelModuleProblem, moveToUci } from 'kirin-xiangqi';
+const APP_JS = `import { Engine, browserSupport, kernelModuleProblem, moveToUci, prepareNetworkDecoder } from 'kirin-xiangqi';
 
 const messages = [];
 const report = (data) => Object.assign(document.body.dataset, data);
 try {
+  const decoder = await prepareNetworkDecoder();
   const engine = new Engine();
   engine.onMessage = (line) => messages.push(line);
   const net = await fetch('seed1.nnue').then((r) => r.arrayBuffer());
@@ -57,6 +58,7 @@ try {
     evaluation,
     canSearch: String(browserSupport().canSearch),
     kernels: kernelModuleProblem ?? 'found',
+    decoder: String(decoder),
     messages: messages.join(' | '),
   });
 } catch (e) {
@@ -150,7 +152,7 @@ async function openApp(url: string): Promise<Record<string, string>> {
   }
 }
 
-/** What every build of the app must report: a legal reply, found kernels, the network on wasm-simd. */
+/** What every build of the app must report: a legal reply, found kernels and zstd decoder, the network on wasm-simd. */
 function assertAnswered(data: Record<string, string>): void {
   assert.equal(data.error, undefined, data.error);
   const pos = new Position();
@@ -158,6 +160,7 @@ function assertAnswered(data: Record<string, string>): void {
   assert.ok(legalMoves(pos).map(moveToUci).includes(data.move), `${data.move} is a legal reply to h2e2`);
   assert.equal(data.canSearch, 'true');
   assert.equal(data.kernels, 'found', 'kirin.js found the kernels beside it');
+  assert.equal(data.decoder, 'true', 'kirin.js found the zstd decoder (zstd.wasm) beside it');
   assert.equal(data.messages, '', 'the search thread found the kernels too');
   assert.match(data.evaluation, /^NNUE seed1\.nnue .*\(wasm-simd kernels\)$/);
 }
@@ -193,7 +196,7 @@ test('an app built with Vite (assets emitted by Vite itself) answers a move', { 
   await build({ root: app, configFile: false, logLevel: 'silent', build: { outDir: out, emptyOutDir: true } });
   // Vite found the worker and the kernels through `new URL(..., import.meta.url)` and emitted them.
   const assets = (spawnSync('ls', [join(out, 'assets')], { encoding: 'utf8' }).stdout ?? '').split('\n');
-  for (const name of ['worker', 'kernels', 'kernels-shared'])
+  for (const name of ['worker', 'kernels', 'kernels-shared', 'zstd'])
     assert.ok(
       assets.some((f) => new RegExp(`^${name}-[\\w-]+\\.(js|wasm)$`).test(f)),
       `Vite emitted ${name}: ${assets.join(' ')}`,
