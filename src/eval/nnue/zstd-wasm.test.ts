@@ -6,7 +6,7 @@ import { repoPath } from '../../../tools/lib.js';
 import { syntheticNetFile } from '../../../tools/nnue/synthetic.js';
 import { loadZstdModule } from './files.js';
 import { unpackContainer } from './loader.js';
-import { WasmZstd, ZstdError, type ZstdStream } from './zstd-wasm.js';
+import { missingZstdExports, WasmZstd, ZstdError, type ZstdStream } from './zstd-wasm.js';
 
 // The WebAssembly zstd decoder driven step by step: its output in any input
 // pieces is the JavaScript decoder's (fzstd), damaged data is an error, and
@@ -82,4 +82,23 @@ test('damaged or cut zstd data: an error or an incomplete stream, and its memory
   }
   assert.equal(zstd.memoryBytes, before);
   assert.ok(drain(zstd.stream([head])).out.equals(Buffer.from(reference(head))), 'and it still decodes');
+});
+
+test('a module that is not the zstd decoder is refused by name of what it lacks; the shipped zstd.wasm is accepted', async () => {
+  // A valid module exporting only a memory: header, memory section (one memory, 1 page), export "memory".
+  const memoryOnly = Uint8Array.from([
+    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, 0x05, 0x03, 0x01, 0x00, 0x01, 0x07, 0x0a, 0x01, 0x06, 0x6d, 0x65,
+    0x6d, 0x6f, 0x72, 0x79, 0x02, 0x00,
+  ]);
+  await assert.rejects(
+    WasmZstd.create(memoryOnly),
+    /^Error: zstd\.wasm lacks malloc, free, ZSTD_createDCtx, ZSTD_freeDCtx, ZSTD_decompressStream$/,
+  );
+  await WasmZstd.create(await loadZstdModule()); // the shipped one
+  assert.deepEqual(missingZstdExports(['memory', 'malloc']), [
+    'free',
+    'ZSTD_createDCtx',
+    'ZSTD_freeDCtx',
+    'ZSTD_decompressStream',
+  ]);
 });

@@ -26,7 +26,14 @@ interface WasmApi {
   instantiate(module: object, imports: object): Promise<{ readonly exports: object }>;
 }
 
+/** What this code calls of the module; the build (assembly/build.js) checks zstd.wasm against the same list. */
 const NEEDED = ['memory', 'malloc', 'free', 'ZSTD_createDCtx', 'ZSTD_freeDCtx', 'ZSTD_decompressStream'] as const;
+
+/** The names in NEEDED that a module exporting `names` lacks. */
+export function missingZstdExports(names: Iterable<string>): string[] {
+  const have = new Set(names);
+  return NEEDED.filter((n) => !have.has(n));
+}
 
 /** Input is copied into the decoder's memory in parts of at most this size. */
 const IN_BYTES = 1 << 20;
@@ -47,8 +54,7 @@ export class WasmZstd {
     const api = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
     if (!api) throw new Error('no WebAssembly here');
     const module = await api.compile(bytes);
-    const names = new Set(api.Module.exports(module).map((e) => e.name));
-    const missing = NEEDED.filter((n) => !names.has(n));
+    const missing = missingZstdExports(api.Module.exports(module).map((e) => e.name));
     if (missing.length) throw new Error(`zstd.wasm lacks ${missing.join(', ')}`);
     // The module tells its host when its memory grows; views are re-made on use instead.
     const instance = await api.instantiate(module, { env: { emscripten_notify_memory_growth: () => {} } });
@@ -80,10 +86,6 @@ export class ZstdStream {
   private dctx: number;
   /** One block of the decoder's memory: [input struct, output struct, input buffer, output buffer]. */
   private readonly block: number;
-  private readonly inStruct: number = 0;
-  private readonly outStruct: number = 0;
-  private readonly inBuf: number = 0;
-  private readonly outBuf: number = 0;
   /** The input piece being fed and how much of it is in the decoder already. */
   private piece: Uint8Array | null = null;
   private pieceAt = 0;
@@ -103,14 +105,23 @@ export class ZstdStream {
     this.block = x.malloc(24 + IN_BYTES + outBytes);
     this.broken = this.dctx === 0 || this.block === 0;
     if (this.broken) return;
-    this.inStruct = this.block;
-    this.outStruct = this.block + 12;
-    this.inBuf = this.block + 24;
-    this.outBuf = this.inBuf + IN_BYTES;
     const w = this.words();
     w[this.inStruct >> 2] = this.inBuf;
     w[(this.inStruct >> 2) + 1] = 0;
     w[(this.inStruct >> 2) + 2] = 0;
+  }
+
+  private get inStruct(): number {
+    return this.block;
+  }
+  private get outStruct(): number {
+    return this.block + 12;
+  }
+  private get inBuf(): number {
+    return this.block + 24;
+  }
+  private get outBuf(): number {
+    return this.block + 24 + IN_BYTES;
   }
 
   /** True once the input has ended exactly at the end of a frame, all of it given out. */
