@@ -10,10 +10,10 @@
 // content security policy without blob: workers) the parser touches the pages
 // itself.
 
-import { touchPages, type ByteRange } from '../eval/nnue/page-touch.js';
+import { touchPageRanges, type ByteRange } from '../eval/nnue/page-touch.js';
 
-/** The helper's script: touchPages on the memory and ranges of each message. */
-const TOUCHER = `self.onmessage = (e) => (${touchPages.toString()})(e.data.buffer, e.data.ranges);`;
+/** The helper's script: touchPageRanges on the memory and ranges of each message. */
+const TOUCHER = `self.onmessage = (e) => (${touchPageRanges.toString()})(e.data.buffer, e.data.ranges);`;
 
 const page = globalThis as unknown as {
   Blob?: new (parts: string[], options: { type: string }) => object;

@@ -10,7 +10,7 @@ export type ByteRange = readonly [from: number, to: number];
  * Touches the pages of `ranges` of `buffer`. Self-contained (no names from
  * outside but Atomics and Int32Array): the twins pass its source to a worker.
  */
-export function touchPages(buffer: SharedArrayBuffer, ranges: readonly ByteRange[]): void {
+export function touchPageRanges(buffer: SharedArrayBuffer, ranges: readonly ByteRange[]): void {
   const words = new Int32Array(buffer);
   for (const [from, to] of ranges)
     for (let i = ((from + 4095) >> 12) << 10; i < to >> 2; i += 1024) Atomics.add(words, i, 0);

@@ -12,11 +12,11 @@
 // (tools/web/twins.ts) replaces it by src/browser/page-toucher.ts.
 
 import { Worker } from 'node:worker_threads';
-import { touchPages, type ByteRange } from './page-touch.js';
+import { touchPageRanges, type ByteRange } from './page-touch.js';
 
-/** The helper's script: touchPages on the memory and ranges of its workerData. */
+/** The helper's script: touchPageRanges on the memory and ranges of its workerData. */
 const TOUCHER = `const { workerData } = require('node:worker_threads');
-(${touchPages.toString()})(workerData.buffer, workerData.ranges);`;
+(${touchPageRanges.toString()})(workerData.buffer, workerData.ranges);`;
 
 /**
  * Readies the helper ahead of a load: nothing to do in Node, whose worker
