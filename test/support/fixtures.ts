@@ -16,6 +16,7 @@ import {
   CANNON,
   KING,
   KNIGHT,
+  MOVE_NULL,
   PAWN,
   PIECE_CHARS,
   RED,
@@ -377,4 +378,61 @@ function allRepliesLose(pos: Position, n: number): boolean {
     if (!ok) return false;
   }
   return true;
+}
+
+/**
+ * Everything a Position holds for its current ply and the plies before it, as one
+ * string: two positions with equal strings behave the same (the key filter as a
+ * hash of its counts). For tests that a function leaves a position as it found it.
+ */
+export function positionState(pos: Position): string {
+  const upTo = <T extends { subarray(a: number, b: number): ArrayLike<number> }>(a: T) =>
+    Array.from(a.subarray(0, pos.sp + 1)).join(',');
+  let filter = 0;
+  for (let i = 0; i < pos.keyFilter.length; i++) filter = (Math.imul(filter, 31) + pos.keyFilter[i] * (i + 1)) | 0;
+  return [
+    pos.fen(),
+    pos.sp,
+    pos.gamePly,
+    pos.side,
+    Array.from(pos.board).join(','),
+    Array.from(pos.rankOcc).join(','),
+    Array.from(pos.fileOcc).join(','),
+    Array.from(pos.listSq).join(','),
+    Array.from(pos.listCount).join(','),
+    Array.from(pos.listIndex).join(','),
+    Array.from(pos.pieceCount).join(','),
+    Array.from(pos.kingSq).join(','),
+    Array.from(pos.majorMaterial).join(','),
+    ...[
+      pos.keyLo,
+      pos.keyHi,
+      pos.pawnKey,
+      pos.minorKey,
+      pos.nonPawnKeyRed,
+      pos.nonPawnKeyBlack,
+      pos.captured,
+      pos.capturedIndex,
+      pos.moveAt,
+      pos.checked,
+      pos.rule60,
+      pos.check10Red,
+      pos.check10Black,
+      pos.pliesFromNull,
+    ].map(upTo),
+    filter,
+  ].join('\n');
+}
+
+/** Runs `f` on the position before the last of `played` (a move or MOVE_NULL), then makes that move again. */
+export function atParent(pos: Position, played: readonly Move[], f: () => void): void {
+  const m = played[played.length - 1];
+  if (m === MOVE_NULL) pos.undoNullMove();
+  else pos.undoMove(m);
+  try {
+    f();
+  } finally {
+    if (m === MOVE_NULL) pos.doNullMove();
+    else pos.doMove(m);
+  }
 }

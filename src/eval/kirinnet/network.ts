@@ -12,9 +12,11 @@
 // adds/removes the rows of the pieces that changed: the move's two squares for
 // the parent (nothing for a null move); further back, the squares the moves in
 // between touched, with the ancestor's pieces found by taking those moves back
-// (the state stack's moves and captured pieces). Otherwise (the king crossed
-// to the other half of the palace, or nothing computed nearby) it refreshes
-// from the piece list.
+// (the state stack's moves and captured pieces). An ancestor further back than
+// the parent is first carried to the parent (the last move taken back on the
+// position and made again), so the parent's other children start one move
+// away. Otherwise (the king crossed to the other half of the palace, or nothing
+// computed nearby) it refreshes from the piece list.
 
 import type { Position } from '../../core/position.js';
 import { FILE_OF, MOVE_NULL, SQUARE_NB } from '../../core/types.js';
@@ -161,8 +163,8 @@ export class KirinEvaluator {
   raw = 0;
   /** Output bucket of the last compute(). */
   bucket = 0;
-  /** Counters (diagnostics and tests): incremental updates, refreshes, reuses, updates from an ancestor two or more plies back. */
-  readonly stats = { incremental: 0, refresh: 0, reused: 0, walked: 0 };
+  /** Counters (diagnostics and tests): incremental updates, refreshes, reuses, updates from an ancestor two or more plies back, parents computed first. */
+  readonly stats = { incremental: 0, refresh: 0, reused: 0, walked: 0, parents: 0 };
 
   private readonly base: number;
   private readonly hidden: number;
@@ -223,7 +225,7 @@ export class KirinEvaluator {
     const n = pos.sp,
       i = n & (STACK_PLIES - 1);
     if (this.valid[i] && this.stampLo[i] === pos.keyLo[n] && this.stampHi[i] === pos.keyHi[n]) this.stats.reused++;
-    else this.updateAccumulators(pos, n, i);
+    else this.updateAccumulators(pos, n, i, true);
     this.finish(pos, this.acc(i, pos.side), this.acc(i, pos.side ^ 1));
   }
 
@@ -300,6 +302,21 @@ export class KirinEvaluator {
     this.kernels.refresh(dst, this.slotAdded, n);
   }
 
+  /**
+   * Computes the accumulators of the parent of ply n: takes the last move back on
+   * `pos`, updates, and makes the move again (which rebuilds exactly the same state).
+   */
+  private computeParent(pos: Position, n: number): void {
+    const m = pos.moveAt[n],
+      check = pos.checked[n] === 1;
+    this.stats.parents++;
+    if (m === MOVE_NULL) pos.undoNullMove();
+    else pos.undoMove(m);
+    this.updateAccumulators(pos, n - 1, (n - 1) & (STACK_PLIES - 1), false);
+    if (m === MOVE_NULL) pos.doNullMove();
+    else pos.doMove(m, check);
+  }
+
   private nextEpoch(): number {
     if (this.epoch === 0x3fffffff) {
       this.seen.fill(0);
@@ -308,7 +325,13 @@ export class KirinEvaluator {
     return ++this.epoch;
   }
 
-  private updateAccumulators(pos: Position, n: number, i: number): void {
+  /**
+   * Computes the accumulators of ply n (ring index i) from the nearest computed
+   * ancestor. With `withParent`, an ancestor two or more plies back is first
+   * carried to the parent (ply n - 1), then to ply n, so the siblings evaluated
+   * after this position update from the parent, one move away.
+   */
+  private updateAccumulators(pos: Position, n: number, i: number, withParent: boolean): void {
     // The nearest computed ancestor.
     let j = -1,
       dist = 0;
@@ -319,6 +342,11 @@ export class KirinEvaluator {
         dist = d;
         break;
       }
+    }
+    if (dist >= 2 && withParent) {
+      this.computeParent(pos, n);
+      j = (n - 1) & (STACK_PLIES - 1);
+      dist = 1;
     }
     // Squares whose piece changed since the ancestor: (square << 8) | (old << 4) | new.
     let nChanged = 0;

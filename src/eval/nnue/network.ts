@@ -9,11 +9,14 @@
 // `NnueEvaluator` keeps, per ply of the position's state stack (a ring of
 // STACK_PLIES entries stamped with the position key), both perspectives'
 // accumulators, the board and the raw threat list they were computed for.
-// An evaluation finds the nearest computed ancestor (within MAX_WALK plies)
-// with the same feature bucket and mirror, and updates from it by the
-// difference: pieces that changed square, and threats that appeared or
-// vanished (found by diffing the two raw threat lists - threats change with
-// every line a move opens or closes, not only around the moved piece).
+// An evaluation finds the nearest computed ancestor (within MAX_WALK plies);
+// one further back than the parent is first carried to the parent (the last
+// move taken back on the position and made again), so the parent's other
+// children start one move away. With the same feature bucket and mirror it
+// updates from the ancestor by the difference: pieces that changed square,
+// and threats that appeared or vanished (found by diffing the two raw threat
+// lists - threats change with every line a move opens or closes, not only
+// around the moved piece).
 // Otherwise it refreshes from the "Finny" cache: per perspective, feature
 // bucket and mirror, the piece-square part of the accumulator for the board
 // last seen there, updated by the pieces that differ, plus the current threats.
@@ -161,8 +164,8 @@ export class NnueEvaluator {
   positional = 0;
   /** Layer stack used by the last compute(). */
   bucket = 0;
-  /** Counters (diagnostics): incremental updates, cache refreshes, reuses. */
-  readonly stats = { incremental: 0, refresh: 0, reused: 0 };
+  /** Counters (diagnostics): incremental updates, cache refreshes, reuses, parents computed first. */
+  readonly stats = { incremental: 0, refresh: 0, reused: 0, parents: 0 };
 
   private readonly base: number;
   private readonly i32: Int32Array;
@@ -240,7 +243,7 @@ export class NnueEvaluator {
     const n = pos.sp,
       i = n & (STACK_PLIES - 1);
     if (this.valid[i] && this.stampLo[i] === pos.keyLo[n] && this.stampHi[i] === pos.keyHi[n]) this.stats.reused++;
-    else this.updateAccumulators(pos, n, i);
+    else this.updateAccumulators(pos, n, i, true);
     this.finish(pos, this.accOffset(i, pos.side), this.accOffset(i, pos.side ^ 1));
   }
 
@@ -302,14 +305,16 @@ export class NnueEvaluator {
     return { psqt, positional, used };
   }
 
-  private updateAccumulators(pos: Position, n: number, i: number): void {
-    const threats = this.threats,
-      base = i * MAX_RAW;
-    const tc = appendRawThreats(pos, threats, base) - base;
-    this.threatCount[i] = tc;
-    this.boards.set(pos.board, i * 90);
-    featureBuckets(pos, this.fb);
-
+  /**
+   * Computes the accumulators of ply n (ring index i) from the nearest computed
+   * ancestor. With `withParent`, an ancestor two or more plies back is first
+   * carried to the parent (ply n - 1), then to ply n. Siblings are evaluated one
+   * after another, so they all update from that parent, one move away, instead of
+   * each from the distant ancestor: in `bench` with Pikafish's architecture this
+   * takes some 40% fewer feature rows and half the refreshes (Stockfish carries
+   * the whole chain; only the parent measured faster here).
+   */
+  private updateAccumulators(pos: Position, n: number, i: number, withParent: boolean): void {
     // The nearest computed ancestor.
     let j = -1,
       dist = 0;
@@ -321,6 +326,19 @@ export class NnueEvaluator {
         break;
       }
     }
+    if (dist >= 2 && withParent) {
+      // The parent first (from the ancestor), then this position from the parent:
+      // its siblings, evaluated next, update from the parent one move away too.
+      this.computeParent(pos, n);
+      j = (n - 1) & (STACK_PLIES - 1);
+      dist = 1;
+    }
+    const threats = this.threats,
+      base = i * MAX_RAW;
+    const tc = appendRawThreats(pos, threats, base) - base;
+    this.threatCount[i] = tc;
+    this.boards.set(pos.board, i * 90);
+    featureBuckets(pos, this.fb);
     let nAdd = 0,
       nRem = 0;
     const code0 = this.fb[0] * 2 + this.fb[1],
@@ -406,6 +424,21 @@ export class NnueEvaluator {
     this.valid[i] = 1;
     this.stampLo[i] = pos.keyLo[n];
     this.stampHi[i] = pos.keyHi[n];
+  }
+
+  /**
+   * Computes the accumulators of the parent of ply n: takes the last move back on
+   * `pos`, updates, and makes the move again (which rebuilds exactly the same state).
+   */
+  private computeParent(pos: Position, n: number): void {
+    const m = pos.moveAt[n],
+      check = pos.checked[n] === 1;
+    this.stats.parents++;
+    if (m === MOVE_NULL) pos.undoNullMove();
+    else pos.undoMove(m);
+    this.updateAccumulators(pos, n - 1, (n - 1) & (STACK_PLIES - 1), false);
+    if (m === MOVE_NULL) pos.doNullMove();
+    else pos.doMove(m, check);
   }
 
   private refreshFromCache(pos: Position, p: number, bucket: number, mirror: number, i: number, tc: number): void {

@@ -9,6 +9,7 @@ import { KING, MOVE_NULL } from '../../core/types.js';
 import { mulberry32 } from '../../core/prng.js';
 import { repoRoot } from '../../../tools/lib.js';
 import { syntheticNetFile } from '../../../tools/nnue/synthetic.js';
+import { atParent, positionState } from '../../../test/support/fixtures.js';
 import {
   INDEX_MAP,
   KING_BUCKETS,
@@ -112,7 +113,7 @@ for (const kernels of kernelPaths()) {
   });
 }
 
-test('incremental accumulators equal a full refresh at every node of random games (captures, king moves, null moves, undo)', () => {
+test('incremental accumulators equal a full refresh at every node of random games (captures, king moves, null moves, undo, parents computed first); the position is left as it was', () => {
   const ev = new NnueEvaluator(net, 2);
   const check = new NnueEvaluator(net, 3);
   const rnd = mulberry32(20261201);
@@ -158,12 +159,23 @@ test('incremental accumulators equal a full refresh at every node of random game
       }
       // Evaluate only at some nodes, as a search does, so updates span several plies.
       if (rnd() < 0.6) {
+        const state = positionState(pos),
+          parents = ev.stats.parents;
         ev.compute(pos);
+        assert.equal(positionState(pos), state, 'the evaluation leaves the position as it was');
         assert.ok(ev.matchesRefresh(pos), `accumulators differ from a refresh after ${pos.fen()}`);
         check.computeFull(pos);
         assert.equal(ev.psqt, check.psqt);
         assert.equal(ev.positional, check.positional);
         nodes++;
+        if (ev.stats.parents > parents)
+          // The parent was computed on the way: evaluating it now reuses it.
+          atParent(pos, played, () => {
+            const reused = ev.stats.reused;
+            ev.compute(pos);
+            assert.equal(ev.stats.reused, reused + 1, `the parent of the last move was computed, ${pos.fen()}`);
+            assert.ok(ev.matchesRefresh(pos), `the parent's accumulators equal a refresh, ${pos.fen()}`);
+          });
       }
     }
   }
@@ -175,6 +187,7 @@ test('incremental accumulators equal a full refresh at every node of random game
     ev.stats.incremental > ev.stats.refresh,
     `incremental ${ev.stats.incremental}, refresh ${ev.stats.refresh}`,
   );
+  assert.ok(ev.stats.parents > 20, `parents computed first: ${JSON.stringify(ev.stats)}`);
 });
 
 test('the weights live in one shared memory that search threads receive without copying', () => {
