@@ -23,7 +23,7 @@ import {
 } from './types.js';
 import { PSQ_LO } from './zobrist.js';
 import { mulberry32 } from './prng.js';
-import { uciMove } from '../../test/support/fixtures.js';
+import { positionState, stateStack, uciMove } from '../../test/support/fixtures.js';
 
 /** Pawn, minor, non-pawn keys and major material recomputed from the board. */
 function auxFromScratch(pos: Position) {
@@ -85,27 +85,6 @@ function snapshot(pos: Position): string {
       pos.pliesFromNull[sp],
     ],
   });
-}
-
-/** The whole state stack 0..sp, as one string. */
-function history(pos: Position): string {
-  const n = pos.sp + 1;
-  const arrs = [
-    pos.keyLo,
-    pos.keyHi,
-    pos.pawnKey,
-    pos.minorKey,
-    pos.nonPawnKeyRed,
-    pos.nonPawnKeyBlack,
-    pos.captured,
-    pos.moveAt,
-    pos.checked,
-    pos.rule60,
-    pos.check10Red,
-    pos.check10Black,
-    pos.pliesFromNull,
-  ];
-  return JSON.stringify(arrs.map((a) => Array.from(a.subarray(0, n))));
 }
 
 function checkKeyFilter(pos: Position, where: string): void {
@@ -262,7 +241,7 @@ describe('make/unmake on random games', () => {
       target.copyFrom(pos);
       for (const c of copies) {
         assert.equal(snapshot(c), snapshot(pos));
-        assert.equal(history(c), history(pos));
+        assert.equal(stateStack(c), stateStack(pos));
         assert.deepEqual(c.keyFilter, pos.keyFilter);
         assert.equal(c.validate(), null);
       }
@@ -285,6 +264,48 @@ describe('make/unmake on random games', () => {
     }
   });
 
+  it('undoLast() takes back the last move or null move, redoLast() rebuilds exactly the same state', () => {
+    const rnd = mulberry32(11);
+    let nulls = 0,
+      captures = 0,
+      checks = 0;
+    for (let g = 0; g < 40; g++) {
+      const pos = new Position();
+      // Before each move: what snapshot() sees and the state stack (an undo leaves stale
+      // list indices on emptied squares, so positionState() is for the redo only).
+      const before: string[] = [snapshot(pos) + stateStack(pos)];
+      for (let ply = 0; ply < 120; ply++) {
+        const moves = legalMoves(pos);
+        if (moves.length === 0) break;
+        if (!pos.inCheck() && rnd() < 0.1) {
+          pos.doNullMove();
+          nulls++;
+        } else {
+          const caps = moves.filter((x) => pos.isCapture(x));
+          const m =
+            caps.length && rnd() < 0.4
+              ? caps[Math.floor(rnd() * caps.length)]
+              : moves[Math.floor(rnd() * moves.length)];
+          if (pos.isCapture(m)) captures++;
+          pos.doMove(m);
+          if (pos.inCheck()) checks++;
+        }
+        const state = positionState(pos),
+          last = pos.lastMove();
+        const m = pos.undoLast();
+        assert.equal(m, last, `game ${g} ply ${ply}`);
+        assert.equal(snapshot(pos) + stateStack(pos), before[before.length - 1], `undo, game ${g} ply ${ply}`);
+        pos.redoLast(m);
+        assert.equal(positionState(pos), state, `redo, game ${g} ply ${ply}`);
+        before.push(snapshot(pos) + stateStack(pos));
+      }
+    }
+    assert.ok(
+      nulls > 50 && captures > 100 && checks > 20,
+      `coverage: ${nulls} null moves, ${captures} captures, ${checks} checks`,
+    );
+  });
+
   it('the state stack grows past its initial capacity and copies keep it', () => {
     const pos = new Position();
     const start = snapshot(pos);
@@ -295,7 +316,7 @@ describe('make/unmake on random games', () => {
     assert.equal(pos.validate(), null);
     const copy = new Position();
     copy.copyFrom(pos);
-    assert.equal(history(copy), history(pos));
+    assert.equal(stateStack(copy), stateStack(pos));
     assert.equal(snapshot(copy), snapshot(pos));
     pos.undoMove(pos.lastMove());
     for (let i = 0; i < 3000; i++) pos.undoNullMove();

@@ -1047,6 +1047,26 @@ export class Position {
     this.gamePly--;
   }
 
+  /**
+   * @internal Takes the last move (or null move) back and returns it, for
+   * redoLast() to make again after looking at the position before it.
+   */
+  undoLast(): Move {
+    const m = this.moveAt[this.sp];
+    if (m === MOVE_NULL) this.undoNullMove();
+    else this.undoMove(m);
+    return m;
+  }
+
+  /**
+   * @internal Makes again the move undoLast() took back, with the check flag its
+   * state-stack entry still holds: the state is rebuilt exactly as it was.
+   */
+  redoLast(m: Move): void {
+    if (m === MOVE_NULL) this.doNullMove();
+    else this.doMove(m, this.checked[this.sp + 1] === 1);
+  }
+
   /** @internal Key after a move, without making it (for prefetch-like uses and tests). */
   keyAfter(m: Move): number {
     const from = m >> 7,

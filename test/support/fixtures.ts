@@ -16,7 +16,6 @@ import {
   CANNON,
   KING,
   KNIGHT,
-  MOVE_NULL,
   PAWN,
   PIECE_CHARS,
   RED,
@@ -380,14 +379,34 @@ function allRepliesLose(pos: Position, n: number): boolean {
   return true;
 }
 
+/** The whole state stack 0..sp of a position, as one string. */
+export function stateStack(pos: Position): string {
+  const n = pos.sp + 1;
+  const arrs = [
+    pos.keyLo,
+    pos.keyHi,
+    pos.pawnKey,
+    pos.minorKey,
+    pos.nonPawnKeyRed,
+    pos.nonPawnKeyBlack,
+    pos.captured,
+    pos.moveAt,
+    pos.checked,
+    pos.rule60,
+    pos.check10Red,
+    pos.check10Black,
+    pos.pliesFromNull,
+  ];
+  return JSON.stringify(arrs.map((a) => Array.from(a.subarray(0, n))));
+}
+
 /**
  * Everything a Position holds for its current ply and the plies before it, as one
- * string: two positions with equal strings behave the same (the key filter as a
- * hash of its counts). For tests that a function leaves a position as it found it.
+ * string: two positions with equal strings behave the same (the lists in their
+ * order, the key filter as a hash of its counts). For tests that a function leaves
+ * a position as it found it.
  */
 export function positionState(pos: Position): string {
-  const upTo = <T extends { subarray(a: number, b: number): ArrayLike<number> }>(a: T) =>
-    Array.from(a.subarray(0, pos.sp + 1)).join(',');
   let filter = 0;
   for (let i = 0; i < pos.keyFilter.length; i++) filter = (Math.imul(filter, 31) + pos.keyFilter[i] * (i + 1)) | 0;
   return [
@@ -404,35 +423,41 @@ export function positionState(pos: Position): string {
     Array.from(pos.pieceCount).join(','),
     Array.from(pos.kingSq).join(','),
     Array.from(pos.majorMaterial).join(','),
-    ...[
-      pos.keyLo,
-      pos.keyHi,
-      pos.pawnKey,
-      pos.minorKey,
-      pos.nonPawnKeyRed,
-      pos.nonPawnKeyBlack,
-      pos.captured,
-      pos.capturedIndex,
-      pos.moveAt,
-      pos.checked,
-      pos.rule60,
-      pos.check10Red,
-      pos.check10Black,
-      pos.pliesFromNull,
-    ].map(upTo),
+    stateStack(pos),
+    Array.from(pos.capturedIndex.subarray(0, pos.sp + 1)).join(','),
     filter,
   ].join('\n');
 }
 
-/** Runs `f` on the position before the last of `played` (a move or MOVE_NULL), then makes that move again. */
-export function atParent(pos: Position, played: readonly Move[], f: () => void): void {
-  const m = played[played.length - 1];
-  if (m === MOVE_NULL) pos.undoNullMove();
-  else pos.undoMove(m);
+/** An incremental evaluator (Pikafish's or Kirin's network) as the accumulator tests drive it. */
+interface IncrementalEvaluator {
+  readonly stats: { reused: number; parents: number };
+  compute(pos: Position): void;
+  matchesRefresh(pos: Position): boolean;
+}
+
+/**
+ * Evaluates `pos` incrementally and checks what every update must keep: the
+ * position left exactly as it was, accumulators equal to a full refresh, the
+ * caller's `check` of the output (run before anything else is evaluated) and,
+ * when the parent was computed on the way, that evaluating the parent is then a
+ * reuse equal to a refresh.
+ */
+export function computeAndCheck(ev: IncrementalEvaluator, pos: Position, check: () => void): void {
+  const state = positionState(pos),
+    parents = ev.stats.parents;
+  ev.compute(pos);
+  assert.equal(positionState(pos), state, 'the evaluation leaves the position as it was');
+  assert.ok(ev.matchesRefresh(pos), `accumulators differ from a refresh after ${pos.fen()}`);
+  check();
+  if (ev.stats.parents === parents) return;
+  const m = pos.undoLast();
   try {
-    f();
+    const reused = ev.stats.reused;
+    ev.compute(pos);
+    assert.equal(ev.stats.reused, reused + 1, `the parent of the last move was computed, ${pos.fen()}`);
+    assert.ok(ev.matchesRefresh(pos), `the parent's accumulators equal a refresh, ${pos.fen()}`);
   } finally {
-    if (m === MOVE_NULL) pos.doNullMove();
-    else pos.doMove(m);
+    pos.redoLast(m);
   }
 }

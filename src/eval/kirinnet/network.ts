@@ -307,14 +307,10 @@ export class KirinEvaluator {
    * `pos`, updates, and makes the move again (which rebuilds exactly the same state).
    */
   private computeParent(pos: Position, n: number): void {
-    const m = pos.moveAt[n],
-      check = pos.checked[n] === 1;
     this.stats.parents++;
-    if (m === MOVE_NULL) pos.undoNullMove();
-    else pos.undoMove(m);
+    const m = pos.undoLast();
     this.updateAccumulators(pos, n - 1, (n - 1) & (STACK_PLIES - 1), false);
-    if (m === MOVE_NULL) pos.doNullMove();
-    else pos.doMove(m, check);
+    pos.redoLast(m);
   }
 
   private nextEpoch(): number {

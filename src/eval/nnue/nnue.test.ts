@@ -9,7 +9,7 @@ import { KING, MOVE_NULL } from '../../core/types.js';
 import { mulberry32 } from '../../core/prng.js';
 import { repoRoot } from '../../../tools/lib.js';
 import { syntheticNetFile } from '../../../tools/nnue/synthetic.js';
-import { atParent, positionState } from '../../../test/support/fixtures.js';
+import { computeAndCheck } from '../../../test/support/fixtures.js';
 import {
   INDEX_MAP,
   KING_BUCKETS,
@@ -159,23 +159,12 @@ test('incremental accumulators equal a full refresh at every node of random game
       }
       // Evaluate only at some nodes, as a search does, so updates span several plies.
       if (rnd() < 0.6) {
-        const state = positionState(pos),
-          parents = ev.stats.parents;
-        ev.compute(pos);
-        assert.equal(positionState(pos), state, 'the evaluation leaves the position as it was');
-        assert.ok(ev.matchesRefresh(pos), `accumulators differ from a refresh after ${pos.fen()}`);
-        check.computeFull(pos);
-        assert.equal(ev.psqt, check.psqt);
-        assert.equal(ev.positional, check.positional);
+        computeAndCheck(ev, pos, () => {
+          check.computeFull(pos);
+          assert.equal(ev.psqt, check.psqt);
+          assert.equal(ev.positional, check.positional);
+        });
         nodes++;
-        if (ev.stats.parents > parents)
-          // The parent was computed on the way: evaluating it now reuses it.
-          atParent(pos, played, () => {
-            const reused = ev.stats.reused;
-            ev.compute(pos);
-            assert.equal(ev.stats.reused, reused + 1, `the parent of the last move was computed, ${pos.fen()}`);
-            assert.ok(ev.matchesRefresh(pos), `the parent's accumulators equal a refresh, ${pos.fen()}`);
-          });
       }
     }
   }
