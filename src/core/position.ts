@@ -1226,8 +1226,6 @@ export class Position {
     swap = PIECE_VALUE[b[from]] - swap;
     if (swap <= 0) return true;
 
-    // Pins are those of the position itself, before any piece is lifted.
-    if (this.pinLo !== this.keyLo[this.sp] || this.pinHi !== this.keyHi[this.sp]) this.computePins();
     let nRemoved = 0;
     // The moving piece leaves `from`; the destination stays occupied throughout.
     this.seeRemoved[nRemoved] = from;
@@ -1237,11 +1235,17 @@ export class Position {
     let res = 1;
     for (;;) {
       stm ^= 1;
-      // Pinned pieces may not recapture while their pinner stands (Pikafish's rule).
-      const exclStamp = this.pinnerCount[stm] > 0 && this.pinnerStands(stm, to) ? this.pinStamp : -1;
-      const sq = this.leastAttacker(to, stm, this.blockersOf[stm], exclStamp);
-      let isKing = false;
+      let sq = this.leastAttacker(to, stm);
       if (sq < 0) break;
+      // Pinned pieces may not recapture while their pinner stands (Pikafish's
+      // rule). The pins are worked out only when some piece can recapture;
+      // the least attacker is looked for again only when it is a pinned one.
+      if (this.pinLo !== this.keyLo[this.sp] || this.pinHi !== this.keyHi[this.sp]) this.computePinsBefore(nRemoved);
+      if (this.blockersOf[stm][sq] === this.pinStamp && this.pinnerCount[stm] > 0 && this.pinnerStands(stm, to)) {
+        sq = this.leastAttacker(to, stm, this.blockersOf[stm], this.pinStamp);
+        if (sq < 0) break;
+      }
+      let isKing = false;
       const apc = b[sq];
       if ((apc & 7) === KING) isKing = true;
       res ^= 1;
@@ -1263,6 +1267,20 @@ export class Position {
       this.seeRemovedPiece[nRemoved++] = apc;
       this.hideSee(sq);
     }
+    this.restoreSee(nRemoved);
+    return res === 1;
+  }
+
+  /** computePins() for the position itself: the first `nRemoved` pieces lifted by seeGe() are put back meanwhile. */
+  private computePinsBefore(nRemoved: number): void {
+    this.restoreSee(nRemoved);
+    this.computePins();
+    for (let i = 0; i < nRemoved; i++) this.hideSee(this.seeRemoved[i]);
+  }
+
+  /** Puts back the first `nRemoved` pieces lifted by seeGe(), last lifted first. */
+  private restoreSee(nRemoved: number): void {
+    const b = this.board;
     for (let i = nRemoved - 1; i >= 0; i--) {
       const s = this.seeRemoved[i];
       const p = this.seeRemovedPiece[i];
@@ -1271,7 +1289,6 @@ export class Position {
       this.fileOcc[FILE_OF[s]] |= 1 << RANK_OF[s];
       this.pieceCount[p]++;
     }
-    return res === 1;
   }
 
   private hideSee(s: number): void {

@@ -32,6 +32,7 @@ import {
   randomPlacement,
   setup,
   uciMove as mv,
+  unwrap,
 } from '../../test/support/fixtures.js';
 
 /**
@@ -265,5 +266,39 @@ describe('seeGe against a naive exchange search', () => {
     }
     assert.ok(checked > 3000, `${checked} moves checked (${pinnedSkipped} positions with pins skipped)`);
     assert.ok(exchanges > 600, `${exchanges} moves with a recapture`);
+  });
+});
+
+describe('seeGe works the pins out only when a piece can recapture', () => {
+  it('gives the same answers whether or not the position has worked out its pins before', () => {
+    // seeGe finds the pins (of the position itself, before the exchange) only
+    // once some piece can recapture, with the moving piece already lifted; the
+    // answers must equal those of a position whose pins were found beforehand.
+    const rnd = mulberry32(23);
+    const positions: Position[] = Array.from({ length: 300 }, () => randomPlacement(rnd));
+    positions.push(...gamePositions(rnd, 20, 120, 6));
+    const list = new Int32Array(MAX_MOVES);
+    let withPins = 0,
+      compared = 0;
+    for (const warm of positions) {
+      const fen = warm.fen();
+      if (hasBlocker(Array.from(warm.board))) withPins++;
+      const n = generate(warm, GEN_QUIETS, list, generate(warm, GEN_CAPTURES, list, 0));
+      // Warm: the pins were found during the exchange of some other move
+      // (whichever first reaches them, the moves taken from the end).
+      for (let i = n - 1; i >= 0; i--) warm.seeGe(list[i], 0);
+      for (let i = 0; i < n; i++) {
+        const m = list[i];
+        for (const t of [-800, -300, -100, 0, 100, 300, 800]) {
+          const cold = unwrap(Position.fromFen(fen)); // nothing worked out yet
+          assert.equal(cold.seeGe(m, t), warm.seeGe(m, t), `seeGe(${moveToUci(m)}, ${t}) in ${fen}`);
+          assert.equal(cold.fen(), fen);
+          assert.equal(cold.validate(), null);
+          compared++;
+        }
+      }
+    }
+    assert.ok(withPins > 50, `${withPins} positions with a pinned piece`);
+    assert.ok(compared > 20000, `${compared} answers compared`);
   });
 });
