@@ -23,6 +23,7 @@ import {
   moveTo,
   moveToUci,
   parseSquare,
+  type Color,
   type Move,
 } from './types.js';
 import { mulberry32 } from './prng.js';
@@ -342,6 +343,41 @@ describe('generation kinds on random positions', () => {
       assert.equal(pos.fen(), fen);
       assert.equal(pos.validate(), null);
     }
+  });
+
+  it('givesCheck equals the check after the move for every pseudo-legal move, also of crowded king lines', () => {
+    // givesCheck answers moves away from the enemy king's lines and knight legs
+    // without trying them: compare it with the full test after making the move,
+    // for every pseudo-legal move (legal or not) of placements of every density.
+    const rnd = mulberry32(77);
+    let near = 0,
+      checks = 0;
+    for (let n = 0; n < 3000; n++) {
+      const pos = randomPlacement(rnd, true);
+      const fen = pos.fen();
+      const them = pos.side ^ 1;
+      const ksq = pos.kingSq[them];
+      for (const m of gen(pos, GEN_PSEUDO_LEGAL)) {
+        const from = moveFrom(m),
+          to = moveTo(m);
+        const gives = pos.givesCheck(m);
+        pos.doMove(m);
+        const check = pos.kingAttacked(them as Color);
+        assert.equal(gives, check, `givesCheck(${moveToUci(m)}) in ${fen}`);
+        pos.undoMove(m);
+        if (
+          F(from) === F(ksq) ||
+          F(to) === F(ksq) ||
+          Math.floor(from / 9) === Math.floor(ksq / 9) ||
+          Math.floor(to / 9) === Math.floor(ksq / 9)
+        )
+          near++;
+        if (gives) checks++;
+      }
+      assert.equal(pos.fen(), fen);
+    }
+    assert.ok(near > 15000, `${near} moves touching the enemy king's lines`);
+    assert.ok(checks > 3500, `${checks} checks`);
   });
 
   it('legal() stays exact when its danger-square cache stamp wraps around', () => {
