@@ -4,7 +4,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
+import { Position } from '../../src/core/position.js';
 import { decodeKirinNet } from '../../src/eval/kirinnet/format.js';
+import { referenceEvaluate } from '../../src/eval/kirinnet/reference.js';
+import { randomFens } from '../../test/support/fixtures.js';
 import { repoRoot } from '../lib.js';
 import { parseTrainArgs, progressLine } from './cli.js';
 import { syntheticDataFile } from './synthetic.js';
@@ -152,9 +155,9 @@ test('kirin train --init starts from a network: with a learning rate of almost 0
   assert.equal(resumed.code, 1);
   assert.match(resumed.err, /is of another run:\n {2}.*init: [0-9a-f]{64} in the checkpoint, \(none\) now/s);
   // Refusals: another shape, a file that is not a network, no file.
-  const shape = kirin(...common, '--init', from, '--hidden', '64', '--out', join(dir, 'x.knet'));
+  const shape = kirin(...common, '--init', from, '--hidden', '16', '--out', join(dir, 'x.knet'));
   assert.equal(shape.code, 1);
-  assert.match(shape.err, /--init: .*from\.knet has 32 hidden units, not the 64 of --hidden/);
+  assert.match(shape.err, /--init: .*from\.knet has 32 hidden units, more than the 16 of --hidden/);
   const buckets = kirin(...common, '--init', from, '--buckets', '8', '--out', join(dir, 'x.knet'));
   assert.equal(buckets.code, 1);
   assert.match(buckets.err, /--init: .*from\.knet has 2 output buckets, not the 8 of --buckets/);
@@ -165,4 +168,52 @@ test('kirin train --init starts from a network: with a learning rate of almost 0
   assert.equal(missing.code, 1);
   assert.match(missing.err, /--init: cannot read .*none\.knet \(ENOENT\)/);
   assert.equal(existsSync(join(dir, 'x.knet')), false);
+});
+
+test('kirin train --init with a larger --hidden grows the network: it starts out evaluating exactly as before', () => {
+  const common = ['--data', dataPath, '--epochs', '1', '--batch', '700', '--threads', '1'];
+  const from = join(dir, 'narrow.knet');
+  const r0 = kirin(...common, '--hidden', '32', '--buckets', '2', '--out', from);
+  assert.equal(r0.code, 0, r0.err);
+  const narrow = decodeKirinNet(readFileSync(from), from);
+  assert.ok(narrow.ok);
+  const out = join(dir, 'grown.knet');
+  const r = kirin(...common, '--init', from, '--hidden', '48', '--lr', '1e-9', '--warmup', '0', '--out', out);
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /starting from .*narrow\.knet \(SHA-256 [0-9a-f]{64}\), grown from 32 to 48 hidden units/);
+  const grown = decodeKirinNet(readFileSync(out), out);
+  assert.ok(grown.ok);
+  const n = narrow.value,
+    g = grown.value;
+  assert.deepEqual(g.shape, { ...n.shape, hidden: 48 });
+  // The old units are kept, the new ones have feature weights but no output weights.
+  for (let i = 0; i < n.shape.inputs; i++)
+    assert.deepEqual(g.ftWeights.subarray(i * 48, i * 48 + 32), n.ftWeights.subarray(i * 32, i * 32 + 32));
+  assert.ok(
+    g.ftWeights.some((w, k) => k % 48 >= 32 && w !== 0),
+    'the new units have feature weights',
+  );
+  assert.deepEqual(g.ftBias.subarray(0, 32), n.ftBias);
+  for (let b = 0; b < 2; b++)
+    for (let half = 0; half < 2; half++) {
+      const gw = g.outWeights.subarray(b * 96 + half * 48, b * 96 + half * 48 + 48);
+      assert.deepEqual(gw.subarray(0, 32), n.outWeights.subarray(b * 64 + half * 32, b * 64 + half * 32 + 32));
+      assert.ok(gw.subarray(32).every((w) => w === 0));
+    }
+  assert.deepEqual(g.outBias, n.outBias);
+  let nonZero = 0;
+  for (const fen of randomFens(60, 4)) {
+    const pos = new Position(fen);
+    const want = referenceEvaluate(n, pos.board, pos.side);
+    if (want !== 0) nonZero++;
+    assert.equal(referenceEvaluate(g, pos.board, pos.side), want, fen);
+  }
+  assert.ok(nonZero > 30);
+  // Trained on, the new units get a say.
+  const moved = join(dir, 'grown2.knet');
+  const r2 = kirin(...common, '--init', from, '--hidden', '48', '--lr', '0.01', '--warmup', '0', '--out', moved);
+  assert.equal(r2.code, 0, r2.err);
+  const m = decodeKirinNet(readFileSync(moved), moved);
+  assert.ok(m.ok);
+  assert.ok(m.value.outWeights.some((w, k) => k % 48 >= 32 && w !== 0));
 });

@@ -35,7 +35,8 @@ data
 network
   --hidden H              hidden units, a multiple of 16 (default ${DEFAULT_SHAPE.hidden})
   --buckets B             output buckets by piece count (default ${DEFAULT_SHAPE.outputBuckets})
-  --init NET.knet         start from this Kirin network's weights (and shape) instead of random ones
+  --init NET.knet         start from this Kirin network's weights (and shape) instead of random ones;
+                          with a larger --hidden the network is grown: the new units start at 0 output
 training
   --epochs N              passes over the training positions (default 20)
   --batch N               positions per step (default 16384)
@@ -253,8 +254,11 @@ export async function runTrainCli(argv: string[]): Promise<number> {
     const net = decodeKirinNet(bytes, a.init);
     if (!net.ok) return fail(`--init: ${net.error.message}`);
     const s = net.value.shape;
-    if (a.shapeGiven.hidden && s.hidden !== a.config.shape.hidden)
-      return fail(`--init: ${a.init} has ${s.hidden} hidden units, not the ${a.config.shape.hidden} of --hidden`);
+    if (a.shapeGiven.hidden && s.hidden > a.config.shape.hidden)
+      return fail(
+        `--init: ${a.init} has ${s.hidden} hidden units, more than the ${a.config.shape.hidden} of --hidden ` +
+          `(a run can grow a network, not shrink it)`,
+      );
     if (a.shapeGiven.buckets && s.outputBuckets !== a.config.shape.outputBuckets)
       return fail(
         `--init: ${a.init} has ${s.outputBuckets} output buckets, not the ${a.config.shape.outputBuckets} of --buckets`,
@@ -281,10 +285,21 @@ export async function runTrainCli(argv: string[]): Promise<number> {
   if (data.train.length === 0) return fail('no training positions after filtering');
   const k = a.k > 0 ? a.k : fitK(data, data.train);
   say(`K = ${k.toFixed(2)}${a.k > 0 ? ' (given)' : ' (fitted to the game results of the training positions)'}`);
-  const config: TrainConfig = start
-    ? { ...a.config, shape: start.net.shape, k, init: start.sha256 }
-    : { ...a.config, k };
-  if (start) say(`starting from ${a.init} (SHA-256 ${start.sha256})`);
+  // With --init the shape is the network's, but for a larger --hidden: the run
+  // then grows it (new units that start with no say in the output; model.ts dequantise).
+  const initShape = start && {
+    ...start.net.shape,
+    hidden: a.shapeGiven.hidden ? a.config.shape.hidden : start.net.shape.hidden,
+  };
+  const config: TrainConfig =
+    start && initShape ? { ...a.config, shape: initShape, k, init: start.sha256 } : { ...a.config, k };
+  if (start)
+    say(
+      `starting from ${a.init} (SHA-256 ${start.sha256})` +
+        (initShape && initShape.hidden > start.net.shape.hidden
+          ? `, grown from ${start.net.shape.hidden} to ${initShape.hidden} hidden units`
+          : ''),
+    );
   const identity: RunIdentity = {
     config,
     dataOptions: { ...a.filter, validation: a.validation },
@@ -309,7 +324,7 @@ export async function runTrainCli(argv: string[]): Promise<number> {
   const result = await train(data, config, {
     threads: a.threads,
     resume,
-    initial: start ? dequantise(paramLayout(config.shape), start.net) : undefined,
+    initial: start ? dequantise(paramLayout(config.shape), start.net, config.seed) : undefined,
     onProgress: (p) => {
       if (tty) process.stderr.write(`\r${progressLine(p)}\x1b[K`);
       else if (performance.now() - lastLine > 30000) {

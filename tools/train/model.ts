@@ -97,19 +97,32 @@ export function quantise(l: ParamLayout, params: Float32Array, description: stri
 /**
  * The float parameters of an engine network (quantise's inverse: every integer
  * divided by its scale), to start a run from (`kirin train --init`). The
- * network's shape must be the layout's.
+ * layout may have more hidden units than the network (a wider run grown from a
+ * narrower network): the network's units come first, and each new unit gets
+ * random feature weights and initParams' bias (from `seed`) but output weights
+ * of 0, so the wider network starts out evaluating exactly as the narrower
+ * one and training grows the new units from there. Inputs and output buckets
+ * must be the layout's.
  */
-export function dequantise(l: ParamLayout, net: KirinNetWeights): Float32Array {
+export function dequantise(l: ParamLayout, net: KirinNetWeights, seed = 1): Float32Array {
   const { hidden: h, outputBuckets: nb } = l.shape;
-  if (net.shape.hidden !== h || net.shape.outputBuckets !== nb || net.shape.inputs !== l.shape.inputs)
+  const h0 = net.shape.hidden;
+  if (h0 > h || net.shape.outputBuckets !== nb || net.shape.inputs !== l.shape.inputs)
     throw new Error(
-      `the network is ${net.shape.inputs}x2-${net.shape.hidden}-${net.shape.outputBuckets} buckets, ` +
+      `the network is ${net.shape.inputs}x2-${h0}-${net.shape.outputBuckets} buckets, ` +
         `the run ${l.shape.inputs}x2-${h}-${nb} buckets`,
     );
   const params = new Float32Array(l.size);
-  for (let i = 0; i < net.ftWeights.length; i++) params[l.ftW + i] = net.ftWeights[i] / QA;
-  for (let i = 0; i < h; i++) params[l.ftB + i] = net.ftBias[i] / QA;
-  for (let i = 0; i < net.outWeights.length; i++) params[l.outW + i] = net.outWeights[i] / QB;
+  const rnd = mulberry32(seed ^ 0x5a17e3b9);
+  for (let i = 0; i < l.shape.inputs; i++) {
+    for (let j = 0; j < h0; j++) params[l.ftW + i * h + j] = net.ftWeights[i * h0 + j] / QA;
+    for (let j = h0; j < h; j++) params[l.ftW + i * h + j] = (rnd() * 2 - 1) * 0.1;
+  }
+  for (let j = 0; j < h; j++) params[l.ftB + j] = j < h0 ? net.ftBias[j] / QA : 0.25;
+  for (let b = 0; b < nb; b++)
+    for (let half = 0; half < 2; half++)
+      for (let j = 0; j < h0; j++)
+        params[l.outW + b * 2 * h + half * h + j] = net.outWeights[b * 2 * h0 + half * h0 + j] / QB;
   for (let i = 0; i < nb; i++) params[l.outB + i] = net.outBias[i] / OUTPUT_UNIT;
   return params;
 }
