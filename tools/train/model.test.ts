@@ -245,7 +245,7 @@ test('AdamW: both kernels take the same step (decay on weights only, clipping, o
   assert.ok(js[pl.outB] > WEIGHT_CLIP, 'output biases are not clipped');
 });
 
-test('dequantise is quantise read backwards: an engine network quantises back to itself, and another shape is refused', () => {
+test('dequantise is quantise read backwards: an engine network quantises back to itself, grows, and a smaller shape is refused', () => {
   const shape: KirinNetShape = { inputs: INPUTS, hidden: 32, outputBuckets: 3 };
   const l = paramLayout(shape);
   const params = new Float32Array(l.size);
@@ -257,6 +257,15 @@ test('dequantise is quantise read backwards: an engine network quantises back to
   for (let i = 0; i < l.size; i++)
     assert.ok(Math.abs(back[i] - params[i]) <= 0.5 / Math.min(QA, QB) + 1e-7, `param ${i}`);
   assert.deepEqual(quantise(l, back, 'n'), net);
-  const other = paramLayout({ inputs: INPUTS, hidden: 48, outputBuckets: 3 });
-  assert.throws(() => dequantise(other, net), /the network is 1260x2-32-3 buckets, the run 1260x2-48-3 buckets/);
+  const smaller = paramLayout({ inputs: INPUTS, hidden: 16, outputBuckets: 3 });
+  assert.throws(() => dequantise(smaller, net), /the network is 1260x2-32-3 buckets, the run 1260x2-16-3 buckets/);
+  const buckets = paramLayout({ inputs: INPUTS, hidden: 32, outputBuckets: 4 });
+  assert.throws(() => dequantise(buckets, net), /the network is 1260x2-32-3 buckets, the run 1260x2-32-4 buckets/);
+  // Grown to 48 units: the old units as they were, the new ones with no output weight.
+  const wide = paramLayout({ inputs: INPUTS, hidden: 48, outputBuckets: 3 });
+  const grown = quantise(wide, dequantise(wide, net, 5), 'n');
+  for (let i = 0; i < INPUTS; i++)
+    assert.deepEqual(grown.ftWeights.subarray(i * 48, i * 48 + 32), net.ftWeights.subarray(i * 32, i * 32 + 32));
+  assert.ok(grown.outWeights.every((w, k) => k % 48 < 32 || w === 0));
+  assert.deepEqual(grown.outBias, net.outBias);
 });
