@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { Position } from '../../src/core/position.js';
-import { decodeKirinNet } from '../../src/eval/kirinnet/format.js';
+import { decodeKirinNet, type KirinNetWeights } from '../../src/eval/kirinnet/format.js';
 import { referenceEvaluate } from '../../src/eval/kirinnet/reference.js';
 import { randomFens } from '../../test/support/fixtures.js';
 import { repoRoot } from '../lib.js';
@@ -20,6 +20,22 @@ writeFileSync(dataPath, syntheticDataFile(60, 5));
 function kirin(...args: string[]) {
   const r = spawnSync(process.execPath, [join(repoRoot(), 'bin/kirin.js'), 'train', ...args], { encoding: 'utf8' });
   return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+/** The command line of the --init tests: one short epoch on the synthetic data. */
+const initCommon = ['--data', dataPath, '--epochs', '1', '--batch', '700', '--threads', '1'];
+let startNet: { path: string; net: KirinNetWeights } | undefined;
+/** A 32-unit, 2-bucket network to start from, trained once and shared by the --init tests. */
+function startingNetwork() {
+  if (!startNet) {
+    const path = join(dir, 'from.knet');
+    const r = kirin(...initCommon, '--hidden', '32', '--buckets', '2', '--out', path);
+    assert.equal(r.code, 0, r.err);
+    const decoded = decodeKirinNet(readFileSync(path), path);
+    assert.ok(decoded.ok);
+    startNet = { path, net: decoded.value };
+  }
+  return startNet;
 }
 
 test('parseTrainArgs: defaults, lists of files, and refusals', () => {
@@ -115,12 +131,8 @@ test('kirin train: a run, the same network again, checkpoints and --resume', () 
 });
 
 test('kirin train --init starts from a network: with a learning rate of almost 0 it writes the same weights back', () => {
-  const common = ['--data', dataPath, '--epochs', '1', '--batch', '700', '--threads', '1'];
-  const from = join(dir, 'from.knet');
-  const r0 = kirin(...common, '--hidden', '32', '--buckets', '2', '--out', from);
-  assert.equal(r0.code, 0, r0.err);
-  const start = decodeKirinNet(readFileSync(from), from);
-  assert.ok(start.ok);
+  const common = initCommon;
+  const { path: from, net: start } = startingNetwork();
   // The shape comes from the network (no --hidden or --buckets needed).
   const out = join(dir, 'init.knet');
   const r = kirin(...common, '--init', from, '--lr', '1e-9', '--warmup', '0', '--seed', '9', '--out', out);
@@ -128,18 +140,18 @@ test('kirin train --init starts from a network: with a learning rate of almost 0
   assert.match(r.out, /starting from .*from\.knet \(SHA-256 [0-9a-f]{64}\)/);
   const net = decodeKirinNet(readFileSync(out), out);
   assert.ok(net.ok);
-  assert.deepEqual(net.value.shape, start.value.shape);
-  assert.deepEqual(net.value.ftWeights, start.value.ftWeights);
-  assert.deepEqual(net.value.ftBias, start.value.ftBias);
-  assert.deepEqual(net.value.outWeights, start.value.outWeights);
-  assert.deepEqual(net.value.outBias, start.value.outBias);
+  assert.deepEqual(net.value.shape, start.shape);
+  assert.deepEqual(net.value.ftWeights, start.ftWeights);
+  assert.deepEqual(net.value.ftBias, start.ftBias);
+  assert.deepEqual(net.value.outWeights, start.outWeights);
+  assert.deepEqual(net.value.outBias, start.outBias);
   assert.match(net.value.description, /from [0-9a-f]{16}, 1 epochs/);
   // Trained on, it changes; a checkpoint of a run from another start is not resumed.
   const moved = kirin(...common, '--init', from, '--lr', '0.01', '--warmup', '0', '--out', join(dir, 'moved.knet'));
   assert.equal(moved.code, 0, moved.err);
   const m = decodeKirinNet(readFileSync(join(dir, 'moved.knet')), 'moved');
   assert.ok(m.ok);
-  assert.notDeepEqual(m.value.ftWeights, start.value.ftWeights);
+  assert.notDeepEqual(m.value.ftWeights, start.ftWeights);
   const resumed = kirin(
     ...common,
     '--hidden',
@@ -171,20 +183,15 @@ test('kirin train --init starts from a network: with a learning rate of almost 0
 });
 
 test('kirin train --init with a larger --hidden grows the network: it starts out evaluating exactly as before', () => {
-  const common = ['--data', dataPath, '--epochs', '1', '--batch', '700', '--threads', '1'];
-  const from = join(dir, 'narrow.knet');
-  const r0 = kirin(...common, '--hidden', '32', '--buckets', '2', '--out', from);
-  assert.equal(r0.code, 0, r0.err);
-  const narrow = decodeKirinNet(readFileSync(from), from);
-  assert.ok(narrow.ok);
+  const common = initCommon;
+  const { path: from, net: n } = startingNetwork();
   const out = join(dir, 'grown.knet');
   const r = kirin(...common, '--init', from, '--hidden', '48', '--lr', '1e-9', '--warmup', '0', '--out', out);
   assert.equal(r.code, 0, r.err);
-  assert.match(r.out, /starting from .*narrow\.knet \(SHA-256 [0-9a-f]{64}\), grown from 32 to 48 hidden units/);
+  assert.match(r.out, /starting from .*from\.knet \(SHA-256 [0-9a-f]{64}\), grown from 32 to 48 hidden units/);
   const grown = decodeKirinNet(readFileSync(out), out);
   assert.ok(grown.ok);
-  const n = narrow.value,
-    g = grown.value;
+  const g = grown.value;
   assert.deepEqual(g.shape, { ...n.shape, hidden: 48 });
   // The old units are kept, the new ones have feature weights but no output weights.
   for (let i = 0; i < n.shape.inputs; i++)

@@ -287,17 +287,19 @@ export async function runTrainCli(argv: string[]): Promise<number> {
   say(`K = ${k.toFixed(2)}${a.k > 0 ? ' (given)' : ' (fitted to the game results of the training positions)'}`);
   // With --init the shape is the network's, but for a larger --hidden: the run
   // then grows it (new units that start with no say in the output; model.ts dequantise).
-  const initShape = start && {
-    ...start.net.shape,
-    hidden: a.shapeGiven.hidden ? a.config.shape.hidden : start.net.shape.hidden,
-  };
-  const config: TrainConfig =
-    start && initShape ? { ...a.config, shape: initShape, k, init: start.sha256 } : { ...a.config, k };
+  const config: TrainConfig = start
+    ? {
+        ...a.config,
+        shape: { ...start.net.shape, hidden: a.shapeGiven.hidden ? a.config.shape.hidden : start.net.shape.hidden },
+        k,
+        init: start.sha256,
+      }
+    : { ...a.config, k };
   if (start)
     say(
       `starting from ${a.init} (SHA-256 ${start.sha256})` +
-        (initShape && initShape.hidden > start.net.shape.hidden
-          ? `, grown from ${start.net.shape.hidden} to ${initShape.hidden} hidden units`
+        (config.shape.hidden > start.net.shape.hidden
+          ? `, grown from ${start.net.shape.hidden} to ${config.shape.hidden} hidden units`
           : ''),
     );
   const identity: RunIdentity = {
