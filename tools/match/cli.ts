@@ -15,6 +15,7 @@ import type { EngineLogger, EngineSpec } from './uci-engine.js';
 import { NO_ADJUDICATION, formatTimeControl, parseTimeControl, type Adjudication, type TimeControl } from './game.js';
 import { runMatch, summaryLines, type SprtModel } from './match.js';
 import { loadOpenings, shuffled, type Opening } from './openings.js';
+import { runMatchReportCli } from './report.js';
 import { parseSprtParams, type SprtParams } from './sprt.js';
 
 export const MATCH_USAGE = `Usage: kirin match --engine CMD --engine CMD [options]
@@ -58,6 +59,10 @@ Output:
   --log FILE                 one line per game: game | players | result | reason | opening | moves | end <termination>
   --debug [FILE]             engine traffic to stderr (or FILE)
   --rating-interval N        print Elo every N games (default 10, 0 = end only)
+
+Reports:
+  kirin match report LOG [LOG ...]   the results of matches from their --log files,
+                             each and all together (kirin match report --help)
 
 Example:
   kirin match --engine "node bin/kirin.js" --engine "node dist/tools/match/fairy-stockfish-uci.js" \\
@@ -278,6 +283,7 @@ export function parseMatchArgs(argv: readonly string[]): Result<MatchArgs, Comma
 
 /** `kirin match ...`: returns the process exit code (0 done, 1 match error, 2 bad arguments). */
 export async function runMatchCli(argv: string[]): Promise<number> {
+  if (argv[0] === 'report') return runMatchReportCli(argv.slice(1));
   const parsed = parseMatchArgs(argv);
   if (!parsed.ok) return reportCommandLine(MATCH_SPEC, parsed.error);
   const args = parsed.value;
