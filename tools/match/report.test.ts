@@ -140,6 +140,14 @@ test('kirin match report: logs it cannot use are refused with the file and line'
   );
   assert.ok(!other.ok);
   assert.equal(other.error.message, 'y.log: game 3 is A vs C, not a game of A and B');
+  const same = reportLines(
+    [{ name: 's.log', games: unwrap(parseGameLog(line(1, 'K vs K'), 's.log')) }],
+    null,
+    null,
+    'pentanomial',
+  );
+  assert.ok(!same.ok);
+  assert.match(same.error.message, /^s\.log: both engines are named K, so the log cannot tell them apart/);
   const first = reportLines([{ name: 'x.log', games: g }], 'Z', null, 'pentanomial');
   assert.ok(!first.ok);
   assert.match(first.error.message, /--first Z: not an engine of x\.log/);

@@ -137,6 +137,12 @@ export function reportLines(
   sprtModel: SprtModel,
 ): Result<string[], 'log'> {
   const g0 = logs[0].games[0];
+  if (g0.red === g0.black)
+    return err(
+      'log',
+      `${logs[0].name}: both engines are named ${g0.red}, so the log cannot tell them apart ` +
+        '(give each one a name with kirin match --name N:NAME)',
+    );
   // The runner's first engine is red in the odd games.
   const first = firstName ?? (g0.game % 2 === 1 ? g0.red : g0.black);
   const second = [g0.red, g0.black].find((x) => x !== first);
