@@ -15,7 +15,7 @@
 import { writeFileSync } from 'node:fs';
 import { splitCommand, UciEngine, type EngineSpec } from '../match/uci-engine.js';
 import { formatTimeControl, resultString, type Adjudication, type TimeControl } from '../match/game.js';
-import { gameLogLine, runMatch, summaryLines, type MatchStats, type SprtModel } from '../match/match.js';
+import { endingsLine, gameLogLine, runMatch, summaryLines, type MatchStats, type SprtModel } from '../match/match.js';
 import type { MatchArgs } from '../match/cli.js';
 import { loadOpenings, shuffled, type Opening } from '../match/openings.js';
 import { formatSprt, sprtStatus, type SprtParams, type SprtStatus } from '../match/sprt.js';
@@ -317,10 +317,8 @@ export class SprtTally implements RunHandler {
     const stopped = this.games < this.spec.games;
     out.push(`Results${stopped ? ` (stopped after ${this.games} of ${this.spec.games} games)` : ''}:`);
     out.push(...summaryLines(this.spec.names, this.stats, this.spec.sprt, this.spec.sprtModel));
-    const t = Object.entries(this.stats.terminations)
-      .map(([k, v]) => `${k} ${v}`)
-      .join(', ');
-    if (t) out.push(`Endings: ${t}`);
+    const endings = endingsLine(this.stats);
+    if (endings) out.push(endings);
     return out;
   }
 

@@ -13,10 +13,10 @@ import {
 } from '../lib.js';
 import type { EngineLogger, EngineSpec } from './uci-engine.js';
 import { NO_ADJUDICATION, formatTimeControl, parseTimeControl, type Adjudication, type TimeControl } from './game.js';
-import { runMatch, summaryLines, type SprtModel } from './match.js';
+import { endingsLine, runMatch, sprtOptions, summaryLines, type SprtModel } from './match.js';
 import { loadOpenings, shuffled, type Opening } from './openings.js';
 import { runMatchReportCli } from './report.js';
-import { parseSprtParams, type SprtParams } from './sprt.js';
+import type { SprtParams } from './sprt.js';
 
 export const MATCH_USAGE = `Usage: kirin match --engine CMD --engine CMD [options]
 
@@ -198,9 +198,8 @@ export function parseMatchArgs(argv: readonly string[]): Result<MatchArgs, Comma
   const num = (k: keyof typeof numbers): number => (numbers[k] as { value: number }).value;
   const order = v['openings-order'] ?? 'sequential';
   if (order !== 'sequential' && order !== 'random') return err('arguments', '--openings-order is sequential or random');
-  const sprtModel = v['sprt-model'] ?? 'pentanomial';
-  if (sprtModel !== 'pentanomial' && sprtModel !== 'trinomial')
-    return err('arguments', '--sprt-model is pentanomial or trinomial');
+  const sprtOpts = sprtOptions(g.sprt, v['sprt-model']);
+  if (!sprtOpts.ok) return sprtOpts;
   const adjudication: Adjudication = { ...NO_ADJUDICATION };
   if (g.resign) {
     const kv = parseKeyValues('resign', g.resign, ['movecount', 'score']);
@@ -218,12 +217,6 @@ export function parseMatchArgs(argv: readonly string[]): Result<MatchArgs, Comma
     adjudication.drawMoveNumber = kv.value.movenumber ?? 0;
     adjudication.drawMoves = kv.value.movecount;
     adjudication.drawScore = kv.value.score;
-  }
-  let sprt: SprtParams | null = null;
-  if (g.sprt) {
-    const p = parseSprtParams([...g.sprt]);
-    if (!p.ok) return err('arguments', p.error.message);
-    sprt = p.value;
   }
   if (g.debug && g.debug.length > 1) return err('arguments', `unexpected argument '${g.debug[1]}'`);
   const debug: string | boolean = g.debug ? (g.debug[0] ?? true) : false;
@@ -273,8 +266,8 @@ export function parseMatchArgs(argv: readonly string[]): Result<MatchArgs, Comma
     timeMarginMs: num('timeMarginMs'),
     moveTimeoutMs: num('moveTimeoutMs'),
     adjudication,
-    sprt,
-    sprtModel,
+    sprt: sprtOpts.value.sprt,
+    sprtModel: sprtOpts.value.model,
     logFile: v.log ?? null,
     debug,
     ratingInterval: num('ratingInterval'),
@@ -374,10 +367,8 @@ export async function runMatchCli(argv: string[]): Promise<number> {
     print('');
     print(`Results${out.stoppedEarly ? ` (stopped after ${out.stats.finished.length} of ${games} games)` : ''}:`);
     for (const l of summaryLines(out.names, out.stats, args.sprt, args.sprtModel)) print(l);
-    const t = Object.entries(out.stats.terminations)
-      .map(([k, v]) => `${k} ${v}`)
-      .join(', ');
-    if (t) print(`Endings: ${t}`);
+    const endings = endingsLine(out.stats);
+    if (endings) print(endings);
     if (out.error) {
       process.stderr.write(`kirin match: ${out.error}\n`);
       return 1;

@@ -3,14 +3,29 @@
 // W/D/L, Elo with error bars (trinomial and pentanomial), and an optional SPRT
 // that stops the match as soon as it decides.
 
-import { type RuleConfig } from '../../src/dev.js';
+import { err, ok, type Result, type RuleConfig } from '../../src/dev.js';
 import { eloEstimate, formatElo, pentanomial, trinomial, type EloEstimate, type ScoreDistribution } from './elo.js';
 import { UciEngine, type EngineLogger, type EngineSpec } from './uci-engine.js';
 import { playGame, resultString, type Adjudication, type GameRecord, type TimeControl } from './game.js';
 import { scheduleGames, type Opening, type ScheduledGame } from './openings.js';
-import { formatSprt, sprtStatus, type SprtParams, type SprtStatus } from './sprt.js';
+import { formatSprt, parseSprtParams, sprtStatus, type SprtParams, type SprtStatus } from './sprt.js';
 
 export type SprtModel = 'pentanomial' | 'trinomial';
+
+/**
+ * The SPRT options of a command line, as `kirin match` and `kirin match report`
+ * read them: the words of `--sprt` (absent: no SPRT) and `--sprt-model`.
+ */
+export function sprtOptions(
+  words: readonly string[] | undefined,
+  model: string | undefined,
+): Result<{ sprt: SprtParams | null; model: SprtModel }, 'arguments'> {
+  const m = model ?? 'pentanomial';
+  if (m !== 'pentanomial' && m !== 'trinomial') return err('arguments', '--sprt-model is pentanomial or trinomial');
+  if (!words) return ok({ sprt: null, model: m });
+  const p = parseSprtParams([...words]);
+  return p.ok ? ok({ sprt: p.value, model: m }) : err('arguments', p.error.message);
+}
 
 export interface MatchConfig {
   engines: [EngineSpec, EngineSpec];
@@ -154,6 +169,14 @@ export function summaryLines(
   if (forfeits) out.push(`Forfeits: ${names[0]} ${stats.forfeits[0]}, ${names[1]} ${stats.forfeits[1]}`);
   if (sprt) out.push(formatSprt(sprt, sprtStatus(statsDistribution(stats, model), sprt)) + ` [${model}]`);
   return out;
+}
+
+/** The games by how they ended ("Endings: rules 70, time 2"), or null before any game. */
+export function endingsLine(stats: MatchStats): string | null {
+  const t = Object.entries(stats.terminations)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
+  return t ? `Endings: ${t}` : null;
 }
 
 interface Slot {

@@ -6,8 +6,8 @@
 
 import { err, ok, type Result } from '../../src/dev.js';
 import { commandSpec, readCommandLine, readTextFile, reportCommandLine } from '../lib.js';
-import { emptyStats, summaryLines, type MatchStats, type SprtModel } from './match.js';
-import { parseSprtParams, type SprtParams } from './sprt.js';
+import { emptyStats, endingsLine, sprtOptions, summaryLines, type MatchStats, type SprtModel } from './match.js';
+import type { SprtParams } from './sprt.js';
 
 const REPORT_USAGE = `Usage: kirin match report LOG [LOG ...] [options]
 
@@ -116,17 +116,14 @@ const REPORT_SPEC = commandSpec({
 export function parseReportArgs(argv: readonly string[]): Result<ReportArgs, 'help' | 'arguments'> {
   const cl = readCommandLine(argv, REPORT_SPEC);
   if (!cl.ok) return cl;
-  const sprtModel = cl.value.values['sprt-model'] ?? 'pentanomial';
-  if (sprtModel !== 'pentanomial' && sprtModel !== 'trinomial')
-    return err('arguments', '--sprt-model is pentanomial or trinomial');
-  let sprt: SprtParams | null = null;
-  const words = cl.value.groups.sprt;
-  if (words) {
-    const p = parseSprtParams(words);
-    if (!p.ok) return err('arguments', p.error.message);
-    sprt = p.value;
-  }
-  return ok({ files: [...cl.value.positionals], first: cl.value.values.first ?? null, sprt, sprtModel });
+  const s = sprtOptions(cl.value.groups.sprt, cl.value.values['sprt-model']);
+  if (!s.ok) return s;
+  return ok({
+    files: [...cl.value.positionals],
+    first: cl.value.values.first ?? null,
+    sprt: s.value.sprt,
+    sprtModel: s.value.model,
+  });
 }
 
 /** The report's lines, or why the logs cannot be reported on. */
@@ -157,10 +154,8 @@ export function reportLines(
         );
   const names: [string, string] = [first, second];
   const block = (title: string, stats: MatchStats, withSprt: boolean): string[] => {
-    const endings = Object.entries(stats.terminations)
-      .map(([k, v]) => `${k} ${v}`)
-      .join(', ');
-    return [title, ...summaryLines(names, stats, withSprt ? sprt : null, sprtModel), `Endings: ${endings}`];
+    const endings = endingsLine(stats);
+    return [title, ...summaryLines(names, stats, withSprt ? sprt : null, sprtModel), ...(endings ? [endings] : [])];
   };
   const out: string[] = [];
   for (const log of logs) {
