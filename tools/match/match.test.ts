@@ -1,50 +1,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { DEFAULT_RULES } from '../../src/core/rules.js';
 import { parseMatchArgs, runMatchCli } from './cli.js';
-import { NO_ADJUDICATION, parseTimeControl, type TimeControl } from './game.js';
-import { addGame, emptyStats, runMatch, type MatchConfig } from './match.js';
+import { fakeEngineCommand, fakeMatchConfig } from './fake-config.js';
+import { addGame, emptyStats, runMatch } from './match.js';
 import { parseOpenings, scheduleGames } from './openings.js';
 import { UciEngine } from './uci-engine.js';
 import type { GameRecord } from './game.js';
 import { unwrap } from '../../test/support/fixtures.js';
 
-const fake = join(dirname(fileURLToPath(import.meta.url)), 'fake-engine.js');
-const cmd = (args: string): string => `"${process.execPath}" "${fake}" ${args}`;
-const tc = (t: string): TimeControl => {
-  const r = parseTimeControl(t);
-  if (!r.ok) throw new Error(r.error.message);
-  return r.value;
-};
-
-function config(a: string, b: string, extra: Partial<MatchConfig>): MatchConfig {
-  return {
-    engines: [
-      { command: cmd(a), options: [] },
-      { command: cmd(b), options: [] },
-    ],
-    tc: [tc('depth=1'), tc('depth=1')],
-    games: 4,
-    concurrency: 1,
-    openings: [],
-    rules: DEFAULT_RULES,
-    timeMarginMs: 100,
-    moveTimeoutMs: 5000,
-    maxPlies: 300,
-    repetitions: 3,
-    adjudication: NO_ADJUDICATION,
-    sprt: null,
-    sprtModel: 'pentanomial',
-    print: () => {},
-    gameLog: null,
-    engineLog: null,
-    ratingInterval: 0,
-    startTimeoutMs: 10000,
-    ...extra,
-  };
-}
+const cmd = fakeEngineCommand;
+const config = fakeMatchConfig;
 
 test('parseMatchArgs: engines, options, time controls, SPRT', () => {
   const a = unwrap(

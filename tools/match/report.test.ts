@@ -1,48 +1,28 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { DEFAULT_RULES } from '../../src/core/rules.js';
 import { unwrap } from '../../test/support/fixtures.js';
 import { runMatchCli } from './cli.js';
-import { NO_ADJUDICATION, parseTimeControl } from './game.js';
-import { runMatch, summaryLines, type MatchConfig, type MatchStats } from './match.js';
+import { fakeMatchConfig } from './fake-config.js';
+import { runMatch, summaryLines, type MatchStats } from './match.js';
 import { parseOpenings } from './openings.js';
 import { logStats, parseGameLog, parseReportArgs, reportLines } from './report.js';
 
-const fake = join(dirname(fileURLToPath(import.meta.url)), 'fake-engine.js');
 const dir = mkdtempSync(join(tmpdir(), 'kirin-report-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A match of fake engines (fake-engine.ts) and its game log. */
 async function loggedMatch(a: string, b: string, games: number) {
   const lines: string[] = [];
-  const depth1 = unwrap(parseTimeControl('depth=1'));
-  const config: MatchConfig = {
-    engines: [
-      { command: `"${process.execPath}" "${fake}" ${a}`, options: [] },
-      { command: `"${process.execPath}" "${fake}" ${b}`, options: [] },
-    ],
-    tc: [depth1, depth1],
+  const config = fakeMatchConfig(a, b, {
     games,
     concurrency: 2,
     openings: unwrap(parseOpenings('h2e2 h9g7\nc3c4 g6g5\ng0e2\n')),
-    rules: DEFAULT_RULES,
-    timeMarginMs: 100,
-    moveTimeoutMs: 5000,
     maxPlies: 60,
-    repetitions: 3,
-    adjudication: NO_ADJUDICATION,
-    sprt: null,
-    sprtModel: 'pentanomial',
-    print: () => {},
     gameLog: (l) => lines.push(l),
-    engineLog: null,
-    ratingInterval: 0,
-    startTimeoutMs: 10000,
-  };
+  });
   const out = await runMatch(config);
   assert.equal(out.error, null);
   return { stats: out.stats, log: lines.join('\n') + '\n' };
