@@ -3,7 +3,7 @@
 
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_RULES } from '../../src/core/rules.js';
+import { DEFAULT_RULES } from '../../src/dev.js';
 import { NO_ADJUDICATION, parseTimeControl } from './game.js';
 import type { MatchConfig } from './match.js';
 
