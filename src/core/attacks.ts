@@ -75,6 +75,19 @@ for (let s = 0; s < SQUARE_NB; s++) {
   }
 }
 
+/** KNIGHT_FROM (and its legs) with each square's knights in ascending square order (the exchange test's order). */
+export const KNIGHT_FROM_ASC = new Int8Array(SQUARE_NB * 8).fill(-1);
+export const KNIGHT_FROM_ASC_LEG = new Int8Array(SQUARE_NB * 8).fill(-1);
+for (let s = 0; s < SQUARE_NB; s++) {
+  const order: number[] = [];
+  for (let i = 0; i < 8 && KNIGHT_FROM[s * 8 + i] >= 0; i++) order.push(i);
+  order.sort((x, y) => KNIGHT_FROM[s * 8 + x] - KNIGHT_FROM[s * 8 + y]);
+  order.forEach((i, n) => {
+    KNIGHT_FROM_ASC[s * 8 + n] = KNIGHT_FROM[s * 8 + i];
+    KNIGHT_FROM_ASC_LEG[s * 8 + n] = KNIGHT_FROM_LEG[s * 8 + i];
+  });
+}
+
 // ---- Bishop (elephant): two diagonal steps, eye must be empty, never crosses the river
 export const BISHOP_TO = new Int8Array(SQUARE_NB * 4).fill(-1);
 export const BISHOP_EYE = new Int8Array(SQUARE_NB * 4).fill(-1);

@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 
 import { START_FEN } from './fen.js';
 import { legalMoves } from './movegen.js';
-import { Position } from './position.js';
+import { KEY_FILTER_MASK, Position } from './position.js';
 import {
   BLACK,
   CANNON,
@@ -90,11 +90,12 @@ function snapshot(pos: Position): string {
 function checkKeyFilter(pos: Position, where: string): void {
   const expect = new Map<number, number>();
   for (let i = 0; i < pos.sp; i++) {
-    const k = pos.keyLo[i] & 0xffff;
+    const k = pos.keyLo[i] & KEY_FILTER_MASK;
     expect.set(k, (expect.get(k) ?? 0) + 1);
   }
   let total = 0;
-  for (let k = 0; k < 1 << 16; k++) {
+  assert.equal(pos.keyFilter.length, 1 << 14, "the filter has Pikafish's 2^14 counters");
+  for (let k = 0; k < 1 << 14; k++) {
     const v = pos.keyFilter[k];
     total += v;
     if (v !== (expect.get(k) ?? 0))

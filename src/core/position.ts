@@ -16,6 +16,8 @@ import {
   FILE_ROOK_CAP,
   KING_TO,
   KNIGHT_FROM,
+  KNIGHT_FROM_ASC,
+  KNIGHT_FROM_ASC_LEG,
   KNIGHT_FROM_LEG,
   KNIGHT_LEG,
   KNIGHT_TO,
@@ -54,6 +56,8 @@ import { PSQ_HI, PSQ_LO, SIDE_HI, SIDE_LO, keyToHex } from './zobrist.js';
 const INITIAL_CAPACITY = 1024;
 
 /** An exclusion map that excludes nothing (its entries are 0, never the stamp -1). */
+/** Pikafish's repetition filter has 2^14 counters, indexed by the key's low 14 bits. */
+export const KEY_FILTER_MASK = (1 << 14) - 1;
 const NO_EXCLUSION = new Int32Array(SQUARE_NB);
 
 /**
@@ -84,10 +88,12 @@ export class Position {
   /**
    * @internal
    * Counting filter of the keys of all earlier states in the history (indexed by
-   * the low 16 bits of the key), as Pikafish's bloom filter: a zero entry proves
-   * that the current key has not occurred before, so repetition scans can be skipped.
+   * the low 14 bits of the key, KEY_FILTER_MASK), Pikafish's bloom filter: a zero
+   * entry proves that the current key has not occurred before, so repetition scans
+   * can be skipped. Its size is Pikafish's: the search's table key and the
+   * ComputerRule judgement read its counts, false positives included.
    */
-  readonly keyFilter = new Uint16Array(1 << 16);
+  readonly keyFilter = new Uint16Array(KEY_FILTER_MASK + 1);
   /** @internal */
   side: Color = RED;
   /** @internal Plies since the start of the game (0 = red's first move). */
@@ -418,16 +424,20 @@ export class Position {
 
   /**
    * @internal
-   * Square of the least valuable piece of color `c` attacking `sq` on the current
-   * board, or -1. Kings count only for adjacent squares (flying general is handled
-   * by the callers that need it).
+   * Square of the piece of color `c` that Pikafish's exchange test would take to
+   * capture on `sq` next, or -1: the first attacker by type in the order pawn,
+   * elephant, advisor, cannon, knight, rook, king (Pikafish's order, which puts the
+   * cannon before the knight), and of that type the one on the lowest square. Which
+   * of two equal attackers goes first matters when it opens a line or was a
+   * pinner. Kings count only for adjacent squares (flying general is handled by
+   * the callers that need it). Squares `s` with `excl[s] === stamp` are left out.
    */
   leastAttacker(sq: number, c: number, excl: Int32Array = NO_EXCLUSION, stamp = -1): number {
     const b = this.board;
     const cb = c << 3;
     const f = FILE_OF[sq],
       r = RANK_OF[sq];
-    // Pawns
+    // Pawns, lowest square first: Red's from below (sq - 9), Black's from above (sq + 9).
     const pawn = cb | PAWN;
     if (this.pieceCount[pawn]) {
       if (c === RED) {
@@ -437,11 +447,11 @@ export class Position {
           if (f < 8 && b[sq + 1] === pawn && excl[sq + 1] !== stamp) return sq + 1;
         }
       } else {
-        if (r < 9 && b[sq + 9] === pawn && excl[sq + 9] !== stamp) return sq + 9;
         if (r <= 4) {
           if (f > 0 && b[sq - 1] === pawn && excl[sq - 1] !== stamp) return sq - 1;
           if (f < 8 && b[sq + 1] === pawn && excl[sq + 1] !== stamp) return sq + 1;
         }
+        if (r < 9 && b[sq + 9] === pawn && excl[sq + 9] !== stamp) return sq + 9;
       }
     }
     const bishop = cb | BISHOP;
@@ -460,49 +470,80 @@ export class Position {
         if (b[s] === advisor && excl[s] !== stamp) return s;
       }
     }
+    const cannon = cb | CANNON;
+    if (this.pieceCount[cannon]) {
+      const s = this.lowestOnLines(
+        cannon,
+        sq,
+        RANK_CANNON_CAP[(f << 9) | this.rankOcc[r]],
+        FILE_CANNON_CAP[(r << 10) | this.fileOcc[f]],
+        excl,
+        stamp,
+      );
+      if (s >= 0) return s;
+    }
     const knight = cb | KNIGHT;
     if (this.pieceCount[knight]) {
       for (let i = 0; i < 8; i++) {
-        const s = KNIGHT_FROM[sq * 8 + i];
+        const s = KNIGHT_FROM_ASC[sq * 8 + i];
         if (s < 0) break;
-        if (b[s] === knight && b[KNIGHT_FROM_LEG[sq * 8 + i]] === 0 && excl[s] !== stamp) return s;
-      }
-    }
-    const cannon = cb | CANNON;
-    if (this.pieceCount[cannon]) {
-      let m = RANK_CANNON_CAP[(f << 9) | this.rankOcc[r]];
-      while (m) {
-        const s = r * 9 + lsb(m);
-        m &= m - 1;
-        if (b[s] === cannon && excl[s] !== stamp) return s;
-      }
-      m = FILE_CANNON_CAP[(r << 10) | this.fileOcc[f]];
-      while (m) {
-        const s = lsb(m) * 9 + f;
-        m &= m - 1;
-        if (b[s] === cannon && excl[s] !== stamp) return s;
+        if (b[s] === knight && b[KNIGHT_FROM_ASC_LEG[sq * 8 + i]] === 0 && excl[s] !== stamp) return s;
       }
     }
     const rook = cb | ROOK;
     if (this.pieceCount[rook]) {
-      let m = RANK_ROOK_CAP[(f << 9) | this.rankOcc[r]];
-      while (m) {
-        const s = r * 9 + lsb(m);
-        m &= m - 1;
-        if (b[s] === rook && excl[s] !== stamp) return s;
-      }
-      m = FILE_ROOK_CAP[(r << 10) | this.fileOcc[f]];
-      while (m) {
-        const s = lsb(m) * 9 + f;
-        m &= m - 1;
-        if (b[s] === rook && excl[s] !== stamp) return s;
-      }
+      const s = this.lowestOnLines(
+        rook,
+        sq,
+        RANK_ROOK_CAP[(f << 9) | this.rankOcc[r]],
+        FILE_ROOK_CAP[(r << 10) | this.fileOcc[f]],
+        excl,
+        stamp,
+      );
+      if (s >= 0) return s;
     }
     const king = cb | KING;
     for (let i = 0; i < 4; i++) {
       const s = KING_TO[sq * 4 + i];
       if (s < 0) break;
       if (b[s] === king && excl[s] !== stamp) return s;
+    }
+    return -1;
+  }
+
+  /**
+   * The lowest square holding `piece` among the squares of `sq`'s rank (`rankCaps`,
+   * a mask of files) and file (`fileCaps`, a mask of ranks) that reach `sq`: the
+   * file's squares below `sq`, then the rank's from the a-file, then the file's above.
+   */
+  private lowestOnLines(
+    piece: number,
+    sq: number,
+    rankCaps: number,
+    fileCaps: number,
+    excl: Int32Array,
+    stamp: number,
+  ): number {
+    const b = this.board;
+    const f = FILE_OF[sq],
+      r = RANK_OF[sq];
+    let m = fileCaps & ((1 << r) - 1);
+    while (m) {
+      const s = lsb(m) * 9 + f;
+      m &= m - 1;
+      if (b[s] === piece && excl[s] !== stamp) return s;
+    }
+    m = rankCaps;
+    while (m) {
+      const s = r * 9 + lsb(m);
+      m &= m - 1;
+      if (b[s] === piece && excl[s] !== stamp) return s;
+    }
+    m = fileCaps & ~((1 << (r + 1)) - 1);
+    while (m) {
+      const s = lsb(m) * 9 + f;
+      m &= m - 1;
+      if (b[s] === piece && excl[s] !== stamp) return s;
     }
     return -1;
   }
@@ -878,7 +919,7 @@ export class Position {
       np = sp + 1;
     if (np >= this.capacity) this.allocate(this.capacity * 2);
 
-    this.keyFilter[this.keyLo[sp] & 0xffff]++;
+    this.keyFilter[this.keyLo[sp] & KEY_FILTER_MASK]++;
     const zi = pc * 90;
     let lo = this.keyLo[sp] ^ SIDE_LO ^ PSQ_LO[zi + from] ^ PSQ_LO[zi + to];
     let hi = this.keyHi[sp] ^ SIDE_HI ^ PSQ_HI[zi + from] ^ PSQ_HI[zi + to];
@@ -1012,7 +1053,7 @@ export class Position {
     this.side = us;
     this.gamePly--;
     this.sp--;
-    this.keyFilter[this.keyLo[this.sp] & 0xffff]--;
+    this.keyFilter[this.keyLo[this.sp] & KEY_FILTER_MASK]--;
   }
 
   /** @internal */
@@ -1020,7 +1061,7 @@ export class Position {
     const sp = this.sp,
       np = sp + 1;
     if (np >= this.capacity) this.allocate(this.capacity * 2);
-    this.keyFilter[this.keyLo[sp] & 0xffff]++;
+    this.keyFilter[this.keyLo[sp] & KEY_FILTER_MASK]++;
     this.keyLo[np] = this.keyLo[sp] ^ SIDE_LO;
     this.keyHi[np] = this.keyHi[sp] ^ SIDE_HI;
     this.pawnKey[np] = this.pawnKey[sp];
@@ -1042,7 +1083,7 @@ export class Position {
   /** @internal */
   undoNullMove(): void {
     this.sp--;
-    this.keyFilter[this.keyLo[this.sp] & 0xffff]--;
+    this.keyFilter[this.keyLo[this.sp] & KEY_FILTER_MASK]--;
     this.side = (this.side ^ 1) as Color;
     this.gamePly--;
   }
@@ -1215,7 +1256,10 @@ export class Position {
   /**
    * Static exchange evaluation as a threshold test: is the material balance of the
    * capture sequence on the destination square, started by `m`, at least
-   * `threshold`? Both sides may stop capturing when it suits them.
+   * `threshold`? Both sides may stop capturing when it suits them. Pikafish's
+   * see_ge, answer for answer: the capturing pieces come in its order (the cannon
+   * before the knight, see leastAttacker), pinned pieces stay out while their
+   * pinner stands, and a king's capture is judged with the king on its square.
    */
   seeGe(m: Move, threshold = 0): boolean {
     const from = m >> 7,
@@ -1251,12 +1295,10 @@ export class Position {
       res ^= 1;
       if (isKing) {
         // The king may only capture when the opponent has no attacker left,
-        // including the other king along an open file. Judge that with the king
-        // gone from its square: it may be a cannon's screen or block a file.
+        // including the other king along an open file. As in Pikafish, that is
+        // judged with the king still on its square (a cannon that has it as its
+        // screen counts as an attacker).
         const opp = stm ^ 1;
-        this.seeRemoved[nRemoved] = sq;
-        this.seeRemovedPiece[nRemoved++] = apc;
-        this.hideSee(sq);
         const defended = this.leastAttacker(to, opp) >= 0 || this.kingSeesOnFile(opp, to);
         if (defended) res ^= 1;
         break;

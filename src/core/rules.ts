@@ -16,7 +16,7 @@
 import { assignIds, chasedMask, idBoard } from './chase.js';
 import { generate } from './movegen.js';
 import type { FenErrorCode } from './fen.js';
-import { Position } from './position.js';
+import { KEY_FILTER_MASK, Position } from './position.js';
 import { err, ok, type Result } from './result.js';
 import { parseLegalMove, type MoveErrorCode } from './ucimove.js';
 import {
@@ -494,7 +494,7 @@ function computerRepetition(pos: Position, ply: number, cfg: RuleConfig): number
   const filter = pos.keyFilter;
   const lo = pos.keyLo[sp],
     hi = pos.keyHi[sp];
-  if (end < 4 || filter[lo & 0xffff] === 0) return O_NONE;
+  if (end < 4 || filter[lo & KEY_FILTER_MASK] === 0) return O_NONE;
   const checked = pos.checked;
   let cnt = 0;
   let checkThem = checked[sp] === 1 && checked[sp - 2] === 1;
@@ -515,7 +515,7 @@ function computerRepetition(pos: Position, ply: number, cfg: RuleConfig): number
       // turn into a three-fold repetition with another verdict.
       pending = o;
       pendingReason = outReason;
-      if (filter[lo & 0xffff] <= 1) {
+      if (filter[lo & KEY_FILTER_MASK] <= 1) {
         const max = cfg.rule60MaxPly;
         if (
           (max === 0 || pos.rule60[sp] < max) &&
@@ -523,7 +523,7 @@ function computerRepetition(pos: Position, ply: number, cfg: RuleConfig): number
           pos.keyHi[sp - 1] === pos.keyHi[s - 1]
         ) {
           let prev = sp - 1;
-          while (--prev !== s) if (filter[pos.keyLo[prev] & 0xffff] > 1) break;
+          while (--prev !== s) if (filter[pos.keyLo[prev] & KEY_FILTER_MASK] > 1) break;
           if (prev === s) return setOut(o, pendingReason);
         }
         break;
@@ -541,7 +541,7 @@ function ruleRepetition(pos: Position, ply: number, cfg: RuleConfig): number {
   const sp = pos.sp;
   const lo = pos.keyLo[sp],
     hi = pos.keyHi[sp];
-  if (end < 4 || pos.keyFilter[lo & 0xffff] === 0) return O_NONE;
+  if (end < 4 || pos.keyFilter[lo & KEY_FILTER_MASK] === 0) return O_NONE;
   const rule = cfg.repetitionRule;
   const folds = rule === 'YitianRule' ? 2 : 1;
   const checked = pos.checked;

@@ -1,7 +1,9 @@
 // Static exchange evaluation (pos.seeGe) on hand-built exchanges, each checked at
 // the exact threshold boundary, then against a naive exchange search on random
 // positions. Piece values: pawn 144, elephant 187, advisor 219, knight 720,
-// cannon 773, rook 1305.
+// cannon 773, rook 1305. The capturing pieces come in Pikafish's order: pawn,
+// elephant, advisor, cannon, knight, rook, king (the cannon before the cheaper
+// knight), and a king's capture is judged with the king still on its square.
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -21,6 +23,7 @@ import {
   moveFrom,
   moveTo,
   moveToUci,
+  parseSquare,
   type Move,
 } from './types.js';
 import { mulberry32 } from './prng.js';
@@ -117,9 +120,34 @@ describe('seeGe on hand-built exchanges', () => {
     assertSee(setup('K e0 k e9 R e4 n e8'), 'e4e8', 720);
     // A second rook x-rays through the first: the retake would put the king in check.
     assertSee(setup('K d0 k e9 R e4 R e3 n e8'), 'e4e8', 720);
-    // The red cannon e9 uses the black king e8 as its screen; once the king has
-    // moved to e7 the cannon has no screen, so the retake is safe.
-    assertSee(setup('K d0 k e8 R e3 n e7 C e9'), 'e3e7', 720 - 1305);
+    // The red cannon e9 uses the black king e8 as its screen. Once the king had
+    // moved to e7 the cannon would have no screen, but Pikafish judges the retake
+    // with the king on e8, where the cannon attacks e7 over it: no retake.
+    assertSee(setup('K d0 k e8 R e3 n e7 C e9'), 'e3e7', 720);
+    // Without the cannon the king retakes.
+    assertSee(setup('K d0 k e8 R e3 n e7'), 'e3e7', 720 - 1305);
+  });
+
+  it('a cannon captures before a knight (Pikafish order), though the knight is worth less', () => {
+    // Black's rook a9 goes to a8, attacked by the red cannon f8 (over the black
+    // king e8) and the red knight b6, defended by the black knight c7. Cannon
+    // first: Cxa8 Nxa8 Nxa8, rook and knight for cannon and knight, -1305 + 773 - 720.
+    // (Knight first it would be worth -1305: Nxa8 Nxa8 Cxa8.)
+    const pos = new Position('r1ba1a3/4kC3/2n6/pNp1p1p1p/2b1c4/6P2/P1P2R2P/1Cc6/9/2BAKAB2 b - - 0 2');
+    assertSee(pos, 'a9a8', -1305 + 773 - 720);
+  });
+
+  it('of two attackers of one kind the one on the lower square captures first', () => {
+    // (It matters when the first one opens a line or was a pinner.) Red rooks on
+    // a0 (on the file, below) and b5 (on the rank) both attack a5: a0 first.
+    const pos = setup('K d0 k f9 R a0 R b5 n a5');
+    assert.equal(pos.leastAttacker(parseSquare('a5'), RED), parseSquare('a0'));
+    // With the file's rook above (a9) the one on the rank is the lower square.
+    const above = setup('K d0 k e8 R a9 R b5 n a5');
+    assert.equal(above.leastAttacker(parseSquare('a5'), RED), parseSquare('b5'));
+    // Black pawns across the river: the one beside (d4) before the one above (e5).
+    const pawns = setup('K d0 k f9 p d4 p e5 P e4', 'b');
+    assert.equal(pawns.leastAttacker(parseSquare('e4'), BLACK), parseSquare('d4'));
   });
 
   it('quiet moves: moving into a pawn attack loses the piece', () => {
@@ -166,35 +194,44 @@ function kingsFace(board: number[]): boolean {
     k2 = board.indexOf(8 | KING);
   return F(k) === F(k2) && piecesBetween(board, k, k2) === 0;
 }
+/** Whether color c's king sees `to` along an open file (flying general). */
+function kingSeesFile(board: number[], c: number, to: number): boolean {
+  const k = board.indexOf((c << 3) | KING);
+  return F(k) === F(to) && piecesBetween(board, k, to) === 0;
+}
+
+/** Pikafish's order of capturing pieces: pawn, elephant, advisor, cannon, knight, rook, king. */
+const CAPTURE_ORDER = [0, 5, 2, 3, 0, 4, 1, 6]; // indexed by piece type (ROOK 1, ADVISOR 2, CANNON 3, PAWN 4, KNIGHT 5, BISHOP 6, KING 7)
 
 /**
  * Range [lo, hi] of what side `c` gains by capturing on `to` now (or 0 by
- * declining), always capturing with the least valuable attacker; the range
- * spans the choices between equal attackers. A king may capture only when the
- * square is then not attacked and the kings do not face each other.
+ * declining), always capturing with the first attacker in Pikafish's order of
+ * kinds; the range spans the choices between attackers of that kind. A king may
+ * capture only when, with the king still on its square, nothing of the other
+ * side attacks the square and the other king does not see it along the file.
  */
 function gain(board: number[], to: number, c: number): [number, number] {
   const att = attackersOf(board, to, c);
   if (!att.length) return [0, 0];
-  const value = (s: number) => ((board[s] & 7) === KING ? 1e6 : PIECE_VALUE[board[s]]);
-  const least = Math.min(...att.map(value));
+  const order = (s: number) => CAPTURE_ORDER[board[s] & 7];
+  const first = Math.min(...att.map(order));
   let lo = Infinity,
     hi = -Infinity;
-  for (const s of att.filter((x) => value(x) === least)) {
+  for (const s of att.filter((x) => order(x) === first)) {
     const victim = board[to],
       pc = board[s];
-    board[to] = pc;
-    board[s] = 0;
     let r: [number, number];
     if ((pc & 7) === KING) {
-      const safe = attackersOf(board, to, c ^ 1).length === 0 && !kingsFace(board);
+      const safe = attackersOf(board, to, c ^ 1).length === 0 && !kingSeesFile(board, c ^ 1, to);
       r = safe ? [PIECE_VALUE[victim], PIECE_VALUE[victim]] : [0, 0];
     } else {
+      board[to] = pc;
+      board[s] = 0;
       const [nlo, nhi] = gain(board, to, c ^ 1);
       r = [Math.max(0, PIECE_VALUE[victim] - nhi), Math.max(0, PIECE_VALUE[victim] - nlo)];
+      board[s] = pc;
+      board[to] = victim;
     }
-    board[s] = pc;
-    board[to] = victim;
     lo = Math.min(lo, r[0]);
     hi = Math.max(hi, r[1]);
   }

@@ -10,7 +10,7 @@
 // still in use). Only root bookkeeping (root moves, PV arrays) allocates.
 
 import { generate } from '../core/movegen.js';
-import { Position } from '../core/position.js';
+import { KEY_FILTER_MASK, Position } from '../core/position.js';
 import { ruleConfigFrom, ruleJudge, ruleJudgeHint, type RuleConfig } from '../core/rules.js';
 import {
   GEN_LEGAL,
@@ -1018,7 +1018,7 @@ export class Searcher {
       lo ^= MK_LO[i];
       hi ^= MK_HI[i];
     }
-    if (pos.keyFilter[pos.keyLo[sp] & 0xffff] !== 0) {
+    if (pos.keyFilter[pos.keyLo[sp] & KEY_FILTER_MASK] !== 0) {
       lo ^= MK_LO[14];
       hi ^= MK_HI[14];
     }
