@@ -55,9 +55,10 @@ import { PSQ_HI, PSQ_LO, SIDE_HI, SIDE_LO, keyToHex } from './zobrist.js';
 
 const INITIAL_CAPACITY = 1024;
 
-/** An exclusion map that excludes nothing (its entries are 0, never the stamp -1). */
 /** Pikafish's repetition filter has 2^14 counters, indexed by the key's low 14 bits. */
 export const KEY_FILTER_MASK = (1 << 14) - 1;
+
+/** An exclusion map that excludes nothing (its entries are 0, never the stamp -1). */
 const NO_EXCLUSION = new Int32Array(SQUARE_NB);
 
 /**
