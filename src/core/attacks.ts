@@ -31,7 +31,7 @@ function halfOf(sq: number): number {
 // ---- Knight: destinations with the leg square that must be empty -----------
 export const KNIGHT_TO = new Int8Array(SQUARE_NB * 8).fill(-1);
 export const KNIGHT_LEG = new Int8Array(SQUARE_NB * 8).fill(-1);
-/** Squares a knight could attack `sq` from, with the leg square of that attack. */
+/** Squares a knight could attack `sq` from (ascending), with the leg square of that attack. */
 export const KNIGHT_FROM = new Int8Array(SQUARE_NB * 8).fill(-1);
 export const KNIGHT_FROM_LEG = new Int8Array(SQUARE_NB * 8).fill(-1);
 
@@ -73,19 +73,13 @@ for (let s = 0; s < SQUARE_NB; s++) {
     KNIGHT_FROM_LEG[s * 8 + n] = knightLeg(kf, kr, -df, -dr);
     n++;
   }
-}
-
-/** KNIGHT_FROM (and its legs) with each square's knights in ascending square order (the exchange test's order). */
-export const KNIGHT_FROM_ASC = new Int8Array(SQUARE_NB * 8).fill(-1);
-export const KNIGHT_FROM_ASC_LEG = new Int8Array(SQUARE_NB * 8).fill(-1);
-for (let s = 0; s < SQUARE_NB; s++) {
-  const order: number[] = [];
-  for (let i = 0; i < 8 && KNIGHT_FROM[s * 8 + i] >= 0; i++) order.push(i);
-  order.sort((x, y) => KNIGHT_FROM[s * 8 + x] - KNIGHT_FROM[s * 8 + y]);
-  order.forEach((i, n) => {
-    KNIGHT_FROM_ASC[s * 8 + n] = KNIGHT_FROM[s * 8 + i];
-    KNIGHT_FROM_ASC_LEG[s * 8 + n] = KNIGHT_FROM_LEG[s * 8 + i];
-  });
+  // Each square's knights in ascending square order: the exchange test takes the
+  // lowest first, as Pikafish does (the other readers look for any knight).
+  const order = Array.from({ length: n }, (_, i) => i).sort((x, y) => KNIGHT_FROM[s * 8 + x] - KNIGHT_FROM[s * 8 + y]);
+  const from = order.map((i) => KNIGHT_FROM[s * 8 + i]);
+  const legs = order.map((i) => KNIGHT_FROM_LEG[s * 8 + i]);
+  KNIGHT_FROM.set(from, s * 8);
+  KNIGHT_FROM_LEG.set(legs, s * 8);
 }
 
 // ---- Bishop (elephant): two diagonal steps, eye must be empty, never crosses the river

@@ -16,8 +16,6 @@ import {
   FILE_ROOK_CAP,
   KING_TO,
   KNIGHT_FROM,
-  KNIGHT_FROM_ASC,
-  KNIGHT_FROM_ASC_LEG,
   KNIGHT_FROM_LEG,
   KNIGHT_LEG,
   KNIGHT_TO,
@@ -486,9 +484,9 @@ export class Position {
     const knight = cb | KNIGHT;
     if (this.pieceCount[knight]) {
       for (let i = 0; i < 8; i++) {
-        const s = KNIGHT_FROM_ASC[sq * 8 + i];
+        const s = KNIGHT_FROM[sq * 8 + i];
         if (s < 0) break;
-        if (b[s] === knight && b[KNIGHT_FROM_ASC_LEG[sq * 8 + i]] === 0 && excl[s] !== stamp) return s;
+        if (b[s] === knight && b[KNIGHT_FROM_LEG[sq * 8 + i]] === 0 && excl[s] !== stamp) return s;
       }
     }
     const rook = cb | ROOK;

@@ -8,9 +8,6 @@ import { UciEngine } from './uci-engine.js';
 import type { GameRecord } from './game.js';
 import { unwrap } from '../../test/support/fixtures.js';
 
-const cmd = fakeEngineCommand;
-const config = fakeMatchConfig;
-
 test('parseMatchArgs: engines, options, time controls, SPRT', () => {
   const a = unwrap(
     parseMatchArgs([
@@ -162,7 +159,7 @@ test('a small match: colors alternate per opening, W/D/L add up, one log line pe
   const printed: string[] = [];
   const openings = unwrap(parseOpenings('h2e2 h9g7 # one\nc3c4 g6g5 # two\ng0e2 # three\n'));
   const out = await runMatch(
-    config('--name A --mode mate', '--name B --mode random --seed 9', {
+    fakeMatchConfig('--name A --mode mate', '--name B --mode random --seed 9', {
       games: 6,
       concurrency: 2,
       openings,
@@ -196,7 +193,7 @@ test('a small match: colors alternate per opening, W/D/L add up, one log line pe
 test('SPRT stops the match as soon as it decides', async () => {
   const printed: string[] = [];
   const out = await runMatch(
-    config('--name Good --mode mate', '--name Bad --mode illegal', {
+    fakeMatchConfig('--name Good --mode mate', '--name Bad --mode illegal', {
       games: 200,
       concurrency: 1,
       sprt: { elo0: 0, elo1: 100, alpha: 0.05, beta: 0.05 },
@@ -215,7 +212,7 @@ test('SPRT stops the match as soon as it decides', async () => {
 test('a crashing engine forfeits every game and is restarted each time', async () => {
   const printed: string[] = [];
   const out = await runMatch(
-    config('--name Stable', '--name Crashy --crash-at 1', { games: 4, print: (l) => printed.push(l) }),
+    fakeMatchConfig('--name Stable', '--name Crashy --crash-at 1', { games: 4, print: (l) => printed.push(l) }),
   );
   assert.equal(out.error, null);
   assert.deepEqual([out.stats.wins, out.stats.draws, out.stats.losses], [4, 0, 0]);
@@ -226,9 +223,9 @@ test('a crashing engine forfeits every game and is restarted each time', async (
 
 test('an engine that cannot start stops the match before any game', async () => {
   const out = await runMatch({
-    ...config('', '', {}),
+    ...fakeMatchConfig('', ''),
     engines: [
-      { command: cmd(''), options: [] },
+      { command: fakeEngineCommand(''), options: [] },
       { command: '/nonexistent/engine', options: [] },
     ],
   });
@@ -237,7 +234,7 @@ test('an engine that cannot start stops the match before any game', async () => 
 });
 
 test('engines run in their own process group: a Ctrl-C (SIGINT to the match group) does not reach them', async () => {
-  const e = new UciEngine({ command: cmd(''), options: [] });
+  const e = new UciEngine({ command: fakeEngineCommand(''), options: [] });
   unwrap(await e.start(10000));
   try {
     const pid = e.pid;
@@ -252,7 +249,7 @@ test('engines run in their own process group: a Ctrl-C (SIGINT to the match grou
 });
 
 test('quit ends an engine that ignores it: the process group (with a child holding its stderr) is killed', async () => {
-  const e = new UciEngine({ command: cmd('--stubborn'), options: [] });
+  const e = new UciEngine({ command: fakeEngineCommand('--stubborn'), options: [] });
   unwrap(await e.start(10000));
   const pid = e.pid;
   assert.ok(pid !== null && pid > 0);
@@ -276,7 +273,7 @@ test('quit ends an engine that ignores it: the process group (with a child holdi
 
 test('quit of a well-behaved engine: alive is false as soon as quit resolves', async () => {
   for (let i = 0; i < 3; i++) {
-    const e = new UciEngine({ command: cmd(''), options: [] });
+    const e = new UciEngine({ command: fakeEngineCommand(''), options: [] });
     unwrap(await e.start(10000));
     await e.quit();
     assert.equal(e.alive, false);
