@@ -151,6 +151,32 @@ for (const c of [RED, BLACK]) {
   }
 }
 
+/**
+ * Puts each square's destinations in ascending square order (with their leg or
+ * eye squares alongside), the order in which Pikafish's bitboards yield them:
+ * move generation writes moves in that order. `stride` entries per square,
+ * -1 after the last.
+ */
+function sortDestinations(to: Int8Array, stride: number, companion?: Int8Array): void {
+  for (let base = 0; base < to.length; base += stride) {
+    let n = 0;
+    while (n < stride && to[base + n] >= 0) n++;
+    const order = Array.from({ length: n }, (_, i) => i).sort((x, y) => to[base + x] - to[base + y]);
+    const dest = order.map((i) => to[base + i]);
+    if (companion)
+      companion.set(
+        order.map((i) => companion[base + i]),
+        base,
+      );
+    to.set(dest, base);
+  }
+}
+sortDestinations(KNIGHT_TO, 8, KNIGHT_LEG);
+sortDestinations(BISHOP_TO, 4, BISHOP_EYE);
+sortDestinations(ADVISOR_TO, 4);
+sortDestinations(KING_TO, 4);
+sortDestinations(PAWN_TO, 3);
+
 // ---- Line tables for rooks and cannons ---------------------------------------
 function buildLineTables(len: number) {
   const size = 1 << len;

@@ -27,7 +27,17 @@ import {
   type Move,
 } from './types.js';
 import { mulberry32 } from './prng.js';
-import { F, gamePositions, naiveReach, piecesBetween, randomPlacement, setup } from '../../test/support/fixtures.js';
+import { readFileSync } from 'node:fs';
+import {
+  F,
+  gamePositions,
+  naiveReach,
+  piecesBetween,
+  randomPlacement,
+  setup,
+  tableLines,
+  testDataPath,
+} from '../../test/support/fixtures.js';
 
 // ---- helpers -----------------------------------------------------------------------
 
@@ -282,8 +292,10 @@ describe('generation kinds on random positions', () => {
       const fen = pos.fen();
       const legal = gen(pos, GEN_LEGAL);
       assert.deepEqual(
-        legal,
-        gen(pos, GEN_PSEUDO_LEGAL).filter((m) => pos.legal(m)),
+        [...legal].sort((a, b) => a - b),
+        gen(pos, GEN_PSEUDO_LEGAL)
+          .filter((m) => pos.legal(m))
+          .sort((a, b) => a - b),
         fen,
       );
       if (pos.inCheck()) {
@@ -295,6 +307,35 @@ describe('generation kinds on random positions', () => {
         );
       }
     }
+  });
+
+  it("CAPTURES, QUIETS and PSEUDO_LEGAL come in Pikafish's order: by piece type, then from and to squares ascending", () => {
+    // Pikafish's type order: pawn, bishop, advisor, knight, cannon, rook, king.
+    const rank = [0, 5, 2, 4, 0, 3, 1, 6]; // by Kirin's type code (rook 1 ... king 7)
+    for (const pos of RANDOM_POSITIONS) {
+      for (const kind of [GEN_CAPTURES, GEN_QUIETS, GEN_PSEUDO_LEGAL] as const) {
+        const list = gen(pos, kind);
+        const key = (m: Move) => rank[pos.board[moveFrom(m)] & 7] * 16384 + m;
+        assert.deepEqual(
+          list,
+          [...list].sort((a, b) => key(a) - key(b)),
+          `${pos.fen()} kind ${kind}`,
+        );
+      }
+    }
+  });
+
+  it("LEGAL lists the moves in native Pikafish's order (test/data/pikafish-move-order.tsv)", () => {
+    const lines = tableLines(readFileSync(testDataPath('pikafish-move-order.tsv'), 'utf8'));
+    assert.deepEqual(lines[0].split('\t'), ['fen', 'moves']);
+    let inCheck = 0;
+    for (const line of lines.slice(1)) {
+      const [fen, moves = ''] = line.split('\t');
+      const pos = new Position(fen);
+      if (pos.inCheck()) inCheck++;
+      assert.equal(gen(pos, GEN_LEGAL).map(moveToUci).join(' '), moves, fen);
+    }
+    assert.ok(lines.length > 400 && inCheck >= 140, `${lines.length} rows, ${inCheck} in check`);
   });
 
   it('countLegal and hasLegalMove agree with the LEGAL list (cannon lines, pins, checks)', () => {

@@ -36,36 +36,141 @@ import {
   PAWN,
   RANK_OF,
   ROOK,
+  SQUARE_NB,
   type GenType,
   type Move,
 } from './types.js';
 
 /**
- * Generates moves of the given kind. CAPTURES, QUIETS and PSEUDO_LEGAL are
- * pseudo-legal (the own king may be left in check); EVASIONS is for a side in
- * check and yields pseudo-legal candidates that the caller filters with
- * `pos.legal()` (with several checkers no chess-style shortcut is valid);
- * LEGAL yields exactly the legal moves.
+ * Generates moves of the given kind, in Pikafish's order: the pieces by type
+ * (pawns, bishops, advisors, knights, cannons, rooks, then the king), each
+ * type's pieces and each piece's destinations in ascending square order.
+ * CAPTURES, QUIETS and PSEUDO_LEGAL are pseudo-legal (the own king may be left
+ * in check). EVASIONS, for a side in check, are Pikafish's evasions: with one
+ * checker the moves that block its line or capture it (a knight's leg counts as
+ * its line), then the king's moves, then the moves of an own cannon screen off
+ * the line; with more checkers every pseudo-legal move. Callers filter them
+ * with `pos.legal()`. LEGAL yields exactly the legal moves: the evasions or the
+ * pseudo-legal moves with each illegal one replaced by the last of the list,
+ * as Pikafish's generate<LEGAL> does.
  */
 export function generate(pos: Position, type: GenType, list: Int32Array, start: number): number {
   if (type === GEN_LEGAL) {
-    const end = generatePseudo(pos, true, true, list, start);
-    let n = start;
-    for (let i = start; i < end; i++) {
-      const m = list[i];
-      if (pos.legal(m)) list[n++] = m;
+    let end = pos.inCheck() ? generateEvasions(pos, list, start) : generatePseudo(pos, true, true, list, start);
+    let i = start;
+    while (i < end) {
+      if (pos.legal(list[i])) i++;
+      else list[i] = list[--end];
     }
-    return n;
+    return end;
   }
-  if (type === GEN_EVASIONS || type === GEN_PSEUDO_LEGAL) return generatePseudo(pos, true, true, list, start);
+  if (type === GEN_EVASIONS) return generateEvasions(pos, list, start);
+  if (type === GEN_PSEUDO_LEGAL) return generatePseudo(pos, true, true, list, start);
   return generatePseudo(pos, type === GEN_CAPTURES, type === GEN_QUIETS, list, start);
 }
 
+/** Piece types in Pikafish's generation order (the king comes last, on its own). */
+const TYPE_ORDER = [PAWN, BISHOP, ADVISOR, KNIGHT, CANNON, ROOK];
+
 function generatePseudo(pos: Position, caps: boolean, quiets: boolean, list: Int32Array, start: number): number {
   const us = pos.side;
+  const bits = pos.pieceBits;
   let n = start;
-  const count = pos.listCount[us];
-  for (let i = 0; i < count; i++) n = generatePiece(pos, pos.listSq[us * 16 + i], caps, quiets, list, n);
+  for (let k = 0; k < TYPE_ORDER.length; k++) {
+    const base = ((us << 3) | TYPE_ORDER[k]) * 3;
+    for (let w = 0; w < 3; w++) {
+      let m = bits[base + w];
+      while (m) {
+        const sq = (w << 5) + 31 - Math.clz32(m & -m);
+        m &= m - 1;
+        n = generatePiece(pos, sq, caps, quiets, list, n);
+      }
+    }
+  }
+  return generatePiece(pos, pos.kingSq[us], caps, quiets, list, n);
+}
+
+/** Marks of the squares an evasion may go to (equal to evasionStamp when marked). */
+const evasionTarget = new Int32Array(SQUARE_NB);
+let evasionStamp = 0;
+
+/** Pikafish's generate<EVASIONS> (see generate()); pseudo-legal moves when not in check by one piece. */
+function generateEvasions(pos: Position, list: Int32Array, start: number): number {
+  const us = pos.side,
+    them = us ^ 1;
+  const b = pos.board;
+  const ksq = pos.kingSq[us];
+  let checker = -1,
+    checkers = 0;
+  for (let i = 0; i < pos.listCount[them]; i++) {
+    const s = pos.listSq[them * 16 + i];
+    if (pos.attacksFrom(s, ksq)) {
+      checker = s;
+      checkers++;
+    }
+  }
+  // Several checkers, or the kings facing each other (a position set up so): every move.
+  if (checkers !== 1 || (b[checker] & 7) === KING) return generatePseudo(pos, true, true, list, start);
+
+  if (++evasionStamp > 0x3fffffff) {
+    evasionTarget.fill(0);
+    evasionStamp = 1;
+  }
+  const stamp = evasionStamp;
+  const cpt = b[checker] & 7;
+  const kf = FILE_OF[ksq],
+    kr = RANK_OF[ksq];
+  const sameFile = FILE_OF[checker] === kf;
+  const slider = cpt === ROOK || cpt === CANNON;
+  let hurdle = -1;
+  if (slider) {
+    const step = sameFile ? (RANK_OF[checker] > kr ? 9 : -9) : FILE_OF[checker] > kf ? 1 : -1;
+    for (let s = ksq + step; s !== checker; s += step) {
+      const p = b[s];
+      if (p !== 0 && p >> 3 === us) hurdle = s;
+      else evasionTarget[s] = stamp;
+    }
+  } else if (cpt === KNIGHT) {
+    for (let k = checker * 8; k < checker * 8 + 8 && KNIGHT_TO[k] >= 0; k++)
+      if (KNIGHT_TO[k] === ksq) evasionTarget[KNIGHT_LEG[k]] = stamp;
+  }
+  evasionTarget[checker] = stamp;
+
+  // Blocks and captures of the checker, by every piece but the king.
+  const bits = pos.pieceBits;
+  let n = start;
+  for (let k = 0; k < TYPE_ORDER.length; k++) {
+    const base = ((us << 3) | TYPE_ORDER[k]) * 3;
+    for (let w = 0; w < 3; w++) {
+      let m = bits[base + w];
+      while (m) {
+        const sq = (w << 5) + 31 - Math.clz32(m & -m);
+        m &= m - 1;
+        const end = generatePiece(pos, sq, true, true, list, n);
+        for (let i = n; i < end; i++) {
+          const mv = list[i];
+          if (evasionTarget[mv & 127] === stamp) list[n++] = mv;
+        }
+      }
+    }
+  }
+  // King moves; along a rook's or cannon's line only captures.
+  for (let k = ksq * 4; k < ksq * 4 + 4; k++) {
+    const to = KING_TO[k];
+    if (to < 0) break;
+    const p = b[to];
+    if (p !== 0 ? p >> 3 === us : slider && (sameFile ? FILE_OF[to] === kf : RANK_OF[to] === kr)) continue;
+    list[n++] = (ksq << 7) | to;
+  }
+  // A cannon's screen of ours steps off the line (a cannon screen may also capture anywhere).
+  if (hurdle >= 0) {
+    const screenIsCannon = (b[hurdle] & 7) === CANNON;
+    const end = generatePiece(pos, hurdle, true, true, list, n);
+    for (let i = n; i < end; i++) {
+      const to = list[i] & 127;
+      if ((sameFile ? FILE_OF[to] !== kf : RANK_OF[to] !== kr) || (screenIsCannon && b[to] !== 0)) list[n++] = list[i];
+    }
+  }
   return n;
 }
 
@@ -93,33 +198,43 @@ function generatePiece(
       const ri = (f << 9) | rankOcc[r];
       const fi = (r << 10) | fileOcc[f];
       const rbase = r * 9;
+      // Destinations as masks along the rank (bits = files) and the file (bits = ranks).
+      let rm = 0,
+        fm = 0;
       if (caps) {
         let m = pt === ROOK ? RANK_ROOK_CAP[ri] : RANK_CANNON_CAP[ri];
         while (m) {
-          const to = rbase + 31 - Math.clz32(m & -m);
-          m &= m - 1;
-          const p = b[to];
-          if ((p & 8) === themBit && p !== 0) list[n++] = fromBits | to;
+          const bit = m & -m;
+          m ^= bit;
+          const p = b[rbase + 31 - Math.clz32(bit)];
+          if ((p & 8) === themBit && p !== 0) rm |= bit;
         }
         m = pt === ROOK ? FILE_ROOK_CAP[fi] : FILE_CANNON_CAP[fi];
         while (m) {
-          const to = (31 - Math.clz32(m & -m)) * 9 + f;
-          m &= m - 1;
-          const p = b[to];
-          if ((p & 8) === themBit && p !== 0) list[n++] = fromBits | to;
+          const bit = m & -m;
+          m ^= bit;
+          const p = b[(31 - Math.clz32(bit)) * 9 + f];
+          if ((p & 8) === themBit && p !== 0) fm |= bit;
         }
       }
       if (quiets) {
-        let m = RANK_MOVES[ri];
-        while (m) {
-          list[n++] = fromBits | (rbase + 31 - Math.clz32(m & -m));
-          m &= m - 1;
-        }
-        m = FILE_MOVES[fi];
-        while (m) {
-          list[n++] = fromBits | ((31 - Math.clz32(m & -m)) * 9 + f);
-          m &= m - 1;
-        }
+        rm |= RANK_MOVES[ri];
+        fm |= FILE_MOVES[fi];
+      }
+      // Ascending squares: the file below the piece, its rank, the file above.
+      let m = fm & ((1 << r) - 1);
+      while (m) {
+        list[n++] = fromBits | ((31 - Math.clz32(m & -m)) * 9 + f);
+        m &= m - 1;
+      }
+      while (rm) {
+        list[n++] = fromBits | (rbase + 31 - Math.clz32(rm & -rm));
+        rm &= rm - 1;
+      }
+      m = fm & ~((2 << r) - 1);
+      while (m) {
+        list[n++] = fromBits | ((31 - Math.clz32(m & -m)) * 9 + f);
+        m &= m - 1;
       }
       break;
     }
@@ -186,7 +301,7 @@ function generatePiece(
  */
 export function countLegal(pos: Position, scratch: Int32Array, start: number): number {
   if (pos.inCheck()) {
-    const end = generatePseudo(pos, true, true, scratch, start);
+    const end = generateEvasions(pos, scratch, start);
     let c = 0;
     for (let i = start; i < end; i++) if (pos.legal(scratch[i])) c++;
     return c;
@@ -307,7 +422,7 @@ export function legalMoves(pos: Position): Move[] {
 
 /** True when the side to move has at least one legal move. */
 export function hasLegalMove(pos: Position, scratch: Int32Array, start: number): boolean {
-  const end = generatePseudo(pos, true, true, scratch, start);
+  const end = pos.inCheck() ? generateEvasions(pos, scratch, start) : generatePseudo(pos, true, true, scratch, start);
   for (let i = start; i < end; i++) if (pos.legal(scratch[i])) return true;
   return false;
 }

@@ -120,6 +120,17 @@ function rule60After(prev: Rule60, us: number, capture: boolean, givesCheck: boo
   return { r60, c10 };
 }
 
+describe("Zobrist keys are Pikafish's", () => {
+  it('the keys native Pikafish prints with `d` (start position, after moves, Black to move)', () => {
+    const pos = new Position(START_FEN);
+    assert.equal(pos.keyHex(), 'FDA3193C470C785C');
+    pos.doMove(uciMove('h2e2'));
+    pos.doMove(uciMove('h9g7'));
+    assert.equal(pos.keyHex(), 'E469DB21A172EC81');
+    assert.equal(new Position('3k5/4a4/4b4/9/2b6/9/9/4B4/4A4/3AK4 b - - 5 40').keyHex(), '981C837507469DB9');
+  });
+});
+
 describe('make/unmake on random games', () => {
   it('keys, counters and consistency after every move; unmaking restores everything', () => {
     const rnd = mulberry32(7);

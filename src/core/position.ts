@@ -80,6 +80,12 @@ export class Position {
   readonly listIndex = new Int8Array(SQUARE_NB);
   /** @internal Number of pieces per piece code. */
   readonly pieceCount = new Int32Array(16);
+  /**
+   * @internal The squares of each piece code as a 90-bit set in three int32 words:
+   * square s is bit s & 31 of word pieceBits[code * 3 + (s >> 5)]. Move
+   * generation walks them to take pieces in Pikafish's order (squares ascending).
+   */
+  readonly pieceBits = new Int32Array(16 * 3);
   /** @internal */
   readonly kingSq = new Int32Array(2);
   /** @internal Material of rooks, knights and cannons per color (Pikafish's "major material"). */
@@ -213,6 +219,7 @@ export class Position {
     this.listCount.fill(0);
     this.listIndex.fill(-1);
     this.pieceCount.fill(0);
+    this.pieceBits.fill(0);
     this.majorMaterial.fill(0);
     this.side = p.side;
     this.sp = 0;
@@ -234,6 +241,7 @@ export class Position {
       this.listIndex[s] = this.listCount[c];
       this.listSq[c * 16 + this.listCount[c]++] = s;
       this.pieceCount[pc]++;
+      this.pieceBits[pc * 3 + (s >> 5)] |= 1 << (s & 31);
       const t = typeOf(pc);
       if (t === KING) this.kingSq[c] = s;
       if (t & 1 && t !== KING) this.majorMaterial[c] += PIECE_VALUE[pc];
@@ -276,6 +284,7 @@ export class Position {
     this.listCount.set(o.listCount);
     this.listIndex.set(o.listIndex);
     this.pieceCount.set(o.pieceCount);
+    this.pieceBits.set(o.pieceBits);
     this.keyFilter.set(o.keyFilter);
     this.kingSq.set(o.kingSq);
     this.majorMaterial.set(o.majorMaterial);
@@ -952,6 +961,7 @@ export class Position {
         if (ct & 1) this.majorMaterial[them] -= PIECE_VALUE[cap];
       }
       this.pieceCount[cap]--;
+      this.pieceBits[cap * 3 + (to >> 5)] ^= 1 << (to & 31);
       // Remove the captured piece from its list.
       const idx = this.listIndex[to];
       const last = this.listSq[them * 16 + --this.listCount[them]];
@@ -966,6 +976,8 @@ export class Position {
     this.fileOcc[ff] ^= 1 << fr;
     b[from] = 0;
     b[to] = pc;
+    this.pieceBits[pc * 3 + (from >> 5)] ^= 1 << (from & 31);
+    this.pieceBits[pc * 3 + (to >> 5)] ^= 1 << (to & 31);
     const mi = this.listIndex[from];
     this.listSq[us * 16 + mi] = to;
     this.listIndex[to] = mi;
@@ -1025,6 +1037,8 @@ export class Position {
       tr = RANK_OF[to];
     b[from] = pc;
     b[to] = cap;
+    this.pieceBits[pc * 3 + (from >> 5)] ^= 1 << (from & 31);
+    this.pieceBits[pc * 3 + (to >> 5)] ^= 1 << (to & 31);
     this.rankOcc[fr] |= 1 << ff;
     this.fileOcc[ff] |= 1 << fr;
     const mi = this.listIndex[to];
@@ -1032,8 +1046,8 @@ export class Position {
     this.listIndex[from] = mi;
     if (cap) {
       // Put the captured piece back at its old place in the list, and the piece
-      // that had filled that place back at the end, so the list order (and with
-      // it the move generation order) is exactly what it was before the move.
+      // that had filled that place back at the end, so the list order is exactly
+      // what it was before the move (whatever walks the lists sees the same order).
       const n = this.listCount[them]++;
       const idx = this.capturedIndex[this.sp];
       const moved = this.listSq[them * 16 + idx];
@@ -1042,6 +1056,7 @@ export class Position {
       this.listSq[them * 16 + idx] = to;
       this.listIndex[to] = idx;
       this.pieceCount[cap]++;
+      this.pieceBits[cap * 3 + (to >> 5)] ^= 1 << (to & 31);
       const ct = cap & 7;
       if (ct & 1 && ct !== KING) this.majorMaterial[them] += PIECE_VALUE[cap];
     } else {
@@ -1346,10 +1361,12 @@ export class Position {
   validate(): string | null {
     const rank = new Int32Array(10),
       file = new Int32Array(9),
-      counts = new Int32Array(16);
+      counts = new Int32Array(16),
+      bits = new Int32Array(16 * 3);
     for (let s = 0; s < SQUARE_NB; s++) {
       const p = this.board[s];
       if (!p) continue;
+      bits[p * 3 + (s >> 5)] |= 1 << (s & 31);
       rank[RANK_OF[s]] |= 1 << FILE_OF[s];
       file[FILE_OF[s]] |= 1 << RANK_OF[s];
       counts[p]++;
@@ -1360,6 +1377,8 @@ export class Position {
     for (let r = 0; r < 10; r++) if (rank[r] !== this.rankOcc[r]) return `rank occupancy broken on rank ${r}`;
     for (let f = 0; f < 9; f++) if (file[f] !== this.fileOcc[f]) return `file occupancy broken on file ${f}`;
     for (let p = 0; p < 16; p++) if (counts[p] !== this.pieceCount[p]) return `piece count broken for ${p}`;
+    for (let i = 0; i < 16 * 3; i++)
+      if (bits[i] !== this.pieceBits[i]) return `piece squares broken for ${(i / 3) | 0}`;
     for (const c of [RED, BLACK]) {
       let n = 0;
       for (let p = 1; p <= 7; p++) n += counts[(c << 3) | p];

@@ -25,22 +25,29 @@ export class Prng {
   }
 }
 
-/** The Zobrist key generator: two xorshift32 streams combined into int32 values. */
-export class KeyPrng {
-  private a: number;
-  private b: number;
+/**
+ * Pikafish's PRNG (xorshift64*, Vigna), which makes its Zobrist keys: each
+ * next() gives one 64-bit number as its low and high int32 halves. BigInt
+ * arithmetic, for start-up tables only.
+ */
+export class Xorshift64Star {
+  private s: bigint;
+  lo = 0;
+  hi = 0;
   constructor(seed: number) {
-    this.a = seed | 0 || 1;
-    this.b = (seed * 2654435761) | 0 || 7;
+    this.s = BigInt(seed);
   }
-  next(): number {
-    const x = (this.a = xorshift32(this.a));
-    let y = this.b;
-    y ^= y << 11;
-    y ^= y >>> 19;
-    y ^= y << 7;
-    this.b = y;
-    return (x + Math.imul(y, 0x9e3779b1)) | 0;
+  /** The next number; its halves are then in `lo` and `hi`. */
+  next(): void {
+    const mask = (1n << 64n) - 1n;
+    let s = this.s;
+    s ^= s >> 12n;
+    s = (s ^ (s << 25n)) & mask;
+    s ^= s >> 27n;
+    this.s = s;
+    const r = (s * 2685821657736338717n) & mask;
+    this.lo = Number(r & 0xffffffffn) | 0;
+    this.hi = Number(r >> 32n) | 0;
   }
 }
 

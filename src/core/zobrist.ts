@@ -1,30 +1,30 @@
 // Zobrist hashing keys. A position key is 64 bits kept as two int32 halves
-// (lo, hi) so that no BigInt ever appears in a hot path.
+// (lo, hi) so that no BigInt ever appears in a hot path. They are Pikafish's
+// keys (its PRNG seeded 1070372, pieces in their enum order, squares a0..i9,
+// then the side to move), so `d` prints the Key native Pikafish prints.
 
-import { KeyPrng } from './prng.js';
+import { Xorshift64Star } from './prng.js';
 import { PIECE_NB, SQUARE_NB } from './types.js';
 
-/** PSQ_LO[piece * 90 + sq], PSQ_HI likewise. */
+/** PSQ_LO[piece * 90 + sq], PSQ_HI likewise; zero for the two empty codes (0 and 8). */
 export const PSQ_LO = new Int32Array(PIECE_NB * SQUARE_NB);
 export const PSQ_HI = new Int32Array(PIECE_NB * SQUARE_NB);
 export let SIDE_LO = 0;
 export let SIDE_HI = 0;
 
 {
-  const rng = new KeyPrng(1070372);
-  for (let i = 0; i < PIECE_NB * SQUARE_NB; i++) {
-    PSQ_LO[i] = rng.next();
-    PSQ_HI[i] = rng.next();
+  const rng = new Xorshift64Star(1070372);
+  for (let pc = 1; pc < PIECE_NB; pc++) {
+    if (pc === 8) continue;
+    for (let s = 0; s < SQUARE_NB; s++) {
+      rng.next();
+      PSQ_LO[pc * SQUARE_NB + s] = rng.lo;
+      PSQ_HI[pc * SQUARE_NB + s] = rng.hi;
+    }
   }
-  // Empty-piece entries stay zero-effect: never used, but keep them 0 for safety.
-  for (let s = 0; s < SQUARE_NB; s++) {
-    PSQ_LO[s] = 0;
-    PSQ_HI[s] = 0;
-    PSQ_LO[8 * SQUARE_NB + s] = 0;
-    PSQ_HI[8 * SQUARE_NB + s] = 0;
-  }
-  SIDE_LO = rng.next() | 1;
-  SIDE_HI = rng.next();
+  rng.next();
+  SIDE_LO = rng.lo;
+  SIDE_HI = rng.hi;
 }
 
 /** Formats a key as 16 hex digits, as Pikafish's `d` does. */

@@ -1099,7 +1099,9 @@ export class Searcher {
         const idx = this.ssCont[ss - i] + pi;
         if (cont[idx] + CONT_HISTORY_START > 0) positiveCount++;
         const mult = CMHC_MULT[positiveCount];
-        hist.updateCont(idx, (((bonus * CONT_WEIGHTS[i] * mult) / 131072) | 0) + (i < 2 ? 83 : 0));
+        // The product in int32, as Pikafish computes it in `int`: beyond 2^31 (bonuses
+        // from about 16,000) it wraps, and Kirin wraps with it to search the same trees.
+        hist.updateCont(idx, ((Math.imul(Math.imul(bonus, CONT_WEIGHTS[i]), mult) / 131072) | 0) + (i < 2 ? 83 : 0));
       }
     }
   }
@@ -1277,8 +1279,8 @@ export class Searcher {
     const matedValue = matedIn(ply);
     const slot = 2 * ply + (excluded ? 1 : 0);
     this.computeKey();
-    const keyHi = this.kHi;
-    const ttIdx = tt.probe(this.kLo, keyHi);
+    const keyLo = this.kLo;
+    const ttIdx = tt.probe(keyLo, this.kHi);
     const ttHit = tt.hit;
     this.ssTtHit[ss] = ttHit ? 1 : 0;
     const ttMove = rootNode ? this.rootMoves[this.pvIdx].pv[0] : ttHit ? tt.move : MOVE_NONE;
@@ -1316,7 +1318,7 @@ export class Searcher {
       );
       tt.write(
         ttIdx,
-        keyHi,
+        keyLo,
         VALUE_NONE,
         this.ssTtPv[ss] !== 0,
         BOUND_NONE,
@@ -1326,6 +1328,9 @@ export class Searcher {
       );
     }
 
+    // Once the moves are searched, the node reads ssEval[ss] again (Pikafish's
+    // ss->staticEval): a singular search of this node at the same stack entry may
+    // end in a quiescence search that rewrites it.
     const staticEval = this.ssEval[ss];
     let improving = staticEval > this.ssEval[ss - 2];
     const opponentWorsening = staticEval > 0 - this.ssEval[ss - 1];
@@ -1462,7 +1467,7 @@ export class Searcher {
           if (value >= probCutBeta) {
             tt.write(
               ttIdx,
-              keyHi,
+              keyLo,
               valueToTT(value, ply),
               this.ssTtPv[ss] !== 0,
               BOUND_LOWER,
@@ -1544,7 +1549,7 @@ export class Searcher {
           // Futility pruning for captures
           if (!givesCheck && lmrDepth < 19) {
             const futilityValue =
-              staticEval + 322 + 336 * lmrDepth + PIECE_VALUE[capturedPiece] + (((229 * captHist) / 1024) | 0);
+              this.ssEval[ss] + 322 + 336 * lmrDepth + PIECE_VALUE[capturedPiece] + (((229 * captHist) / 1024) | 0);
             if (futilityValue <= alpha) continue;
           }
           // SEE pruning for captures and checks
@@ -1559,7 +1564,8 @@ export class Searcher {
           history += ((73 * mainH[mainBase + move]) / 32) | 0;
           lmrDepth += (history / LMR_DIVISOR[dIndex]) | 0;
 
-          const futilityValue = staticEval + quietFutilityMargin(lmrDepth, bestMove === MOVE_NONE, staticEval > alpha);
+          const futilityValue =
+            this.ssEval[ss] + quietFutilityMargin(lmrDepth, bestMove === MOVE_NONE, this.ssEval[ss] > alpha);
           // Futility pruning: parent node
           if (!inCheck && lmrDepth < 10 && futilityValue <= alpha) {
             if (bestValue <= futilityValue && !isDecisive(bestValue) && !isWin(futilityValue))
@@ -1743,7 +1749,7 @@ export class Searcher {
       bonusScale -= (this.ssStatScore[ss - 1] / 73) | 0;
       bonusScale += Math.min(62 * depth, 512);
       if (this.ssMoveCount[ss - 1] > 13) bonusScale += 152;
-      if (!inCheck && bestValue <= staticEval - 166) bonusScale += 76;
+      if (!inCheck && bestValue <= this.ssEval[ss] - 166) bonusScale += 76;
       if (!this.ssInCheck[ss - 1] && bestValue <= 0 - this.ssEval[ss - 1] - 109) bonusScale += 163;
       if (bonusScale < 0) bonusScale = 0;
       const scaledBonus = Math.min(148 * depth - 86, 2188) * bonusScale;
@@ -1767,7 +1773,7 @@ export class Searcher {
     if (excludedMove === MOVE_NONE && !(rootNode && this.pvIdx)) {
       tt.write(
         ttIdx,
-        keyHi,
+        keyLo,
         valueToTT(bestValue, ply),
         this.ssTtPv[ss] !== 0,
         bestValue >= beta ? BOUND_LOWER : pvNode && bestMove !== MOVE_NONE ? BOUND_EXACT : BOUND_UPPER,
@@ -1782,10 +1788,10 @@ export class Searcher {
     if (
       !inCheck &&
       !(bestMove !== MOVE_NONE && pos.isCapture(bestMove)) &&
-      bestValue > staticEval === (bestMove !== MOVE_NONE)
+      bestValue > this.ssEval[ss] === (bestMove !== MOVE_NONE)
     ) {
       const bonus = clampInt(
-        (((bestValue - staticEval) * depth * (bestMove !== MOVE_NONE ? 12 : 17)) / 128) | 0,
+        (((bestValue - this.ssEval[ss]) * depth * (bestMove !== MOVE_NONE ? 12 : 17)) / 128) | 0,
         -CORRECTION_HISTORY_LIMIT / 4,
         CORRECTION_HISTORY_LIMIT / 4,
       );
@@ -1883,8 +1889,8 @@ export class Searcher {
 
     // Step 3. Transposition table lookup
     this.computeKey();
-    const keyHi = this.kHi;
-    const ttIdx = tt.probe(this.kLo, keyHi);
+    const keyLo = this.kLo;
+    const ttIdx = tt.probe(keyLo, this.kHi);
     const ttHit = tt.hit;
     this.ssTtHit[ss] = ttHit ? 1 : 0;
     const ttMove = ttHit ? tt.move : MOVE_NONE;
@@ -1934,7 +1940,7 @@ export class Searcher {
       if (bestValue >= beta) {
         if (!isDecisive(bestValue)) bestValue = ((467 * bestValue + 557 * beta) / 1024) | 0;
         if (!ttHit)
-          tt.write(ttIdx, keyHi, VALUE_NONE, false, BOUND_LOWER, DEPTH_UNSEARCHED, MOVE_NONE, unadjustedStaticEval);
+          tt.write(ttIdx, keyLo, VALUE_NONE, false, BOUND_LOWER, DEPTH_UNSEARCHED, MOVE_NONE, unadjustedStaticEval);
         return bestValue;
       }
       if (bestValue > alpha) alpha = bestValue;
@@ -2001,7 +2007,7 @@ export class Searcher {
 
     tt.write(
       ttIdx,
-      keyHi,
+      keyLo,
       valueToTT(bestValue, ply),
       pvHit,
       bestValue >= beta ? BOUND_LOWER : BOUND_UPPER,

@@ -127,7 +127,7 @@ test('a torn table entry never yields a move off the board', () => {
   const tt = new TranspositionTable(1);
   tt.probe(12345, 777);
   const e = tt.probe(12345, 777);
-  tt.write(e, 777, 10, false, 3, 5, 0x3fff, 0); // a move word no writer would produce (from 127, to 127)
+  tt.write(e, 12345, 10, false, 3, 5, 0x3fff, 0); // a move word no writer would produce (from 127, to 127)
   tt.probe(12345, 777);
   assert.equal(tt.hit, true);
   assert.equal(tt.move, 0);

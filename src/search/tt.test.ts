@@ -39,7 +39,7 @@ test('store and probe round trip keeps every field', () => {
     assert.equal(tt.hit, false, 'empty table has no hit');
     assert.equal(tt.value, VALUE_NONE);
     assert.equal(tt.depth, DEPTH_NONE);
-    tt.write(e, hi, v, pv, b, d, m, ev);
+    tt.write(e, lo, v, pv, b, d, m, ev);
     e = tt.probe(lo, hi);
     assert.equal(tt.hit, true);
     assert.equal(tt.value, v);
@@ -48,8 +48,8 @@ test('store and probe round trip keeps every field', () => {
     assert.equal(tt.bound, b);
     assert.equal(tt.depth, d);
     assert.equal(tt.move, m);
-    // A different check word in the same cluster is not a hit.
-    tt.probe(lo, hi ^ 1);
+    // Other check bits (the key's low 16) in the same cluster are not a hit.
+    tt.probe(lo ^ 1, hi);
     assert.equal(tt.hit, false);
   }
 });
@@ -60,17 +60,17 @@ test('replacement: deeper data wins, exact always writes, the old move is kept w
   const lo = 1234567,
     hi = 89;
   let e = tt.probe(lo, hi);
-  tt.write(e, hi, 50, false, BOUND_LOWER, 20, (1 << 7) | 2, 0);
+  tt.write(e, lo, 50, false, BOUND_LOWER, 20, (1 << 7) | 2, 0);
   e = tt.probe(lo, hi);
   // A much shallower non-exact result does not overwrite...
-  tt.write(e, hi, -70, false, BOUND_UPPER, 3, MOVE_NONE, 0);
+  tt.write(e, lo, -70, false, BOUND_UPPER, 3, MOVE_NONE, 0);
   tt.probe(lo, hi);
   assert.equal(tt.depth, 20);
   assert.equal(tt.value, 50);
   assert.equal(tt.move, (1 << 7) | 2);
   // ...but an exact one does, and keeps the move if it brings none.
   e = tt.probe(lo, hi);
-  tt.write(e, hi, 10, true, BOUND_EXACT, 2, MOVE_NONE, 0);
+  tt.write(e, lo, 10, true, BOUND_EXACT, 2, MOVE_NONE, 0);
   tt.probe(lo, hi);
   assert.equal(tt.depth, 2);
   assert.equal(tt.bound, BOUND_EXACT);
@@ -79,7 +79,7 @@ test('replacement: deeper data wins, exact always writes, the old move is kept w
   // Entries of older searches are replaced even by shallow data.
   tt.newSearch();
   e = tt.probe(lo, hi);
-  tt.write(e, hi, 5, false, BOUND_UPPER, 1, (3 << 7) | 4, 0);
+  tt.write(e, lo, 5, false, BOUND_UPPER, 1, (3 << 7) | 4, 0);
   tt.probe(lo, hi);
   assert.equal(tt.depth, 1);
   assert.equal(tt.move, (3 << 7) | 4);
@@ -133,7 +133,7 @@ test('hashfull counts entries of the current search in permill, clear empties', 
     const lo = (rnd() * 4294967296) | 0,
       hi = (rnd() * 4294967296) | 0;
     const e = tt.probe(lo, hi);
-    tt.write(e, hi, 1, false, BOUND_LOWER, 5, MOVE_NONE, 0);
+    tt.write(e, lo, 1, false, BOUND_LOWER, 5, MOVE_NONE, 0);
   }
   const full = tt.hashfull();
   assert.ok(full > 500 && full <= 1000, `hashfull ${full}`);
@@ -155,7 +155,7 @@ test('size follows the MB setting and lives on a SharedArrayBuffer', () => {
   // Another table attached to the same buffer sees the same data.
   tt.newSearch();
   const e = tt.probe(42, 43);
-  tt.write(e, 43, 777, false, BOUND_EXACT, 9, MOVE_NONE, 0);
+  tt.write(e, 42, 777, false, BOUND_EXACT, 9, MOVE_NONE, 0);
   const other = new TranspositionTable(1);
   other.attach(tt.buffer);
   other.setGeneration(tt.generation());
@@ -163,10 +163,39 @@ test('size follows the MB setting and lives on a SharedArrayBuffer', () => {
   assert.equal(other.hit, true);
   assert.equal(other.value, 777);
   // Cluster indices stay in range for extreme keys.
-  for (const lo of [0, -1, 0x7fffffff, -0x80000000, 1]) {
-    const i = tt.firstEntry(lo);
-    assert.ok(i >= 0 && i + 9 <= tt.table.length);
+  for (const lo of [0, -1, 0x7fffffff, -0x80000000, 1])
+    for (const hi of [0, -1, 0x7fffffff, -0x80000000, 1]) {
+      const i = tt.firstEntry(lo, hi);
+      assert.ok(i >= 0 && i + 16 <= tt.table.length * 2);
+    }
+});
+
+test("the table is Pikafish's: 32-byte clusters, the cluster from mul_hi64(key, clusters), 16 check bits", () => {
+  const tt = new TranspositionTable(16);
+  assert.equal(tt.clusterCount, (16 * 1024 * 1024) / 32);
+  assert.equal(tt.table.byteLength, 16 * 1024 * 1024);
+  const rnd = mulberry32(11);
+  for (const mb of [1, 3, 16, 1000]) {
+    const t = new TranspositionTable(0);
+    const n = Math.floor((mb * 1024 * 1024) / 32);
+    t.clusterCount = n; // firstEntry reads only the count
+    for (let k = 0; k < 2000; k++) {
+      const lo = k < 4 ? [0, -1, 1, -1][k] : (rnd() * 4294967296) | 0;
+      const hi = k < 4 ? [0, -1, -1, 0][k] : (rnd() * 4294967296) | 0;
+      const key = (BigInt(hi >>> 0) << 32n) | BigInt(lo >>> 0);
+      const cluster = Number((key * BigInt(n)) >> 64n);
+      assert.equal(t.firstEntry(lo, hi), cluster * 16, `${mb} MB, key ${key.toString(16)}`);
+    }
   }
+  // Two keys of one cluster with the same low 16 bits are the same entry to the table (as in Pikafish).
+  tt.newSearch();
+  const e = tt.probe(0x00012345, 0x40000000);
+  tt.write(e, 0x00012345, 33, false, BOUND_LOWER, 4, MOVE_NONE, 0);
+  tt.probe(0x7fff2345, 0x40000000);
+  assert.equal(tt.hit, true);
+  assert.equal(tt.value, 33);
+  tt.probe(0x00012346, 0x40000000);
+  assert.equal(tt.hit, false);
 });
 
 test('prefault brings a shared table in without changing a word, and ignores an unshared buffer', () => {

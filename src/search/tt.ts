@@ -1,17 +1,19 @@
 // The transposition table: a hash table of earlier search results shared by all
 // search threads (its storage lives on a SharedArrayBuffer).
 //
-// Layout: clusters of 3 entries, 3 int32 words per entry (Pikafish keeps 3
-// entries of 10 bytes per 32-byte cluster; we spend a little more and keep the
-// full upper 32 bits of the key as the check word):
-//   w0  check word: the high half of the (rule-60 adjusted) key
-//   w1  move (14 bits) | depth8 << 14 (8 bits) | genBound8 << 22 (8 bits:
-//       generation 5 bits, bound 2 bits, pv 1 bit)
-//   w2  value (low 16 bits, signed) | static eval (high 16 bits, signed)
-// depth8 stores depth - DEPTH_NONE, so 0 means "empty". The cluster index comes
-// from the low half of the key (multiply-high by the cluster count). Reads and
-// writes are racy when threads share the table, as in Pikafish: callers must
-// validate moves (pseudo-legal + legal) before playing them.
+// Layout, Pikafish's: clusters of 32 bytes (two to a cache line) holding 3
+// entries of 10 bytes and 2 bytes of padding. Seen as 16-bit words, entry i of
+// cluster c starts at word c * 16 + i * 5:
+//   +0  key16: the low 16 bits of the (rule-60 adjusted) key
+//   +1  depth8 (low byte: depth - DEPTH_NONE, 0 = empty) | genBound8 << 8
+//       (generation 5 bits, bound 2 bits, pv 1 bit)
+//   +2  move (14 bits)
+//   +3  value (signed)
+//   +4  static eval (signed)
+// The cluster is the high half of the 64-bit product of the key and the cluster
+// count (Pikafish's mul_hi64). Reads and writes are racy when threads share the
+// table, as in Pikafish: callers must validate moves (pseudo-legal + legal)
+// before playing them.
 
 import { isShared, PAGE_WORDS, touchPages } from './pages.js';
 import { MOVE_NONE, VALUE_MATE_IN_MAX_PLY, VALUE_MATED_IN_MAX_PLY, VALUE_NONE, VALUE_INFINITE } from '../core/types.js';
@@ -31,9 +33,11 @@ const BOUND_SHIFT = GENERATION_BITS;
 const PV_SHIFT = BOUND_SHIFT + 2;
 
 const CLUSTER_SIZE = 3;
-const ENTRY_WORDS = 3;
-const CLUSTER_WORDS = CLUSTER_SIZE * ENTRY_WORDS;
-const CLUSTER_BYTES = CLUSTER_WORDS * 4;
+/** 16-bit words per entry and per cluster. */
+const ENTRY_HALVES = 5;
+const CLUSTER_HALVES = 16;
+const CLUSTER_BYTES = CLUSTER_HALVES * 2;
+const TWO_POW_M32 = 1 / 4294967296;
 
 function allocate(bytes: number): Int32Array {
   const Sab = (globalThis as { SharedArrayBuffer?: typeof SharedArrayBuffer }).SharedArrayBuffer;
@@ -41,8 +45,10 @@ function allocate(bytes: number): Int32Array {
 }
 
 export class TranspositionTable {
-  /** The table words (on a SharedArrayBuffer where available). */
+  /** The table's storage as int32 words (on a SharedArrayBuffer where available). */
   table: Int32Array;
+  /** The same storage as 16-bit words: the entries' fields. */
+  private h: Int16Array;
   clusterCount = 0;
   private generation8 = 0;
   private sizeMb = 0;
@@ -60,6 +66,7 @@ export class TranspositionTable {
   /** `mb` = 0: no storage yet (a search thread that will attach() a shared table). */
   constructor(mb = 16) {
     this.table = new Int32Array(0);
+    this.h = new Int16Array(0);
     if (mb > 0) this.resize(mb);
   }
 
@@ -73,7 +80,9 @@ export class TranspositionTable {
     this.sizeMb = mb;
     this.clusterCount = Math.floor((mb * 1024 * 1024) / CLUSTER_BYTES);
     this.table = new Int32Array(0); // drop the old storage first
+    this.h = new Int16Array(0);
     this.table = allocate(this.clusterCount * CLUSTER_BYTES);
+    this.h = new Int16Array(this.table.buffer);
     this.generation8 = 0;
   }
 
@@ -98,7 +107,8 @@ export class TranspositionTable {
   /** Uses an existing shared buffer (another thread's table). */
   attach(buffer: ArrayBufferLike): void {
     this.table = new Int32Array(buffer);
-    this.clusterCount = Math.floor(this.table.length / CLUSTER_WORDS);
+    this.h = new Int16Array(buffer);
+    this.clusterCount = Math.floor(this.h.length / CLUSTER_HALVES);
     this.sizeMb = Math.round((this.table.length * 4) / (1024 * 1024));
   }
 
@@ -124,52 +134,64 @@ export class TranspositionTable {
     this.generation8 = g & GENERATION_MASK;
   }
 
-  /** Word index of the first entry of the cluster for a key (exact multiply-high). */
-  firstEntry(keyLo: number): number {
+  /**
+   * 16-bit word index of the first entry of the key's cluster: the high 64 bits
+   * of the 128-bit product of the key (keyHi:keyLo) and the cluster count, as
+   * Pikafish's mul_hi64, computed exactly in doubles from 16-bit pieces.
+   */
+  firstEntry(keyLo: number, keyHi: number): number {
     const n = this.clusterCount;
-    const hi = (keyLo >>> 16) * n;
-    const lo = (keyLo & 0xffff) * n;
-    // floor((keyLo * n) / 2^32) computed exactly in doubles.
-    const idx = Math.floor((hi + Math.floor(lo / 65536)) / 65536);
-    return idx * CLUSTER_WORDS;
+    const lo = keyLo >>> 0,
+      hi = keyHi >>> 0;
+    if (n < 0x200000) {
+      // Below 2^21 clusters (64 MB) both products and their sum are exact
+      // doubles, and the quotients fit an int32, where truncation is floor.
+      return (((hi * n + ((lo * n * TWO_POW_M32) | 0)) * TWO_POW_M32) | 0) * CLUSTER_HALVES;
+    }
+    const carryLo = Math.floor(((lo >>> 16) * n + Math.floor(((lo & 0xffff) * n) / 65536)) / 65536);
+    const idx = Math.floor(((hi >>> 16) * n + Math.floor(((hi & 0xffff) * n + carryLo) / 65536)) / 65536);
+    return idx * CLUSTER_HALVES;
   }
 
-  private relativeAge(w1: number): number {
-    return (this.generation8 - (w1 >>> 22)) & GENERATION_MASK;
+  /** Age in searches of an entry whose depth and generation word is `dg` (0-31, wrapping). */
+  private relativeAge(dg: number): number {
+    return (this.generation8 - (dg >>> 8)) & GENERATION_MASK;
   }
 
   /**
    * Looks up a key. Sets the result fields (hit, move, value, eval, depth, bound,
-   * isPv) and returns the word index of the entry to write to later: the
-   * entry holding the key, or the least valuable entry of the cluster.
+   * isPv) and returns the index of the entry to write to later: the entry holding
+   * the key's 16 check bits, or the least valuable entry of the cluster.
    */
   probe(keyLo: number, keyHi: number): number {
-    const t = this.table;
-    const first = this.firstEntry(keyLo);
+    const h = this.h;
+    const first = this.firstEntry(keyLo, keyHi);
+    const key16 = (keyLo << 16) >> 16;
     for (let i = 0; i < CLUSTER_SIZE; i++) {
-      const e = first + i * ENTRY_WORDS;
-      if (t[e] === keyHi) {
-        const w1 = t[e + 1],
-          w2 = t[e + 2];
-        const depth8 = (w1 >>> 14) & 0xff;
+      const e = first + i * ENTRY_HALVES;
+      if (h[e] === key16) {
+        const dg = h[e + 1] & 0xffff;
+        const depth8 = dg & 0xff;
         this.hit = depth8 !== 0;
         // A racing writer may tear an entry: never hand out a move off the board
         // (callers still check pseudo-legality and legality before playing it).
-        const m = w1 & 0x3fff;
+        const m = h[e + 2] & 0x3fff;
         this.move = m >>> 7 < 90 && (m & 127) < 90 ? m : MOVE_NONE;
         this.depth = depth8 + DEPTH_NONE;
-        this.bound = (w1 >>> (22 + BOUND_SHIFT)) & 3;
-        this.isPv = ((w1 >>> (22 + PV_SHIFT)) & 1) !== 0;
-        this.value = (w2 << 16) >> 16;
-        this.eval = w2 >> 16;
+        this.bound = (dg >>> (8 + BOUND_SHIFT)) & 3;
+        this.isPv = ((dg >>> (8 + PV_SHIFT)) & 1) !== 0;
+        this.value = h[e + 3];
+        this.eval = h[e + 4];
         return e;
       }
     }
     let replace = first;
-    let replaceWorth = ((t[first + 1] >>> 14) & 0xff) - 8 * this.relativeAge(t[first + 1]);
+    let dg = h[first + 1] & 0xffff;
+    let replaceWorth = (dg & 0xff) - 8 * this.relativeAge(dg);
     for (let i = 1; i < CLUSTER_SIZE; i++) {
-      const e = first + i * ENTRY_WORDS;
-      const worth = ((t[e + 1] >>> 14) & 0xff) - 8 * this.relativeAge(t[e + 1]);
+      const e = first + i * ENTRY_HALVES;
+      dg = h[e + 1] & 0xffff;
+      const worth = (dg & 0xff) - 8 * this.relativeAge(dg);
       if (replaceWorth > worth) {
         replace = e;
         replaceWorth = worth;
@@ -186,13 +208,14 @@ export class TranspositionTable {
   }
 
   /**
-   * Stores data into entry `e` (from probe), following Pikafish's replacement
-   * rules: keep the old move when none is given, overwrite only more valuable
-   * data, and age decisive scores of entries that are kept.
+   * Stores data into entry `e` (from probe) for the key whose low half is
+   * `keyLo`, following Pikafish's replacement rules: keep the old move when none
+   * is given, overwrite only more valuable data, and age decisive scores of
+   * entries that are kept.
    */
   write(
     e: number,
-    keyHi: number,
+    keyLo: number,
     value: number,
     pv: boolean,
     bound: number,
@@ -200,50 +223,48 @@ export class TranspositionTable {
     move: number,
     ev: number,
   ): void {
-    const t = this.table;
-    const sameKey = t[e] === keyHi;
-    let w1 = t[e + 1];
-    if (move !== MOVE_NONE || !sameKey) w1 = (w1 & ~0x3fff) | (move & 0x3fff);
-    const depth8 = (w1 >>> 14) & 0xff;
+    const h = this.h;
+    const key16 = (keyLo << 16) >> 16;
+    const sameKey = h[e] === key16;
+    if (move !== MOVE_NONE || !sameKey) h[e + 2] = move & 0x3fff;
+    const dg = h[e + 1] & 0xffff;
+    const depth8 = dg & 0xff;
     const pvBit = pv ? 1 : 0;
     if (
       bound === BOUND_EXACT ||
       !sameKey ||
       depth - DEPTH_NONE + 2 * pvBit > depth8 - 4 ||
-      this.relativeAge(w1) !== 0
+      this.relativeAge(dg) !== 0
     ) {
       const gb = this.generation8 | (bound << BOUND_SHIFT) | (pvBit << PV_SHIFT);
-      t[e] = keyHi;
-      t[e + 1] = (w1 & 0x3fff) | (((depth - DEPTH_NONE) & 0xff) << 14) | (gb << 22);
-      t[e + 2] = (value & 0xffff) | (ev << 16);
-    } else {
-      t[e + 1] = w1;
+      h[e] = key16;
+      h[e + 1] = ((depth - DEPTH_NONE) & 0xff) | (gb << 8);
+      h[e + 3] = value;
+      h[e + 4] = ev;
+    } else if (depth8 + DEPTH_NONE >= 5 && ((dg >>> (8 + BOUND_SHIFT)) & 3) !== BOUND_EXACT) {
       // Secondary aging of decisive scores, important for elementary mate finding.
-      if (depth8 + DEPTH_NONE >= 5 && ((w1 >>> (22 + BOUND_SHIFT)) & 3) !== BOUND_EXACT) {
-        const v16 = (t[e + 2] << 16) >> 16;
-        if (Math.abs(v16) < VALUE_INFINITE && (v16 >= VALUE_MATE_IN_MAX_PLY || v16 <= VALUE_MATED_IN_MAX_PLY)) {
-          t[e + 1] = (w1 & ~(0xff << 14)) | (Math.max(depth8 - 1, 0) << 14);
-        }
+      const v16 = h[e + 3];
+      if (Math.abs(v16) < VALUE_INFINITE && (v16 >= VALUE_MATE_IN_MAX_PLY || v16 <= VALUE_MATED_IN_MAX_PLY)) {
+        h[e + 1] = (dg & 0xff00) | Math.max(depth8 - 1, 0);
       }
     }
   }
 
   /** Lowers the stored depth of entry `e` (an entry whose bound did not fit the window). */
   penalize(e: number, penalty: number): void {
-    const w1 = this.table[e + 1];
-    const depth8 = Math.max(((w1 >>> 14) & 0xff) - penalty, 0);
-    this.table[e + 1] = (w1 & ~(0xff << 14)) | (depth8 << 14);
+    const dg = this.h[e + 1] & 0xffff;
+    this.h[e + 1] = (dg & 0xff00) | Math.max((dg & 0xff) - penalty, 0);
   }
 
   /** Permill of the first 1000 clusters' entries written in the last `maxAge` searches. */
   hashfull(maxAge = 0): number {
-    const t = this.table;
+    const h = this.h;
     const n = Math.min(1000, this.clusterCount);
     let cnt = 0;
     for (let c = 0; c < n; c++) {
       for (let i = 0; i < CLUSTER_SIZE; i++) {
-        const w1 = t[c * CLUSTER_WORDS + i * ENTRY_WORDS + 1];
-        if (((w1 >>> 14) & 0xff) !== 0 && this.relativeAge(w1) <= maxAge) cnt++;
+        const dg = h[c * CLUSTER_HALVES + i * ENTRY_HALVES + 1] & 0xffff;
+        if ((dg & 0xff) !== 0 && this.relativeAge(dg) <= maxAge) cnt++;
       }
     }
     return Math.floor((cnt * 1000) / (n * CLUSTER_SIZE));

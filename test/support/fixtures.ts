@@ -62,7 +62,12 @@ export function play(fen: string, moves: string): Position {
 
 /** Path of the perft reference table inside the repository (test/data/perft.tsv, measured with native Pikafish). */
 export function perftTablePath(): string {
-  return resolve(repoRoot(), 'test', 'data', 'perft.tsv');
+  return testDataPath('perft.tsv');
+}
+
+/** A file of test/data. */
+export function testDataPath(name: string): string {
+  return resolve(repoRoot(), 'test', 'data', name);
 }
 
 /** The data lines of a tab-separated table: header first, `#` comment lines and blank lines left out. */
@@ -417,10 +422,15 @@ export function positionState(pos: Position): string {
     Array.from(pos.board).join(','),
     Array.from(pos.rankOcc).join(','),
     Array.from(pos.fileOcc).join(','),
-    Array.from(pos.listSq).join(','),
-    Array.from(pos.listCount).join(','),
-    Array.from(pos.listIndex).join(','),
+    // The lists as far as they hold pieces (slots past the count and the index of
+    // an empty square keep whatever they last held, and nothing reads them).
+    Array.from(pos.listSq.subarray(0, pos.listCount[0])).join(','),
+    Array.from(pos.listSq.subarray(16, 16 + pos.listCount[1])).join(','),
+    Array.from(pos.listIndex)
+      .map((i, s) => (pos.board[s] !== 0 ? i : '.'))
+      .join(','),
     Array.from(pos.pieceCount).join(','),
+    Array.from(pos.pieceBits).join(','),
     Array.from(pos.kingSq).join(','),
     Array.from(pos.majorMaterial).join(','),
     stateStack(pos),

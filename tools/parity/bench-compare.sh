@@ -1,10 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # bench-compare.sh FIRST LAST DEPTH: Kirin's bench positions FIRST..LAST searched in one
-# `bench` run by native Pikafish ($NATIVE) and by a diagnostic Kirin checkout ($DIAG), both
+# `bench` run by native Pikafish ($NATIVE) and by a traced Kirin checkout ($DIAG), both
 # with the network $NET, Hash 16, one thread; prints each position's nodes side by side.
 set -euo pipefail
-: "${NATIVE:?path to a native Pikafish}" "${DIAG:?diagnostic Kirin checkout (built)}" "${NET:?network file}"
+: "${NATIVE:?path to a native Pikafish}" "${DIAG:?traced Kirin checkout (built)}" "${NET:?network file}"
 fens=$(mktemp)
 node -e "import('$DIAG/dist/src/protocol/benchpositions.js').then((m) => console.log(m.BENCH_FENS.join('\n')))" |
   sed -n "${1},${2}p" > "$fens"

@@ -29,9 +29,7 @@ def show(line):
 
 
 def lines(path):
-    # Evasion scores (S2) are left out: Pikafish scores the evasions it generates,
-    # the diagnostic every pseudo-legal move, and only their order is compared.
-    return [l for l in open(path).read().split('\n') if not l.startswith('S2')]
+    return open(path).read().split('\n')
 
 
 def main():

@@ -5,7 +5,7 @@
 # it leave their table and histories behind, as in `bench`). Needs disk: about 17 lines
 # per node and engine.
 set -euo pipefail
-: "${NATIVE:?traced native Pikafish}" "${DIAG:?diagnostic Kirin checkout (built)}" "${NET:?network file}"
+: "${NATIVE:?traced native Pikafish}" "${DIAG:?traced Kirin checkout (built)}" "${NET:?network file}"
 dir=$(mktemp -d)
 node -e "import('$DIAG/dist/src/protocol/benchpositions.js').then((m) => console.log(m.BENCH_FENS.join('\n')))" |
   sed -n "${1},${2}p" > "$dir/fens"

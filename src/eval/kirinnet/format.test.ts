@@ -123,7 +123,7 @@ test('output buckets run 0..B-1 with the piece count', () => {
 test('the evaluation is symmetric: colours flipped with the other side to move, and files mirrored', () => {
   const net = randomKirinNet(11, DEFAULT_SHAPE);
   let mirroredKings = 0;
-  for (const fen of randomFens(60, 4)) {
+  for (const fen of randomFens(200, 4)) {
     const a = new Position(fen);
     const b = new Position(mirrorFen(fen));
     assert.equal(referenceEvaluate(net, b.board, b.side), referenceEvaluate(net, a.board, a.side), fen);
