@@ -7,8 +7,10 @@
 // --kirin is a shell command line (quote paths with spaces); --native a path.
 //
 // Each round runs `bench HASH 1 DEPTH` in a fresh process of each engine, after
-// `setoption name EvalFile value FILE`, alternating which engine goes first so that
-// a change in the machine's load falls on both. Prints each run's nodes and
+// `setoption name EvalFile value FILE` (and, for Kirin, `Repetition Rule`
+// ComputerRule, Pikafish's rule_judge, so that both search the same trees),
+// alternating which engine goes first so that a change in the machine's load
+// falls on both. Prints each run's nodes and
 // nodes/second, the median nodes/second of each engine and their ratio. A
 // measurement, not a test: compare within one run on one machine.
 
@@ -85,17 +87,21 @@ async function main(): Promise<void> {
   const depth = cl.integer('depth', 13, { min: 1, max: 30 });
   const hash = cl.integer('hash', 16, { min: 1, max: 4096 });
   const kirin = cl.string('kirin', `"${process.execPath}" "${resolve(repoRoot(), 'bin', 'kirin.js')}"`);
-  const input = `setoption name EvalFile value ${net}\nbench ${hash} 1 ${depth}\nquit\n`;
+  const bench = `bench ${hash} 1 ${depth}\nquit\n`;
   const engines = [
-    { name: 'kirin', command: kirin },
-    { name: 'native', command: `"${resolve(nativePath)}"` },
+    {
+      name: 'kirin',
+      command: kirin,
+      input: `setoption name EvalFile value ${net}\nsetoption name Repetition Rule value ComputerRule\n${bench}`,
+    },
+    { name: 'native', command: `"${resolve(nativePath)}"`, input: `setoption name EvalFile value ${net}\n${bench}` },
   ];
   const runs: Record<string, BenchRun[]> = { kirin: [], native: [] };
   const load = loadavg()[0];
   for (let r = 0; r < rounds; r++) {
     const order = r % 2 ? [...engines].reverse() : engines;
     for (const e of order) {
-      const run = await runBench(e.command, input);
+      const run = await runBench(e.command, e.input);
       runs[e.name].push(run);
       if (!cl.flag('json'))
         console.log(`round ${r + 1} ${e.name.padEnd(6)} nodes ${run.nodes} time ${run.timeMs} ms nps ${run.nps}`);
@@ -112,6 +118,7 @@ async function main(): Promise<void> {
     kirin: { nodes: runs.kirin[0].nodes, medianNps: kirinNps, runs: runs.kirin },
     native: { nodes: runs.native[0].nodes, medianNps: nativeNps, runs: runs.native },
     ratio: Math.round((kirinNps / nativeNps) * 1000) / 1000,
+    sameTrees: runs.kirin[0].nodes === runs.native[0].nodes,
   };
   if (cl.flag('json')) console.log(JSON.stringify(summary, null, 2));
   else {
@@ -119,6 +126,7 @@ async function main(): Promise<void> {
     console.log(`kirin : bench nodes ${summary.kirin.nodes}, median ${kirinNps} nodes/s`);
     console.log(`native: bench nodes ${summary.native.nodes}, median ${nativeNps} nodes/s`);
     console.log(`ratio kirin/native: ${summary.ratio.toFixed(3)}`);
+    console.log(summary.sameTrees ? 'the same trees (equal node counts)' : 'different trees (node counts differ)');
   }
 }
 
