@@ -7,8 +7,9 @@
 // --kirin is a shell command line (quote paths with spaces); --native a path.
 //
 // Each round runs `bench HASH 1 DEPTH` in a fresh process of each engine, after
-// `setoption name EvalFile value FILE` (and, for Kirin, `Repetition Rule`
-// ComputerRule, Pikafish's rule_judge, so that both search the same trees),
+// `setoption name EvalFile value FILE` and `setoption name Repetition Rule value
+// ComputerRule` (Kirin's port of Pikafish's rule_judge, so that both search the
+// same trees; native Pikafish, which has no such option, says so and goes on),
 // alternating which engine goes first so that a change in the machine's load
 // falls on both. Prints each run's nodes and
 // nodes/second, the median nodes/second of each engine and their ratio. A
@@ -87,21 +88,19 @@ async function main(): Promise<void> {
   const depth = cl.integer('depth', 13, { min: 1, max: 30 });
   const hash = cl.integer('hash', 16, { min: 1, max: 4096 });
   const kirin = cl.string('kirin', `"${process.execPath}" "${resolve(repoRoot(), 'bin', 'kirin.js')}"`);
-  const bench = `bench ${hash} 1 ${depth}\nquit\n`;
+  const input =
+    `setoption name EvalFile value ${net}\nsetoption name Repetition Rule value ComputerRule\n` +
+    `bench ${hash} 1 ${depth}\nquit\n`;
   const engines = [
-    {
-      name: 'kirin',
-      command: kirin,
-      input: `setoption name EvalFile value ${net}\nsetoption name Repetition Rule value ComputerRule\n${bench}`,
-    },
-    { name: 'native', command: `"${resolve(nativePath)}"`, input: `setoption name EvalFile value ${net}\n${bench}` },
+    { name: 'kirin', command: kirin },
+    { name: 'native', command: `"${resolve(nativePath)}"` },
   ];
   const runs: Record<string, BenchRun[]> = { kirin: [], native: [] };
   const load = loadavg()[0];
   for (let r = 0; r < rounds; r++) {
     const order = r % 2 ? [...engines].reverse() : engines;
     for (const e of order) {
-      const run = await runBench(e.command, e.input);
+      const run = await runBench(e.command, input);
       runs[e.name].push(run);
       if (!cl.flag('json'))
         console.log(`round ${r + 1} ${e.name.padEnd(6)} nodes ${run.nodes} time ${run.timeMs} ms nps ${run.nps}`);
