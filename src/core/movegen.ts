@@ -73,6 +73,12 @@ export function generate(pos: Position, type: GenType, list: Int32Array, start: 
 const TYPE_ORDER = [PAWN, BISHOP, ADVISOR, KNIGHT, CANNON, ROOK];
 
 function generatePseudo(pos: Position, caps: boolean, quiets: boolean, list: Int32Array, start: number): number {
+  const n = generateAllButKing(pos, caps, quiets, list, start);
+  return generatePiece(pos, pos.kingSq[pos.side], caps, quiets, list, n);
+}
+
+/** The moves of every piece of the side to move but its king, in Pikafish's order. */
+function generateAllButKing(pos: Position, caps: boolean, quiets: boolean, list: Int32Array, start: number): number {
   const us = pos.side;
   const bits = pos.pieceBits;
   let n = start;
@@ -87,7 +93,7 @@ function generatePseudo(pos: Position, caps: boolean, quiets: boolean, list: Int
       }
     }
   }
-  return generatePiece(pos, pos.kingSq[us], caps, quiets, list, n);
+  return n;
 }
 
 /** Marks of the squares an evasion may go to (equal to evasionStamp when marked). */
@@ -136,23 +142,13 @@ function generateEvasions(pos: Position, list: Int32Array, start: number): numbe
   }
   evasionTarget[checker] = stamp;
 
-  // Blocks and captures of the checker, by every piece but the king.
-  const bits = pos.pieceBits;
+  // Blocks and captures of the checker, by every piece but the king: their
+  // moves kept in order where they land on a target square.
+  const end = generateAllButKing(pos, true, true, list, start);
   let n = start;
-  for (let k = 0; k < TYPE_ORDER.length; k++) {
-    const base = ((us << 3) | TYPE_ORDER[k]) * 3;
-    for (let w = 0; w < 3; w++) {
-      let m = bits[base + w];
-      while (m) {
-        const sq = (w << 5) + 31 - Math.clz32(m & -m);
-        m &= m - 1;
-        const end = generatePiece(pos, sq, true, true, list, n);
-        for (let i = n; i < end; i++) {
-          const mv = list[i];
-          if (evasionTarget[mv & 127] === stamp) list[n++] = mv;
-        }
-      }
-    }
+  for (let i = start; i < end; i++) {
+    const mv = list[i];
+    if (evasionTarget[mv & 127] === stamp) list[n++] = mv;
   }
   // King moves; along a rook's or cannon's line only captures.
   for (let k = ksq * 4; k < ksq * 4 + 4; k++) {
