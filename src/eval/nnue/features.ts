@@ -233,11 +233,22 @@ const BALANCE_HI = 0xa4a92a74;
   }
 }
 
-const midLo = new Float64Array(2);
-const midHi = new Float64Array(2);
+/** The negated encodings, (2^64 - e) mod 2^64, for taking a piece away. */
+const NEG_LO = new Uint32Array(16 * SQUARE_NB);
+const NEG_HI = new Uint32Array(16 * SQUARE_NB);
+for (let i = 0; i < 16 * SQUARE_NB; i++) {
+  NEG_LO[i] = (0x100000000 - MID_LO[i]) % 0x100000000;
+  NEG_HI[i] = (0x100000000 - MID_HI[i] - (MID_LO[i] !== 0 ? 1 : 0)) % 0x100000000;
+}
 
-/** Both colours' mid-mirror encodings (into midLo/midHi), as Position::midEncoding in Pikafish. */
-function computeMidEncodings(pos: Position): void {
+const TWO_32 = 4294967296;
+
+/**
+ * Both colours' mid-mirror encodings (Position::midEncoding in Pikafish), 64-bit
+ * sums wrapping as in C++, as unsigned 32-bit halves: out[o] and out[o + 1] the low
+ * and high half of White's, out[o + 2] and out[o + 3] Black's.
+ */
+export function midEncodings(pos: Position, out: Float64Array, o: number): void {
   for (let c = 0; c < 2; c++) {
     let lo = BALANCE_LO,
       hi = BALANCE_HI;
@@ -248,34 +259,77 @@ function computeMidEncodings(pos: Position): void {
       lo += MID_LO[k];
       hi += MID_HI[k];
     }
-    const carry = Math.floor(lo / 4294967296);
-    midLo[c] = lo - carry * 4294967296;
-    midHi[c] = (hi + carry) % 4294967296;
+    const carry = Math.floor(lo / TWO_32);
+    out[o + 2 * c] = lo - carry * TWO_32;
+    out[o + 2 * c + 1] = (hi + carry) % TWO_32;
   }
 }
 
-function lessThanBalance(c: number): boolean {
-  return midHi[c] < BALANCE_HI || (midHi[c] === BALANCE_HI && midLo[c] < BALANCE_LO);
+/**
+ * The encodings after a move, from those before it (src[s..s + 3]) into out[o..o + 3]:
+ * piece `pc` went from `from` to `to` and took `captured` (0 for none). Equal to
+ * midEncodings() of the position after the move, at the cost of three table entries.
+ */
+export function midEncodingsAfterMove(
+  src: Float64Array,
+  s: number,
+  out: Float64Array,
+  o: number,
+  pc: number,
+  from: number,
+  to: number,
+  captured: number,
+): void {
+  const c = pc >> 3,
+    them = c ^ 1;
+  const kt = pc * SQUARE_NB + to,
+    kf = pc * SQUARE_NB + from;
+  let lo = src[s + 2 * c] + MID_LO[kt] + NEG_LO[kf];
+  const carry = Math.floor(lo / TWO_32);
+  lo -= carry * TWO_32;
+  out[o + 2 * c] = lo;
+  out[o + 2 * c + 1] = (src[s + 2 * c + 1] + MID_HI[kt] + NEG_HI[kf] + carry) % TWO_32;
+  if (captured) {
+    const kc = captured * SQUARE_NB + to;
+    const lo2 = src[s + 2 * them] + NEG_LO[kc];
+    const carry2 = lo2 >= TWO_32 ? 1 : 0;
+    out[o + 2 * them] = lo2 - carry2 * TWO_32;
+    out[o + 2 * them + 1] = (src[s + 2 * them + 1] + NEG_HI[kc] + carry2) % TWO_32;
+  } else {
+    out[o + 2 * them] = src[s + 2 * them];
+    out[o + 2 * them + 1] = src[s + 2 * them + 1];
+  }
 }
 
-/** HalfKAv2_hm::requires_mid_mirror (call computeMidEncodings first). */
-function requiresMidMirror(c: number): boolean {
-  if (midHi[c] < 2147483648 || midHi[c ^ 1] < 2147483648) return false;
-  if (lessThanBalance(c)) return true;
-  return midHi[c] === BALANCE_HI && midLo[c] === BALANCE_LO && lessThanBalance(c ^ 1);
+/** Encoding of colour c (at m[o..o + 3]) below the balance value, as unsigned 64-bit numbers. */
+function lessThanBalance(m: Float64Array, o: number, c: number): boolean {
+  const lo = m[o + 2 * c],
+    hi = m[o + 2 * c + 1];
+  return hi < BALANCE_HI || (hi === BALANCE_HI && lo < BALANCE_LO);
 }
+
+/** HalfKAv2_hm::requires_mid_mirror for colour c, given both encodings at m[o..o + 3]. */
+function requiresMidMirror(m: Float64Array, o: number, c: number): boolean {
+  if (m[o + 2 * c + 1] < 2147483648 || m[o + 2 * (c ^ 1) + 1] < 2147483648) return false;
+  if (lessThanBalance(m, o, c)) return true;
+  return m[o + 2 * c + 1] === BALANCE_HI && m[o + 2 * c] === BALANCE_LO && lessThanBalance(m, o, c ^ 1);
+}
+
+const midScratch = new Float64Array(4);
 
 /** The mid-mirror encoding of colour c as a BigInt (tests and diagnostics). */
 export function midEncoding(pos: Position, c: number): bigint {
-  computeMidEncodings(pos);
-  return (BigInt(midHi[c]) << 32n) | BigInt(midLo[c]);
+  midEncodings(pos, midScratch, 0);
+  return (BigInt(midScratch[2 * c + 1]) << 32n) | BigInt(midScratch[2 * c]);
 }
 
 /**
  * Feature bucket (king bucket * 4 + attack bucket) and mirror flag of both
- * perspectives, written to out[0..3] = bucket0, mirror0, bucket1, mirror1.
+ * perspectives, written to out[0..3] = bucket0, mirror0, bucket1, mirror1. The
+ * mid-mirror encodings, needed when both kings stand on the middle file, are
+ * read from mid[mo..mo + 3] when given (midEncodings()), else computed.
  */
-export function featureBuckets(pos: Position, out: Int32Array): void {
+export function featureBuckets(pos: Position, out: Int32Array, mid?: Float64Array, mo = 0): void {
   const k0 = pos.kingSq[0],
     k1 = pos.kingSq[1];
   const kb0 = KING_BUCKETS[k0],
@@ -283,9 +337,13 @@ export function featureBuckets(pos: Position, out: Int32Array): void {
   let mid0 = false,
     mid1 = false;
   if (kb0 & 1 && kb1 & 1 && !(kb0 & 8) && !(kb1 & 8)) {
-    computeMidEncodings(pos);
-    mid0 = requiresMidMirror(0);
-    mid1 = requiresMidMirror(1);
+    if (mid === undefined) {
+      midEncodings(pos, midScratch, 0);
+      mid = midScratch;
+      mo = 0;
+    }
+    mid0 = requiresMidMirror(mid, mo, 0);
+    mid1 = requiresMidMirror(mid, mo, 1);
   }
   const pc = pos.pieceCount;
   for (let p = 0; p < 2; p++) {

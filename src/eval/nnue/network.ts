@@ -31,6 +31,8 @@ import {
   featureBuckets,
   initThreatTables,
   layerStackBucket,
+  midEncodings,
+  midEncodingsAfterMove,
   psqIndex,
 } from './features.js';
 import type { NnueKernels } from './kernels.js';
@@ -175,6 +177,8 @@ export class NnueEvaluator {
   private readonly stampHi = new Int32Array(STACK_PLIES);
   private readonly valid = new Uint8Array(STACK_PLIES);
   private readonly bucketOf = new Int32Array(STACK_PLIES * 2);
+  /** Both colours' mid-mirror encodings per ply (features.ts, midEncodings). */
+  private readonly mids = new Float64Array(STACK_PLIES * 4);
   private readonly boards = new Uint8Array(STACK_PLIES * 90);
   private readonly threats = new Int32Array(STACK_PLIES * MAX_RAW);
   private readonly threatCount = new Int32Array(STACK_PLIES);
@@ -338,7 +342,17 @@ export class NnueEvaluator {
     const tc = appendRawThreats(pos, threats, base) - base;
     this.threatCount[i] = tc;
     this.boards.set(pos.board, i * 90);
-    featureBuckets(pos, this.fb);
+    // The mid-mirror encodings of every computed ply are kept, so a child's come
+    // from its parent's and the move.
+    const last = pos.moveAt[n],
+      mids = this.mids;
+    if (dist !== 1) midEncodings(pos, mids, i * 4);
+    else if (last === MOVE_NULL) mids.copyWithin(i * 4, j * 4, j * 4 + 4);
+    else {
+      const to = last & 127;
+      midEncodingsAfterMove(mids, j * 4, mids, i * 4, pos.board[to], last >> 7, to, pos.captured[n]);
+    }
+    featureBuckets(pos, this.fb, mids, i * 4);
     let nAdd = 0,
       nRem = 0;
     const code0 = this.fb[0] * 2 + this.fb[1],
@@ -366,7 +380,6 @@ export class NnueEvaluator {
     }
     // Squares whose piece changed since the ancestor.
     let nChanged = 0;
-    const last = pos.moveAt[n];
     if (dist === 1 && last !== MOVE_NULL) {
       // The parent: only the move's two squares changed.
       const from = last >> 7,

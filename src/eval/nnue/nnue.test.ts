@@ -20,6 +20,8 @@ import {
   appendRawThreats,
   featureBuckets,
   midEncoding,
+  midEncodings,
+  midEncodingsAfterMove,
 } from './features.js';
 import { PortableKernels } from './kernels-portable.js';
 import type { NnueKernels } from './kernels.js';
@@ -91,6 +93,42 @@ test('start position: 14 threat features per perspective, both kings on e, balan
   assert.equal(fb[3], 0);
   // Midencoding: value = balance + sum of contributions (checked against a BigInt recomputation).
   assert.notEqual(midEncoding(q, 0), 0xa4a92a74e989d3a7n);
+});
+
+test('mid-mirror encodings after a move, from the parent and the move, equal the whole sum (random games, every capture)', () => {
+  const rnd = mulberry32(2026);
+  const before = new Float64Array(4),
+    after = new Float64Array(4),
+    whole = new Float64Array(4),
+    fbGiven = new Int32Array(4),
+    fbOwn = new Int32Array(4);
+  let moves = 0,
+    captures = 0;
+  for (let game = 0; game < 30; game++) {
+    const pos = new Position();
+    for (let ply = 0; ply < 120; ply++) {
+      const list = legalMoves(pos);
+      if (list.length === 0) break;
+      const caps = list.filter((m) => pos.isCapture(m));
+      const pool = caps.length && rnd() < 0.4 ? caps : list;
+      const m = pool[Math.floor(rnd() * pool.length)];
+      midEncodings(pos, before, 0);
+      const pc = pos.movedPiece(m),
+        captured = pos.board[m & 127];
+      pos.doMove(m);
+      midEncodingsAfterMove(before, 0, after, 0, pc, m >> 7, m & 127, captured);
+      midEncodings(pos, whole, 0);
+      assert.deepEqual(Array.from(after), Array.from(whole), `after ${m} in game ${game}`);
+      for (let c = 0; c < 2; c++)
+        assert.equal((BigInt(after[2 * c + 1]) << 32n) | BigInt(after[2 * c]), midEncoding(pos, c));
+      featureBuckets(pos, fbGiven, after, 0);
+      featureBuckets(pos, fbOwn);
+      assert.deepEqual(Array.from(fbGiven), Array.from(fbOwn));
+      moves++;
+      if (captured) captures++;
+    }
+  }
+  assert.ok(moves > 2000 && captures > 300, `coverage: ${moves} moves, ${captures} captures`);
 });
 
 for (const kernels of kernelPaths()) {
