@@ -4,10 +4,19 @@
 // WebAssembly SIMD kernels, the portable kernels and the plain scalar reference of
 // the tests, on the synthetic seed-1 network. Needs `npm run build` first.
 //
-//   node dist/tools/nnue/kernel-bench.js [--seconds S]     (per measurement, default 0.5)
+//   node dist/tools/nnue/kernel-bench.js [--seconds S] [--rounds N] [--against FILE.wasm]
+//
+// --seconds: per measurement (default 0.5). --against: also measures the kernels of
+// another build of kernels.wasm (say the last commit's, copied aside) on the same
+// memory, to compare kernel changes. --rounds: measures every kernel set N times,
+// interleaved, and prints the median of each (default 1; use 5 or more with
+// --against, as the machine's speed drifts between measurements).
 //
 // The accumulators come from random feature sets, so about a tenth of the
 // transformed features are non-zero, as with the synthetic net on real positions.
+
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 
 import {
   ACC_BYTES,
@@ -30,14 +39,21 @@ import { referenceKernels } from './reference-kernels.js';
 import { makeSyntheticNet } from './synthetic.js';
 import { commandSpec, scriptCommandLine } from '../lib.js';
 
-const seconds = scriptCommandLine(
+const cl = scriptCommandLine(
   process.argv.slice(2),
   commandSpec({
     name: 'kernel-bench',
-    usage: 'usage: node dist/tools/nnue/kernel-bench.js [--seconds S]   (per measurement, default 0.5)',
-    options: { seconds: { type: 'string' } },
+    usage:
+      'usage: node dist/tools/nnue/kernel-bench.js [--seconds S] [--rounds N] [--against FILE.wasm]\n' +
+      '  --seconds S         per measurement (default 0.5)\n' +
+      '  --rounds N          measure every kernel set N times, interleaved, and print medians (default 1)\n' +
+      "  --against FILE      also measure another build's kernels.wasm on the same memory",
+    options: { seconds: { type: 'string' }, rounds: { type: 'string' }, against: { type: 'string' } },
   }),
-).number('seconds', 0.5, { min: 0.001 });
+);
+const seconds = cl.number('seconds', 0.5, { min: 0.001 });
+const rounds = cl.integer('rounds', 1, { min: 1, max: 1000 });
+const against = cl.string('against', '');
 
 // Work area after the weights: 2 x 64 accumulators, feature lists, scratch.
 const SETS = 64;
@@ -69,12 +85,28 @@ for (let s = 0; s < SETS; s++) {
   writeList(list(s, 2), [...rows(2, psqRow), ...rows(3, threatRow)]);
 }
 
-const kernelSets: NnueKernels[] = [];
+const kernelSets: Array<{ label: string; k: NnueKernels }> = [];
 const wasm = createWasmKernels(memory as unknown as WasmMemory);
-if (wasm.ok) kernelSets.push(wasm.value);
+if (wasm.ok) kernelSets.push({ label: wasm.value.name, k: wasm.value });
 else process.stdout.write(`wasm-simd: unavailable (${wasm.error.message})\n`);
-kernelSets.push(new PortableKernels(memory.buffer));
-kernelSets.push(referenceKernels(memory));
+if (against) {
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(against);
+  } catch (e) {
+    process.stderr.write(`kernel-bench: cannot read ${against}: ${(e as Error).message}\n`);
+    process.exit(1);
+  }
+  const other = createWasmKernels(memory as unknown as WasmMemory, bytes);
+  if (!other.ok) {
+    process.stderr.write(`kernel-bench: ${against}: ${other.error.message}\n`);
+    process.exit(1);
+  }
+  kernelSets.push({ label: basename(against), k: other.value });
+} else {
+  kernelSets.push({ label: 'portable', k: new PortableKernels(memory.buffer) });
+  kernelSets.push({ label: 'scalar-reference', k: referenceKernels(memory) });
+}
 
 /** Calls per second of fn(i) over about `seconds`, after a warm-up. */
 function rate(fn: (i: number) => void): number {
@@ -116,14 +148,16 @@ function nonZeroShares(): [number, number] {
 
 const fmt = (x: number): string =>
   x >= 1e6 ? `${(x / 1e6).toFixed(2)}M` : x >= 1e3 ? `${(x / 1e3).toFixed(1)}k` : x.toFixed(0);
-process.stdout.write(`weights: synthetic seed-1 net; ${seconds}s per measurement; node ${process.version}\n`);
-process.stdout.write('kernels            propagate/s    update/s   refresh/s\n');
-let shares: [number, number] | null = null;
-for (const k of kernelSets) {
+process.stdout.write(
+  `weights: synthetic seed-1 net; ${seconds}s per measurement, ${rounds} round(s); node ${process.version}\n`,
+);
+process.stdout.write(`kernels${' '.repeat(Math.max(1, 19 - 'kernels'.length))}propagate/s    update/s   refresh/s\n`);
+
+/** Calls per second of propagate, update and refresh of one kernel set. */
+function measure(k: NnueKernels): [number, number, number] {
   // Fresh accumulators from the full lists (also the inputs of propagate).
   for (let s = 0; s < SETS; s++)
     for (let side = 0; side < 2; side++) k.refresh(acc(s, side), list((s + side) % SETS, 0), 56);
-  shares ??= nonZeroShares();
   const propagate = rate((i) => {
     const s = i & (SETS - 1);
     k.propagate(acc(s, 0), acc(s, 1), STACKS + (i & 15) * STACK_BYTES, SCRATCH);
@@ -135,13 +169,30 @@ for (const k of kernelSets) {
     k.update(acc(s, 0), acc(s, 0), list(s, a), 5, list(s, r), 5);
   });
   const refresh = rate((i) => k.refresh(acc(i & (SETS - 1), 1), list(i & (SETS - 1), 0), 56));
-  process.stdout.write(
-    `${k.name.padEnd(18)} ${fmt(propagate).padStart(11)} ${fmt(update).padStart(11)} ${fmt(refresh).padStart(11)}\n`,
-  );
+  return [propagate, update, refresh];
 }
+
+const median = (xs: number[]): number => {
+  const v = [...xs].sort((a, b) => a - b);
+  return v.length % 2 ? v[v.length >> 1] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+};
+const results = kernelSets.map(() => [[], [], []] as number[][]);
+let shares: [number, number] | null = null;
+for (let r = 0; r < rounds; r++) {
+  kernelSets.forEach(({ k }, i) => {
+    const m = measure(k);
+    shares ??= nonZeroShares();
+    for (let j = 0; j < 3; j++) results[i][j].push(m[j]);
+  });
+}
+kernelSets.forEach(({ label }, i) => {
+  const [p, u, f] = results[i].map(median);
+  process.stdout.write(`${label.padEnd(18)} ${fmt(p).padStart(11)} ${fmt(u).padStart(11)} ${fmt(f).padStart(11)}\n`);
+});
 if (shares) {
+  const [features, groups] = shares as [number, number];
   process.stdout.write(
-    `non-zero transformed features: ${(100 * shares[0]).toFixed(1)}%, ` +
-      `non-zero 8-feature groups (what fc_0 of the WASM kernels visits): ${(100 * shares[1]).toFixed(1)}%\n`,
+    `non-zero transformed features: ${(100 * features).toFixed(1)}%, ` +
+      `non-zero 8-feature groups (what fc_0 of the WASM kernels visits): ${(100 * groups).toFixed(1)}%\n`,
   );
 }
