@@ -37,7 +37,7 @@ import {
 } from '../../src/dev.js';
 import { referenceKernels } from './reference-kernels.js';
 import { makeSyntheticNet } from './synthetic.js';
-import { commandSpec, scriptCommandLine } from '../lib.js';
+import { commandSpec, median, scriptCommandLine } from '../lib.js';
 
 const cl = scriptCommandLine(
   process.argv.slice(2),
@@ -151,7 +151,7 @@ const fmt = (x: number): string =>
 process.stdout.write(
   `weights: synthetic seed-1 net; ${seconds}s per measurement, ${rounds} round(s); node ${process.version}\n`,
 );
-process.stdout.write(`kernels${' '.repeat(Math.max(1, 19 - 'kernels'.length))}propagate/s    update/s   refresh/s\n`);
+process.stdout.write('kernels            propagate/s    update/s   refresh/s\n');
 
 /** Calls per second of propagate, update and refresh of one kernel set. */
 function measure(k: NnueKernels): [number, number, number] {
@@ -172,27 +172,22 @@ function measure(k: NnueKernels): [number, number, number] {
   return [propagate, update, refresh];
 }
 
-const median = (xs: number[]): number => {
-  const v = [...xs].sort((a, b) => a - b);
-  return v.length % 2 ? v[v.length >> 1] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
-};
 const results = kernelSets.map(() => [[], [], []] as number[][]);
 let shares: [number, number] | null = null;
 for (let r = 0; r < rounds; r++) {
-  kernelSets.forEach(({ k }, i) => {
-    const m = measure(k);
+  for (let i = 0; i < kernelSets.length; i++) {
+    const m = measure(kernelSets[i].k);
     shares ??= nonZeroShares();
     for (let j = 0; j < 3; j++) results[i][j].push(m[j]);
-  });
+  }
 }
 kernelSets.forEach(({ label }, i) => {
   const [p, u, f] = results[i].map(median);
   process.stdout.write(`${label.padEnd(18)} ${fmt(p).padStart(11)} ${fmt(u).padStart(11)} ${fmt(f).padStart(11)}\n`);
 });
 if (shares) {
-  const [features, groups] = shares as [number, number];
   process.stdout.write(
-    `non-zero transformed features: ${(100 * features).toFixed(1)}%, ` +
-      `non-zero 8-feature groups (what fc_0 of the WASM kernels visits): ${(100 * groups).toFixed(1)}%\n`,
+    `non-zero transformed features: ${(100 * shares[0]).toFixed(1)}%, ` +
+      `non-zero 8-feature groups (what fc_0 of the WASM kernels visits): ${(100 * shares[1]).toFixed(1)}%\n`,
   );
 }
