@@ -243,6 +243,13 @@ for (let i = 0; i < 16 * SQUARE_NB; i++) {
 
 const TWO_32 = 4294967296;
 
+/** Stores lo + hi * 2^32 wrapped to 64 bits as its two halves at out[i], out[i + 1] (0 <= lo, hi < 2^52). */
+function store64(out: Float64Array, i: number, lo: number, hi: number): void {
+  const carry = Math.floor(lo / TWO_32);
+  out[i] = lo - carry * TWO_32;
+  out[i + 1] = (hi + carry) % TWO_32;
+}
+
 /**
  * Both colours' mid-mirror encodings (Position::midEncoding in Pikafish), 64-bit
  * sums wrapping as in C++, as unsigned 32-bit halves: out[o] and out[o + 1] the low
@@ -259,9 +266,7 @@ export function midEncodings(pos: Position, out: Float64Array, o: number): void 
       lo += MID_LO[k];
       hi += MID_HI[k];
     }
-    const carry = Math.floor(lo / TWO_32);
-    out[o + 2 * c] = lo - carry * TWO_32;
-    out[o + 2 * c + 1] = (hi + carry) % TWO_32;
+    store64(out, o + 2 * c, lo, hi);
   }
 }
 
@@ -284,17 +289,10 @@ export function midEncodingsAfterMove(
     them = c ^ 1;
   const kt = pc * SQUARE_NB + to,
     kf = pc * SQUARE_NB + from;
-  let lo = src[s + 2 * c] + MID_LO[kt] + NEG_LO[kf];
-  const carry = Math.floor(lo / TWO_32);
-  lo -= carry * TWO_32;
-  out[o + 2 * c] = lo;
-  out[o + 2 * c + 1] = (src[s + 2 * c + 1] + MID_HI[kt] + NEG_HI[kf] + carry) % TWO_32;
+  store64(out, o + 2 * c, src[s + 2 * c] + MID_LO[kt] + NEG_LO[kf], src[s + 2 * c + 1] + MID_HI[kt] + NEG_HI[kf]);
   if (captured) {
     const kc = captured * SQUARE_NB + to;
-    const lo2 = src[s + 2 * them] + NEG_LO[kc];
-    const carry2 = lo2 >= TWO_32 ? 1 : 0;
-    out[o + 2 * them] = lo2 - carry2 * TWO_32;
-    out[o + 2 * them + 1] = (src[s + 2 * them + 1] + NEG_HI[kc] + carry2) % TWO_32;
+    store64(out, o + 2 * them, src[s + 2 * them] + NEG_LO[kc], src[s + 2 * them + 1] + NEG_HI[kc]);
   } else {
     out[o + 2 * them] = src[s + 2 * them];
     out[o + 2 * them + 1] = src[s + 2 * them + 1];
