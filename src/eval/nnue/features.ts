@@ -408,73 +408,247 @@ export function appendPsqFeatures(
  * Returns the new end. At most 4 * 32 entries are possible.
  */
 export function appendRawThreats(pos: Position, out: Int32Array, n: number): number {
-  const b = pos.board;
   for (let c = 0; c < 2; c++) {
     const cnt = pos.listCount[c];
-    for (let i = 0; i < cnt; i++) {
-      const from = pos.listSq[c * 16 + i];
-      const pc = b[from];
-      const hi = from << 7;
-      const code = pc << 4;
-      switch (pc & 7) {
-        case ROOK:
-        case CANNON: {
-          const f = FILE_OF[from],
-            r = RANK_OF[from];
-          const cannon = (pc & 7) === CANNON;
-          let m = (cannon ? RANK_CANNON_CAP : RANK_ROOK_CAP)[(f << 9) | pos.rankOcc[r]];
-          while (m) {
-            const to = r * 9 + (31 - Math.clz32(m & -m));
-            m &= m - 1;
-            out[n++] = ((hi + to) << 8) | code | b[to];
-          }
-          m = (cannon ? FILE_CANNON_CAP : FILE_ROOK_CAP)[(r << 10) | pos.fileOcc[f]];
-          while (m) {
-            const to = (31 - Math.clz32(m & -m)) * 9 + f;
-            m &= m - 1;
-            out[n++] = ((hi + to) << 8) | code | b[to];
-          }
-          break;
-        }
-        case KNIGHT:
-          for (let k = 0; k < 8; k++) {
-            const to = KNIGHT_TO[from * 8 + k];
-            if (to < 0) break;
-            if (b[to] && !b[KNIGHT_LEG[from * 8 + k]]) out[n++] = ((hi + to) << 8) | code | b[to];
-          }
-          break;
-        case BISHOP:
-          for (let k = 0; k < 4; k++) {
-            const to = BISHOP_TO[from * 4 + k];
-            if (to < 0) break;
-            if (b[to] && !b[BISHOP_EYE[from * 4 + k]]) out[n++] = ((hi + to) << 8) | code | b[to];
-          }
-          break;
-        case ADVISOR:
-          for (let k = 0; k < 4; k++) {
-            const to = ADVISOR_TO[from * 4 + k];
-            if (to < 0) break;
-            if (b[to]) out[n++] = ((hi + to) << 8) | code | b[to];
-          }
-          break;
-        case KING:
-          for (let k = 0; k < 4; k++) {
-            const to = KING_TO[from * 4 + k];
-            if (to < 0) break;
-            if (b[to]) out[n++] = ((hi + to) << 8) | code | b[to];
-          }
-          break;
-        case PAWN:
-          for (let k = 0; k < 3; k++) {
-            const to = PAWN_TO[c * 270 + from * 3 + k];
-            if (to < 0) break;
-            if (b[to]) out[n++] = ((hi + to) << 8) | code | b[to];
-          }
-          break;
+    for (let i = 0; i < cnt; i++) n = appendPieceThreats(pos, pos.listSq[c * 16 + i], out, n);
+  }
+  return n;
+}
+
+/** Appends the raw threats of the piece on `from` (appendRawThreats' encoding) at out[n..]; returns the new end. */
+function appendPieceThreats(pos: Position, from: number, out: Int32Array, n: number): number {
+  const b = pos.board;
+  const pc = b[from];
+  const hi = from << 7;
+  const code = pc << 4;
+  switch (pc & 7) {
+    case ROOK:
+    case CANNON: {
+      const f = FILE_OF[from],
+        r = RANK_OF[from];
+      const cannon = (pc & 7) === CANNON;
+      let m = (cannon ? RANK_CANNON_CAP : RANK_ROOK_CAP)[(f << 9) | pos.rankOcc[r]];
+      while (m) {
+        const to = r * 9 + (31 - Math.clz32(m & -m));
+        m &= m - 1;
+        out[n++] = ((hi + to) << 8) | code | b[to];
       }
+      m = (cannon ? FILE_CANNON_CAP : FILE_ROOK_CAP)[(r << 10) | pos.fileOcc[f]];
+      while (m) {
+        const to = (31 - Math.clz32(m & -m)) * 9 + f;
+        m &= m - 1;
+        out[n++] = ((hi + to) << 8) | code | b[to];
+      }
+      break;
+    }
+    case KNIGHT:
+      for (let k = 0; k < 8; k++) {
+        const to = KNIGHT_TO[from * 8 + k];
+        if (to < 0) break;
+        if (b[to] && !b[KNIGHT_LEG[from * 8 + k]]) out[n++] = ((hi + to) << 8) | code | b[to];
+      }
+      break;
+    case BISHOP:
+      for (let k = 0; k < 4; k++) {
+        const to = BISHOP_TO[from * 4 + k];
+        if (to < 0) break;
+        if (b[to] && !b[BISHOP_EYE[from * 4 + k]]) out[n++] = ((hi + to) << 8) | code | b[to];
+      }
+      break;
+    case ADVISOR:
+      for (let k = 0; k < 4; k++) {
+        const to = ADVISOR_TO[from * 4 + k];
+        if (to < 0) break;
+        if (b[to]) out[n++] = ((hi + to) << 8) | code | b[to];
+      }
+      break;
+    case KING:
+      for (let k = 0; k < 4; k++) {
+        const to = KING_TO[from * 4 + k];
+        if (to < 0) break;
+        if (b[to]) out[n++] = ((hi + to) << 8) | code | b[to];
+      }
+      break;
+    case PAWN: {
+      const c = pc >> 3;
+      for (let k = 0; k < 3; k++) {
+        const to = PAWN_TO[c * 270 + from * 3 + k];
+        if (to < 0) break;
+        if (b[to]) out[n++] = ((hi + to) << 8) | code | b[to];
+      }
+      break;
     }
   }
   return n;
+}
+
+/**
+ * NEAR[a * 90 + s]: the piece types (bit 1 << type) whose raw threats from s can
+ * depend on what stands on a: a knight attacking a or with its leg on a, a
+ * bishop attacking a or with its eye on a, an advisor, king or pawn next to a
+ * (pawns: any side, generously), a rook or cannon on a's rank or file (whether
+ * anything stands between is checked apart: BETWEEN).
+ */
+const NEAR = new Uint8Array(SQUARE_NB * SQUARE_NB);
+/** BETWEEN[a * 90 + s]: the line bits (files on a rank, ranks on a file) strictly between a and s on a shared line. */
+const BETWEEN = new Uint16Array(SQUARE_NB * SQUARE_NB);
+for (let a = 0; a < SQUARE_NB; a++) {
+  for (let s = 0; s < SQUARE_NB; s++) {
+    if (s === a) continue;
+    const df = Math.abs(FILE_OF[a] - FILE_OF[s]),
+      dr = Math.abs(RANK_OF[a] - RANK_OF[s]);
+    let types = 0;
+    if (df === 0 || dr === 0) types |= (1 << ROOK) | (1 << CANNON);
+    if (df + dr === 1) types |= (1 << KNIGHT) | (1 << KING) | (1 << PAWN);
+    if (df * dr === 2) types |= 1 << KNIGHT;
+    if (df === 1 && dr === 1) types |= (1 << ADVISOR) | (1 << BISHOP);
+    if (df === 2 && dr === 2) types |= 1 << BISHOP;
+    NEAR[a * SQUARE_NB + s] = types;
+    let between = 0;
+    if (dr === 0)
+      for (let x = Math.min(FILE_OF[a], FILE_OF[s]) + 1; x < Math.max(FILE_OF[a], FILE_OF[s]); x++) between |= 1 << x;
+    if (df === 0)
+      for (let x = Math.min(RANK_OF[a], RANK_OF[s]) + 1; x < Math.max(RANK_OF[a], RANK_OF[s]); x++) between |= 1 << x;
+    BETWEEN[a * SQUARE_NB + s] = between;
+  }
+}
+const LINE_TYPES = (1 << ROOK) | (1 << CANNON);
+
+/**
+ * Whether a rook or cannon on s, on a line with square a, can change its raw
+ * threats when a's contents change: nothing else than the move's squares from
+ * and to stands between them (a rook), or at most one piece (a cannon: a may be
+ * its screen or its target).
+ */
+function lineReaches(pos: Position, a: number, s: number, from: number, to: number, cannon: boolean): boolean {
+  const between = BETWEEN[a * SQUARE_NB + s];
+  if (between === 0) return true;
+  let occ: number;
+  if (RANK_OF[a] === RANK_OF[s]) {
+    const r = RANK_OF[s];
+    occ = pos.rankOcc[r] & between;
+    if (RANK_OF[from] === r) occ &= ~(1 << FILE_OF[from]);
+    if (RANK_OF[to] === r) occ &= ~(1 << FILE_OF[to]);
+  } else {
+    const f = FILE_OF[s];
+    occ = pos.fileOcc[f] & between;
+    if (FILE_OF[from] === f) occ &= ~(1 << RANK_OF[from]);
+    if (FILE_OF[to] === f) occ &= ~(1 << RANK_OF[to]);
+  }
+  return cannon ? (occ & (occ - 1)) === 0 : occ === 0;
+}
+
+/**
+ * The raw threats after a move, from those before it (Pikafish's dirty
+ * threats): a move changes only the squares `from` and `to`, so the threats
+ * that change are those of the pieces that attack either square, stand on it,
+ * or have a line, knight leg or bishop eye through it. The rest of the
+ * parent's list is kept; those pieces' threats are listed again on the new
+ * board, and compared with the ones dropped.
+ */
+export class ThreatDelta {
+  /** Threats that appeared (added) and vanished (removed), raw encoding, after update(). */
+  readonly added = new Int32Array(256);
+  readonly removed = new Int32Array(256);
+  nAdded = 0;
+  nRemoved = 0;
+  private readonly touched = new Int32Array(SQUARE_NB);
+  private readonly affected = new Int32Array(32);
+  private readonly dropped = new Int32Array(256);
+  private readonly mark = new Int32Array(SQUARE_NB << 7);
+  private readonly markCode = new Uint8Array(SQUARE_NB << 7);
+  private stamp = 0;
+
+  private lineAffected(
+    pos: Position,
+    s: number,
+    from: number,
+    to: number,
+    nf: number,
+    nt: number,
+    type: number,
+  ): boolean {
+    const cannon = type === CANNON;
+    return (
+      (nf !== 0 && lineReaches(pos, from, s, from, to, cannon)) ||
+      (nt !== 0 && lineReaches(pos, to, s, from, to, cannon))
+    );
+  }
+
+  /**
+   * Writes the raw threats of `pos` at out[o..] from the parent's list
+   * src[s0..s1) (the position before the move from -> to) and fills added /
+   * removed with the difference. Returns the new end of out. `out` and `src`
+   * may be the same array (distinct ranges).
+   */
+  update(
+    pos: Position,
+    from: number,
+    to: number,
+    src: Int32Array,
+    s0: number,
+    s1: number,
+    out: Int32Array,
+    o: number,
+  ): number {
+    const st = (this.stamp += 2);
+    const touched = this.touched,
+      affected = this.affected,
+      b = pos.board;
+    touched[from] = st;
+    touched[to] = st;
+    let na = 0;
+    const fo = from * SQUARE_NB,
+      tq = to * SQUARE_NB;
+    for (let c = 0; c < 2; c++) {
+      const cnt = pos.listCount[c];
+      for (let i = 0; i < cnt; i++) {
+        const s = pos.listSq[c * 16 + i];
+        const type = b[s] & 7,
+          bit = 1 << type,
+          nf = NEAR[fo + s] & bit,
+          nt = NEAR[tq + s] & bit;
+        if (
+          s === to ||
+          ((nf | nt) !== 0 && ((bit & LINE_TYPES) === 0 || this.lineAffected(pos, s, from, to, nf, nt, type)))
+        ) {
+          touched[s] = st;
+          affected[na++] = s;
+        }
+      }
+    }
+    // The parent's threats of untouched pieces stay; the others are dropped.
+    const dropped = this.dropped,
+      mark = this.mark,
+      code = this.markCode;
+    let nd = 0;
+    for (let k = s0; k < s1; k++) {
+      const t = src[k];
+      if (touched[t >>> 15] === st) {
+        dropped[nd++] = t;
+        const ft = t >>> 8;
+        mark[ft] = st;
+        code[ft] = t & 255;
+      } else out[o++] = t;
+    }
+    // The touched pieces' threats now; those not among the dropped ones appeared.
+    const first = o;
+    for (let k = 0; k < na; k++) o = appendPieceThreats(pos, affected[k], out, o);
+    let nAdd = 0;
+    const added = this.added;
+    for (let k = first; k < o; k++) {
+      const t = out[k],
+        ft = t >>> 8;
+      if (mark[ft] === st && code[ft] === (t & 255)) mark[ft] = st + 1;
+      else added[nAdd++] = t;
+    }
+    let nRem = 0;
+    const removed = this.removed;
+    for (let k = 0; k < nd; k++) if (mark[dropped[k] >>> 8] === st) removed[nRem++] = dropped[k];
+    this.nAdded = nAdd;
+    this.nRemoved = nRem;
+    return o;
+  }
 }
 
 /** FullThreats index of a raw threat for perspective p (THREAT_DIMS when it is no feature). */

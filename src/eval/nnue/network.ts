@@ -14,9 +14,10 @@
 // move taken back on the position and made again), so the parent's other
 // children start one move away. With the same feature bucket and mirror it
 // updates from the ancestor by the difference: pieces that changed square,
-// and threats that appeared or vanished (found by diffing the two raw threat
-// lists - threats change with every line a move opens or closes, not only
-// around the moved piece).
+// and threats that appeared or vanished. From the parent these come from the
+// move (features.ts ThreatDelta: the parent's raw threat list with the threats
+// of the pieces around the move's two squares, and on its lines, listed again);
+// from further back, by diffing the two raw threat lists.
 // Otherwise it refreshes from the "Finny" cache: per perspective, feature
 // bucket and mirror, the piece-square part of the accumulator for the board
 // last seen there, updated by the pieces that differ, plus the current threats.
@@ -28,6 +29,7 @@ import {
   appendPsqFeatures,
   appendRawThreats,
   appendThreatRows,
+  ThreatDelta,
   featureBuckets,
   initThreatTables,
   layerStackBucket,
@@ -187,8 +189,10 @@ export class NnueEvaluator {
   private readonly mark = new Int32Array(90 << 7);
   private readonly markCode = new Uint8Array(90 << 7);
   private markStamp = 0;
-  private readonly rawAdd = new Int32Array(MAX_RAW);
-  private readonly rawRem = new Int32Array(MAX_RAW);
+  /** The raw threats a move changes (its arrays also hold the threats a several-move diff finds). */
+  private readonly delta = new ThreatDelta();
+  private readonly rawAdd = this.delta.added;
+  private readonly rawRem = this.delta.removed;
   private readonly rawScratch = new Int32Array(MAX_RAW);
   private readonly changed = new Int32Array(90);
 
@@ -339,13 +343,28 @@ export class NnueEvaluator {
     }
     const threats = this.threats,
       base = i * MAX_RAW;
-    const tc = appendRawThreats(pos, threats, base) - base;
+    const last = pos.moveAt[n],
+      mids = this.mids;
+    // The raw threats of this board and their difference from the ancestor's.
+    let tc: number,
+      nAdd = 0,
+      nRem = 0;
+    if (dist === 1 && last !== MOVE_NULL) {
+      // One move: from the parent's list and the squares the move touched.
+      const jb = j * MAX_RAW,
+        delta = this.delta;
+      tc = delta.update(pos, last >> 7, last & 127, threats, jb, jb + this.threatCount[j], threats, base) - base;
+      nAdd = delta.nAdded;
+      nRem = delta.nRemoved;
+    } else if (dist === 1) {
+      // A null move changes no threat.
+      tc = this.threatCount[j];
+      threats.copyWithin(base, j * MAX_RAW, j * MAX_RAW + tc);
+    } else tc = appendRawThreats(pos, threats, base) - base;
     this.threatCount[i] = tc;
     this.boards.set(pos.board, i * 90);
     // The mid-mirror encodings of every computed ply are kept, so a child's come
     // from its parent's and the move.
-    const last = pos.moveAt[n],
-      mids = this.mids;
     if (dist !== 1) midEncodings(pos, mids, i * 4);
     else if (last === MOVE_NULL) mids.copyWithin(i * 4, j * 4, j * 4 + 4);
     else {
@@ -353,12 +372,10 @@ export class NnueEvaluator {
       midEncodingsAfterMove(mids, j * 4, mids, i * 4, pos.board[to], last >> 7, to, pos.captured[n]);
     }
     featureBuckets(pos, this.fb, mids, i * 4);
-    let nAdd = 0,
-      nRem = 0;
     const code0 = this.fb[0] * 2 + this.fb[1],
       code1 = this.fb[2] * 2 + this.fb[3];
-    if (j >= 0 && (this.bucketOf[j * 2] === code0 || this.bucketOf[j * 2 + 1] === code1)) {
-      // Raw threat difference between the ancestor and this board.
+    if (dist > 1 && j >= 0 && (this.bucketOf[j * 2] === code0 || this.bucketOf[j * 2 + 1] === code1)) {
+      // Several moves back: diff the two raw threat lists.
       const st = (this.markStamp += 2);
       const mark = this.mark,
         code = this.markCode;

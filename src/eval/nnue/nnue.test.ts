@@ -22,6 +22,7 @@ import {
   midEncoding,
   midEncodings,
   midEncodingsAfterMove,
+  ThreatDelta,
 } from './features.js';
 import { PortableKernels } from './kernels-portable.js';
 import type { NnueKernels } from './kernels.js';
@@ -129,6 +130,42 @@ test('mid-mirror encodings after a move, from the parent and the move, equal the
     }
   }
   assert.ok(moves > 2000 && captures > 300, `coverage: ${moves} moves, ${captures} captures`);
+});
+
+test('raw threats after a move, from the parent list and the touched squares, equal the whole list (random games, every capture)', () => {
+  const rnd = mulberry32(2027);
+  const delta = new ThreatDelta();
+  const before = new Int32Array(256),
+    after = new Int32Array(256),
+    whole = new Int32Array(256);
+  const sorted = (a: Int32Array, n: number) => Array.from(a.subarray(0, n)).sort((x, y) => x - y);
+  let moves = 0,
+    changed = 0;
+  for (let game = 0; game < 30; game++) {
+    const pos = new Position();
+    for (let ply = 0; ply < 120; ply++) {
+      const list = legalMoves(pos);
+      if (list.length === 0) break;
+      const caps = list.filter((m) => pos.isCapture(m));
+      const pool = caps.length && rnd() < 0.4 ? caps : list;
+      const m = pool[Math.floor(rnd() * pool.length)];
+      const nb = appendRawThreats(pos, before, 0);
+      pos.doMove(m);
+      const na = delta.update(pos, m >> 7, m & 127, before, 0, nb, after, 0);
+      const nw = appendRawThreats(pos, whole, 0);
+      assert.deepEqual(sorted(after, na), sorted(whole, nw), `list after ${m} in game ${game}`);
+      // The difference: what is new and what is gone, each exactly once.
+      const old = new Set(before.subarray(0, nb)),
+        now = new Set(whole.subarray(0, nw));
+      const added = [...now].filter((t) => !old.has(t)).sort((x, y) => x - y);
+      const removed = [...old].filter((t) => !now.has(t)).sort((x, y) => x - y);
+      assert.deepEqual(sorted(delta.added, delta.nAdded), added, `added after ${m} in game ${game}`);
+      assert.deepEqual(sorted(delta.removed, delta.nRemoved), removed, `removed after ${m} in game ${game}`);
+      moves++;
+      changed += added.length + removed.length;
+    }
+  }
+  assert.ok(moves > 2000 && changed > 2 * moves, `coverage: ${moves} moves, ${changed} changed threats`);
 });
 
 for (const kernels of kernelPaths()) {
