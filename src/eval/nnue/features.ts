@@ -456,19 +456,15 @@ function appendPieceThreats(pos: Position, from: number, out: Int32Array, n: num
       }
       break;
     case ADVISOR:
+    case KING: {
+      const table = (pc & 7) === KING ? KING_TO : ADVISOR_TO;
       for (let k = 0; k < 4; k++) {
-        const to = ADVISOR_TO[from * 4 + k];
+        const to = table[from * 4 + k];
         if (to < 0) break;
         if (b[to]) out[n++] = ((hi + to) << 8) | code | b[to];
       }
       break;
-    case KING:
-      for (let k = 0; k < 4; k++) {
-        const to = KING_TO[from * 4 + k];
-        if (to < 0) break;
-        if (b[to]) out[n++] = ((hi + to) << 8) | code | b[to];
-      }
-      break;
+    }
     case PAWN: {
       const c = pc >> 3;
       for (let k = 0; k < 3; k++) {
@@ -547,7 +543,7 @@ function lineReaches(pos: Position, a: number, s: number, from: number, to: numb
  * board, and compared with the ones dropped.
  */
 export class ThreatDelta {
-  /** Threats that appeared (added) and vanished (removed), raw encoding, after update(). */
+  /** Threats that appeared (added) and vanished (removed), raw encoding, after update() or diff(). */
   readonly added = new Int32Array(256);
   readonly removed = new Int32Array(256);
   nAdded = 0;
@@ -618,36 +614,44 @@ export class ThreatDelta {
       }
     }
     // The parent's threats of untouched pieces stay; the others are dropped.
-    const dropped = this.dropped,
-      mark = this.mark,
-      code = this.markCode;
+    const dropped = this.dropped;
     let nd = 0;
     for (let k = s0; k < s1; k++) {
       const t = src[k];
-      if (touched[t >>> 15] === st) {
-        dropped[nd++] = t;
-        const ft = t >>> 8;
-        mark[ft] = st;
-        code[ft] = t & 255;
-      } else out[o++] = t;
+      if (touched[t >>> 15] === st) dropped[nd++] = t;
+      else out[o++] = t;
     }
-    // The touched pieces' threats now; those not among the dropped ones appeared.
+    // The touched pieces' threats now, against the dropped ones.
     const first = o;
     for (let k = 0; k < na; k++) o = appendPieceThreats(pos, affected[k], out, o);
+    this.diff(dropped, 0, nd, out, first, o);
+    return o;
+  }
+
+  /** Fills added / removed with the raw threats of now[n0..n1) missing from old[o0..o1), and the reverse. */
+  diff(old: Int32Array, o0: number, o1: number, now: Int32Array, n0: number, n1: number): void {
+    const st = (this.stamp += 2);
+    const mark = this.mark,
+      code = this.markCode;
+    for (let k = o0; k < o1; k++) {
+      const t = old[k],
+        ft = t >>> 8;
+      mark[ft] = st;
+      code[ft] = t & 255;
+    }
     let nAdd = 0;
     const added = this.added;
-    for (let k = first; k < o; k++) {
-      const t = out[k],
+    for (let k = n0; k < n1; k++) {
+      const t = now[k],
         ft = t >>> 8;
       if (mark[ft] === st && code[ft] === (t & 255)) mark[ft] = st + 1;
       else added[nAdd++] = t;
     }
     let nRem = 0;
     const removed = this.removed;
-    for (let k = 0; k < nd; k++) if (mark[dropped[k] >>> 8] === st) removed[nRem++] = dropped[k];
+    for (let k = o0; k < o1; k++) if (mark[old[k] >>> 8] === st) removed[nRem++] = old[k];
     this.nAdded = nAdd;
     this.nRemoved = nRem;
-    return o;
   }
 }
 

@@ -186,13 +186,8 @@ export class NnueEvaluator {
   private readonly threatCount = new Int32Array(STACK_PLIES);
   private readonly cacheBoards = new Uint8Array(2 * CACHE_ENTRIES * 90);
   private readonly fb = new Int32Array(4);
-  private readonly mark = new Int32Array(90 << 7);
-  private readonly markCode = new Uint8Array(90 << 7);
-  private markStamp = 0;
-  /** The raw threats a move changes (its arrays also hold the threats a several-move diff finds). */
+  /** The raw threats a move changes, or that differ from an ancestor several moves back. */
   private readonly delta = new ThreatDelta();
-  private readonly rawAdd = this.delta.added;
-  private readonly rawRem = this.delta.removed;
   private readonly rawScratch = new Int32Array(MAX_RAW);
   private readonly changed = new Int32Array(90);
 
@@ -375,25 +370,12 @@ export class NnueEvaluator {
     const code0 = this.fb[0] * 2 + this.fb[1],
       code1 = this.fb[2] * 2 + this.fb[3];
     if (dist > 1 && j >= 0 && (this.bucketOf[j * 2] === code0 || this.bucketOf[j * 2 + 1] === code1)) {
-      // Several moves back: diff the two raw threat lists.
-      const st = (this.markStamp += 2);
-      const mark = this.mark,
-        code = this.markCode;
-      const jb = j * MAX_RAW,
-        je = jb + this.threatCount[j];
-      for (let k = jb; k < je; k++) {
-        const t = threats[k],
-          ft = t >>> 8;
-        mark[ft] = st;
-        code[ft] = t & 255;
-      }
-      for (let k = base; k < base + tc; k++) {
-        const t = threats[k],
-          ft = t >>> 8;
-        if (mark[ft] === st && code[ft] === (t & 255)) mark[ft] = st + 1;
-        else this.rawAdd[nAdd++] = t;
-      }
-      for (let k = jb; k < je; k++) if (mark[threats[k] >>> 8] === st) this.rawRem[nRem++] = threats[k];
+      // Several moves back: the difference of the two raw threat lists.
+      const delta = this.delta,
+        jb = j * MAX_RAW;
+      delta.diff(threats, jb, jb + this.threatCount[j], threats, base, base + tc);
+      nAdd = delta.nAdded;
+      nRem = delta.nRemoved;
     }
     // Squares whose piece changed since the ancestor.
     let nChanged = 0;
@@ -435,8 +417,8 @@ export class NnueEvaluator {
           if (a) removed[nr++] = psqIndex(p, a, s, bucket, mirror);
           if (b) added[na++] = psqIndex(p, b, s, bucket, mirror);
         }
-        na = appendThreatRows(p, mirror, this.rawAdd, 0, nAdd, added, na);
-        nr = appendThreatRows(p, mirror, this.rawRem, 0, nRem, removed, nr);
+        na = appendThreatRows(p, mirror, this.delta.added, 0, nAdd, added, na);
+        nr = appendThreatRows(p, mirror, this.delta.removed, 0, nRem, removed, nr);
         this.kernels.update(
           this.accOffset(i, p),
           this.accOffset(j, p),

@@ -96,8 +96,26 @@ test('start position: 14 threat features per perspective, both kings on e, balan
   assert.notEqual(midEncoding(q, 0), 0xa4a92a74e989d3a7n);
 });
 
+/**
+ * Plays 30 random games of up to 120 plies from the start position (a capture
+ * whenever one is drawn from the captures, 40% of the moves where there are any):
+ * `play` gets each move before it is made and makes it.
+ */
+function randomGames(seed: number, play: (pos: Position, m: number, game: number) => void): void {
+  const rnd = mulberry32(seed);
+  for (let game = 0; game < 30; game++) {
+    const pos = new Position();
+    for (let ply = 0; ply < 120; ply++) {
+      const list = legalMoves(pos);
+      if (list.length === 0) break;
+      const caps = list.filter((m) => pos.isCapture(m));
+      const pool = caps.length && rnd() < 0.4 ? caps : list;
+      play(pos, pool[Math.floor(rnd() * pool.length)], game);
+    }
+  }
+}
+
 test('mid-mirror encodings after a move, from the parent and the move, equal the whole sum (random games, every capture)', () => {
-  const rnd = mulberry32(2026);
   const before = new Float64Array(4),
     after = new Float64Array(4),
     whole = new Float64Array(4),
@@ -105,35 +123,26 @@ test('mid-mirror encodings after a move, from the parent and the move, equal the
     fbOwn = new Int32Array(4);
   let moves = 0,
     captures = 0;
-  for (let game = 0; game < 30; game++) {
-    const pos = new Position();
-    for (let ply = 0; ply < 120; ply++) {
-      const list = legalMoves(pos);
-      if (list.length === 0) break;
-      const caps = list.filter((m) => pos.isCapture(m));
-      const pool = caps.length && rnd() < 0.4 ? caps : list;
-      const m = pool[Math.floor(rnd() * pool.length)];
-      midEncodings(pos, before, 0);
-      const pc = pos.movedPiece(m),
-        captured = pos.board[m & 127];
-      pos.doMove(m);
-      midEncodingsAfterMove(before, 0, after, 0, pc, m >> 7, m & 127, captured);
-      midEncodings(pos, whole, 0);
-      assert.deepEqual(Array.from(after), Array.from(whole), `after ${m} in game ${game}`);
-      for (let c = 0; c < 2; c++)
-        assert.equal((BigInt(after[2 * c + 1]) << 32n) | BigInt(after[2 * c]), midEncoding(pos, c));
-      featureBuckets(pos, fbGiven, after, 0);
-      featureBuckets(pos, fbOwn);
-      assert.deepEqual(Array.from(fbGiven), Array.from(fbOwn));
-      moves++;
-      if (captured) captures++;
-    }
-  }
+  randomGames(2026, (pos, m, game) => {
+    midEncodings(pos, before, 0);
+    const pc = pos.movedPiece(m),
+      captured = pos.board[m & 127];
+    pos.doMove(m);
+    midEncodingsAfterMove(before, 0, after, 0, pc, m >> 7, m & 127, captured);
+    midEncodings(pos, whole, 0);
+    assert.deepEqual(Array.from(after), Array.from(whole), `after ${m} in game ${game}`);
+    for (let c = 0; c < 2; c++)
+      assert.equal((BigInt(after[2 * c + 1]) << 32n) | BigInt(after[2 * c]), midEncoding(pos, c));
+    featureBuckets(pos, fbGiven, after, 0);
+    featureBuckets(pos, fbOwn);
+    assert.deepEqual(Array.from(fbGiven), Array.from(fbOwn));
+    moves++;
+    if (captured) captures++;
+  });
   assert.ok(moves > 2000 && captures > 300, `coverage: ${moves} moves, ${captures} captures`);
 });
 
 test('raw threats after a move, from the parent list and the touched squares, equal the whole list (random games, every capture)', () => {
-  const rnd = mulberry32(2027);
   const delta = new ThreatDelta();
   const before = new Int32Array(256),
     after = new Int32Array(256),
@@ -141,30 +150,26 @@ test('raw threats after a move, from the parent list and the touched squares, eq
   const sorted = (a: Int32Array, n: number) => Array.from(a.subarray(0, n)).sort((x, y) => x - y);
   let moves = 0,
     changed = 0;
-  for (let game = 0; game < 30; game++) {
-    const pos = new Position();
-    for (let ply = 0; ply < 120; ply++) {
-      const list = legalMoves(pos);
-      if (list.length === 0) break;
-      const caps = list.filter((m) => pos.isCapture(m));
-      const pool = caps.length && rnd() < 0.4 ? caps : list;
-      const m = pool[Math.floor(rnd() * pool.length)];
-      const nb = appendRawThreats(pos, before, 0);
-      pos.doMove(m);
-      const na = delta.update(pos, m >> 7, m & 127, before, 0, nb, after, 0);
-      const nw = appendRawThreats(pos, whole, 0);
-      assert.deepEqual(sorted(after, na), sorted(whole, nw), `list after ${m} in game ${game}`);
-      // The difference: what is new and what is gone, each exactly once.
-      const old = new Set(before.subarray(0, nb)),
-        now = new Set(whole.subarray(0, nw));
-      const added = [...now].filter((t) => !old.has(t)).sort((x, y) => x - y);
-      const removed = [...old].filter((t) => !now.has(t)).sort((x, y) => x - y);
-      assert.deepEqual(sorted(delta.added, delta.nAdded), added, `added after ${m} in game ${game}`);
-      assert.deepEqual(sorted(delta.removed, delta.nRemoved), removed, `removed after ${m} in game ${game}`);
-      moves++;
-      changed += added.length + removed.length;
-    }
-  }
+  randomGames(2027, (pos, m, game) => {
+    const nb = appendRawThreats(pos, before, 0);
+    pos.doMove(m);
+    const na = delta.update(pos, m >> 7, m & 127, before, 0, nb, after, 0);
+    const nw = appendRawThreats(pos, whole, 0);
+    assert.deepEqual(sorted(after, na), sorted(whole, nw), `list after ${m} in game ${game}`);
+    // The difference: what is new and what is gone, each exactly once.
+    const old = new Set(before.subarray(0, nb)),
+      now = new Set(whole.subarray(0, nw));
+    const added = [...now].filter((t) => !old.has(t)).sort((x, y) => x - y);
+    const removed = [...old].filter((t) => !now.has(t)).sort((x, y) => x - y);
+    assert.deepEqual(sorted(delta.added, delta.nAdded), added, `added after ${m} in game ${game}`);
+    assert.deepEqual(sorted(delta.removed, delta.nRemoved), removed, `removed after ${m} in game ${game}`);
+    // The same from the two whole lists (an update from further back).
+    delta.diff(before, 0, nb, whole, 0, nw);
+    assert.deepEqual(sorted(delta.added, delta.nAdded), added);
+    assert.deepEqual(sorted(delta.removed, delta.nRemoved), removed);
+    moves++;
+    changed += added.length + removed.length;
+  });
   assert.ok(moves > 2000 && changed > 2 * moves, `coverage: ${moves} moves, ${changed} changed threats`);
 });
 
