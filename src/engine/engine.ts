@@ -34,6 +34,7 @@ import {
 } from '../eval/networks/networks.js';
 import { traceClassical } from '../eval/evaluate.js';
 import { TranspositionTable } from '../search/tt.js';
+import { touchInSlices } from '../search/pages.js';
 import { MAX_THREADS, SharedSearch } from '../search/threads.js';
 
 const MAX_HASH_MB = 65536;
@@ -521,6 +522,11 @@ export class Engine {
   private onWorkerMessage(msg: FromWorker): void {
     if (msg.type === 'ready') {
       this.readyResolve();
+      return;
+    }
+    if (msg.type === 'histories') {
+      // While the search thread warms up, this one brings its history tables' pages in.
+      void touchInSlices(msg.buffers);
       return;
     }
     if (msg.type === 'hashfull') {

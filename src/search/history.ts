@@ -167,6 +167,14 @@ export class Histories {
     return this.prefaultTable >= tables.length;
   }
 
+  /** The storage of the three large tables where it is shared memory (another thread can bring its pages in). */
+  pageBuffers(): SharedArrayBuffer[] {
+    const Sab = (globalThis as { SharedArrayBuffer?: typeof SharedArrayBuffer }).SharedArrayBuffer;
+    const out: SharedArrayBuffer[] = [];
+    for (const t of [this.cont, this.contCorr, this.pawn]) if (Sab && t.buffer instanceof Sab) out.push(t.buffer);
+    return out;
+  }
+
   private prefaultTable = 0;
   private prefaultWord = 0;
 

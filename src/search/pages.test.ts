@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { isShared, PAGE_WORDS, touchPages } from './pages.js';
+import { isShared, PAGE_WORDS, touchInSlices, touchPages } from './pages.js';
 
 for (const shared of [false, true]) {
   test(`touchPages steps one word per page, stops after the pages asked for and changes no word (${shared ? 'shared' : 'private'} memory)`, () => {
@@ -16,3 +16,21 @@ for (const shared of [false, true]) {
     assert.deepEqual(words, before);
   });
 }
+
+test('touchInSlices touches every page of every buffer, a few pages per turn of the event loop, and changes no word', async () => {
+  const sizes = [5 * PAGE_WORDS * 4, 2 * PAGE_WORDS * 4 + 8, PAGE_WORDS * 4];
+  const buffers = sizes.map((n) => new SharedArrayBuffer(n));
+  for (const b of buffers) {
+    const w = new Int32Array(b);
+    for (let i = 0; i < w.length; i += 5) w[i] = i * 17 - 900;
+  }
+  const before = buffers.map((b) => new Int32Array(b).slice());
+  let turns = 0;
+  const ticker = setInterval(() => turns++, 0);
+  const pages = await touchInSlices(buffers, 2);
+  clearInterval(ticker);
+  assert.equal(pages, 5 + 3 + 1);
+  assert.ok(turns >= 1, 'the event loop ran between slices');
+  buffers.forEach((b, i) => assert.deepEqual(new Int32Array(b), before[i]));
+  assert.equal(await touchInSlices([]), 0);
+});

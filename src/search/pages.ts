@@ -26,3 +26,35 @@ export function touchPages(words: Int32Array, from: number, pages: number): numb
   }
   return i;
 }
+
+/**
+ * Touches every page of `buffers` (shared memory another thread uses: nothing
+ * changes), `pages` pages per turn of the event loop, so that messages waiting
+ * meanwhile wait for one slice at most. Resolves with the number of pages
+ * touched when all are.
+ */
+export function touchInSlices(buffers: readonly ArrayBufferLike[], pages = 4096): Promise<number> {
+  let b = 0,
+    word = 0,
+    touched = 0;
+  return new Promise((resolve) => {
+    const slice = (): void => {
+      let left = pages;
+      while (left > 0 && b < buffers.length) {
+        const words = new Int32Array(buffers[b], 0, buffers[b].byteLength >> 2);
+        const next = touchPages(words, word, left);
+        const n = Math.ceil((next - word) / PAGE_WORDS);
+        left -= n;
+        touched += n;
+        word = next;
+        if (word >= words.length) {
+          b++;
+          word = 0;
+        }
+      }
+      if (b < buffers.length) setTimeout(slice, 0);
+      else resolve(touched);
+    };
+    slice();
+  });
+}

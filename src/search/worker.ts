@@ -55,6 +55,11 @@ export type FromWorker =
   | { type: 'eval-error'; id: number; message: string }
   /** The thread is up and its warm-up (if asked for) is done. */
   | { type: 'ready' }
+  /**
+   * Sent on 'start', before the warm-up: the history tables' shared storage, whose
+   * pages the engine's thread brings in meanwhile (the warm-up writes only some).
+   */
+  | { type: 'histories'; buffers: SharedArrayBuffer[] }
   | { type: 'error'; id: number; message: string };
 
 /** The data a search thread starts with (workerData). */
@@ -178,7 +183,9 @@ function warmUp(w: Warmup, post: (m: FromWorker) => void): void {
  * slices of 4,096 pages (16 MB, about 50 ms where first touches are slow), one
  * slice per turn of the event loop, so a `go` that arrives meanwhile waits for
  * one slice at most, and the process's memory is what it will stay at before
- * its games run (the soak test checks that it does not grow).
+ * its games run (the soak test checks that it does not grow). The engine's
+ * thread has usually brought them in during the warm-up (the 'histories'
+ * message): then this only finds them there.
  */
 function prefaultHistories(): void {
   if (!searcher.hist.prefaultSome(4096)) setTimeout(prefaultHistories, 0);
@@ -190,6 +197,7 @@ port.on('message', (msg: ToWorker) => {
   const post = (m: FromWorker) => port.postMessage(m);
   switch (msg.type) {
     case 'start':
+      post({ type: 'histories', buffers: searcher.hist.pageBuffers() });
       if (msg.warmup) warmUp(msg.warmup, post);
       post({ type: 'ready' });
       prefaultHistories();
