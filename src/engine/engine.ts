@@ -113,6 +113,10 @@ export class Engine {
   /** Settles when the current search thread has started and finished its warm-up. */
   private readyPromise: Promise<void> = Promise.resolve();
   private readyResolve: () => void = () => {};
+  /** A search has been asked for (helpers started later do not warm up). */
+  private searched = false;
+  /** Threads sent a 'start' that have not answered 'ready' yet. */
+  private readonly readyPending = new Set<SearchThread>();
   private readySettled = true;
   /** Callers of ready() waiting for the thread's warm-up to end. */
   private readyWaiters = 0;
@@ -380,21 +384,43 @@ export class Engine {
    * in Node, a Web Worker in the browser build).
    */
   private createSearchWorker(index: number, warmup: boolean): SearchThread {
-    if (index > 0) return spawnSearchWorker({ index });
-    const w = takePrestartedSearchThread() ?? spawnSearchWorker({ index });
-    // The warm-up searches in the table when it is still empty (no search has
-    // used it yet), and with the network the engine plays with now.
+    const w = (index === 0 ? takePrestartedSearchThread() : undefined) ?? spawnSearchWorker({ index });
+    // Thread 0's warm-up searches in the table when it is still empty (no search
+    // has used it yet); a helper's in a scratch table of its own (it may still run
+    // when thread 0's search begins). Both with the network the engine plays with now.
     let start: Warmup | null = null;
     if (warmup) {
       const table = this.tableBuffer();
-      const tt = this.ttFresh ? table : undefined;
+      const tt = index === 0 && this.ttFresh ? table : undefined;
       const net = this.network ? networkHandle(this.network) : null;
       start = { abort: this.warmupAbort.buffer as SharedArrayBuffer, tt, net, extraNodes: WARMUP_EXTRA_NODES };
     }
-    w.postMessage({ type: 'start', warmup: start } satisfies ToWorker);
+    // Thread 0 always gets a 'start' (it answers 'ready'); a helper only to warm up.
+    if (index === 0 || start) {
+      this.armReady();
+      this.readyPending.add(w);
+      w.postMessage({ type: 'start', warmup: start } satisfies ToWorker);
+    }
     // While the thread loads and builds its tables, this one brings the table's pages in.
     if (start?.tt) TranspositionTable.prefault(start.tt);
     return w;
+  }
+
+  /** ready() waits again (for threads about to be sent a 'start'), unless it already does. */
+  private armReady(): void {
+    if (!this.readySettled) return;
+    this.readySettled = false;
+    this.readyPromise = new Promise<void>((resolve) => {
+      this.readyResolve = () => {
+        this.readySettled = true;
+        resolve();
+      };
+    });
+  }
+
+  /** A thread answered 'ready' (or failed): ready() settles once none is pending. */
+  private threadReady(w: SearchThread): void {
+    if (this.readyPending.delete(w) && this.readyPending.size === 0) this.readyResolve();
   }
 
   /** The shared table of the current Hash size (allocated at the first need; 16 MB when the size cannot be had). */
@@ -428,7 +454,9 @@ export class Engine {
   private resizeThreads(n: number): void {
     if (!this.workers.length) return; // the pool starts with the first search
     this.network?.ensureSlots(n + 1);
-    while (this.workers.length < n) this.spawnWorker(this.workers.length);
+    // New helpers warm up (and isready waits for them) while no search has begun.
+    const early = !this.searched && Atomics.load(this.warmupAbort, 0) === 0;
+    while (this.workers.length < n) this.spawnWorker(this.workers.length, early);
     if (this.workers.length > n) {
       const retired = this.workers.splice(n);
       void this.waitIdle().then(() => {
@@ -438,14 +466,17 @@ export class Engine {
   }
 
   /** Starts search thread `index` with the current table and network. */
-  private spawnWorker(index: number): SearchThread {
-    // Only thread 0 warms up: helpers' warm-ups would compete for the cores with
-    // it (and with the first searches); a helper compiles during its first search.
-    const w = this.createSearchWorker(index, index === 0 && this.warmupWanted);
-    w.on('message', (msg: FromWorker) => (index === 0 ? this.onWorkerMessage(msg) : this.onHelperMessage(msg)));
+  private spawnWorker(index: number, warmup = index === 0): SearchThread {
+    // Helpers warm up too, side by side with thread 0 (readyok waits for all): a
+    // helper that compiled during the first search made that search about 0.4x as
+    // deep as the later ones with Threads 2. One added once a search has begun
+    // compiles in its first search.
+    const w = this.createSearchWorker(index, warmup && this.warmupWanted);
+    w.on('message', (msg: FromWorker) => (index === 0 ? this.onWorkerMessage(w, msg) : this.onHelperMessage(w, msg)));
     const failed = (e: Error) => {
       if (this.workers[index] !== w) return; // retired or replaced
       this.onMessage(`ERROR: search thread failed: ${e.message.split('\n')[0]}`);
+      this.threadReady(w); // no 'ready' will come from it
       if (index > 0) {
         // A helper: the main thread stops waiting for it; a fresh one takes its
         // place, unless helpers keep failing: then the pool shrinks to `index`
@@ -488,8 +519,10 @@ export class Engine {
     return w;
   }
 
-  private onHelperMessage(msg: FromWorker): void {
+  private onHelperMessage(w: SearchThread, msg: FromWorker): void {
     if (msg.type === 'text') this.onMessage(msg.line);
+    else if (msg.type === 'ready') this.threadReady(w);
+    else if (msg.type === 'histories') void touchInSlices(msg.buffers);
   }
 
   /** The main search thread, started if need be; throws where searching is impossible (searchUnavailable). */
@@ -499,17 +532,13 @@ export class Engine {
     const why = searchUnavailable();
     if (why !== null) throw new Error(why);
     this.warmupAbort = newSignals();
-    this.readySettled = false;
-    this.readyPromise = new Promise<void>((resolve) => {
-      this.readyResolve = () => {
-        this.readySettled = true;
-        resolve();
-      };
-    });
+    this.readyPending.clear();
+    this.readySettled = true;
+    this.armReady();
     const n = this.options.getNumber('Threads');
     this.network?.ensureSlots(n + 1);
     const w = this.spawnWorker(0);
-    for (let i = 1; i < n; i++) this.spawnWorker(i);
+    for (let i = 1; i < n; i++) this.spawnWorker(i, true);
     return w;
   }
 
@@ -519,9 +548,9 @@ export class Engine {
     for (const w of this.workers) w.postMessage(msg);
   }
 
-  private onWorkerMessage(msg: FromWorker): void {
+  private onWorkerMessage(w: SearchThread, msg: FromWorker): void {
     if (msg.type === 'ready') {
-      this.readyResolve();
+      this.threadReady(w);
       return;
     }
     if (msg.type === 'histories') {
@@ -570,8 +599,13 @@ export class Engine {
     this.ensureWorker();
   }
 
+  /** Search threads still warming up (sent a 'start' and not yet ready): for diagnostics and tests. */
+  warmingUp(): number {
+    return this.readyPending.size;
+  }
+
   /**
-   * Settles when the search thread is up and warmed (at once when no thread has
+   * Settles when the search threads are up and warmed (at once when no thread has
    * been started). `isready` waits for this, as Stockfish's waits for its threads.
    */
   ready(): Promise<void> {
@@ -601,6 +635,7 @@ export class Engine {
   go(limits: SearchLimits, listener: SearchListener = {}, signals: Int32Array = newSignals()): Promise<SearchResult> {
     const why = searchUnavailable();
     if (why !== null) return Promise.reject(new Error(why));
+    this.searched = true;
     const id = this.nextId++;
     const sab = signals.buffer as SharedArrayBuffer;
     let resolve!: (r: SearchResult) => void;

@@ -100,3 +100,25 @@ test('Threads with a network: the shared weights memory grows to give every thre
     await engine.close();
   }
 });
+
+test('Threads with warm-up: helpers added before the first search warm up and ready() waits for them; one added after a search does not', async () => {
+  const engine = new Engine({ warmup: true });
+  try {
+    // Thread 0 warms up from the start; a helper set before any search does too.
+    assert.ok(engine.options.set('Threads', '2').ok);
+    assert.equal(engine.warmingUp(), 2);
+    await engine.ready();
+    assert.equal(engine.warmingUp(), 0);
+    engine.setPosition(null, ['h2e2']);
+    const r = await engine.go({ startTime: Date.now(), depth: 4 });
+    assert.ok(r.bestMove !== 0);
+    // A search has begun: a new helper compiles in its first search instead.
+    assert.ok(engine.options.set('Threads', '3').ok);
+    assert.equal(engine.warmingUp(), 0);
+    await engine.ready();
+    const r3 = await engine.go({ startTime: Date.now(), depth: 4 });
+    assert.ok(r3.bestMove !== 0);
+  } finally {
+    await engine.close();
+  }
+});
