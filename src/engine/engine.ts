@@ -522,7 +522,8 @@ export class Engine {
   private onHelperMessage(w: SearchThread, msg: FromWorker): void {
     if (msg.type === 'text') this.onMessage(msg.line);
     else if (msg.type === 'ready') this.threadReady(w);
-    else if (msg.type === 'histories') void touchInSlices(msg.buffers);
+    // A helper's 'histories' go unanswered: it brings its own pages in after its
+    // warm-up, on its own core (this thread would touch 45 MB for each helper).
   }
 
   /** The main search thread, started if need be; throws where searching is impossible (searchUnavailable). */
