@@ -110,7 +110,7 @@ export class Engine {
   private readonly warmupWanted: boolean;
   /** Set to stop the warm-up search early (a `stop` or `quit` arrived meanwhile). */
   private warmupAbort = newSignals();
-  /** Settles when the current search thread has started and finished its warm-up. */
+  /** Settles when the search threads sent a 'start' have finished their warm-ups. */
   private readyPromise: Promise<void> = Promise.resolve();
   private readyResolve: () => void = () => {};
   /** A search has been asked for (helpers started later do not warm up). */

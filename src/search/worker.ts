@@ -41,8 +41,8 @@ export type ToWorker =
   /** The static evaluation of a game's position, as this thread's searches evaluate it. */
   | { type: 'eval'; id: number; fen: string; moves: Move[] }
   /**
-   * The main thread's first message: warm up (when `warmup` is given), then
-   * answer 'ready'. Helpers get none.
+   * The first message: warm up (when `warmup` is given), then answer 'ready'.
+   * Thread 0 always gets one; a helper only when it is to warm up.
    */
   | { type: 'start'; warmup: Warmup | null };
 
@@ -57,7 +57,8 @@ export type FromWorker =
   | { type: 'ready' }
   /**
    * Sent on 'start', before the warm-up: the history tables' shared storage, whose
-   * pages the engine's thread brings in meanwhile (the warm-up writes only some).
+   * pages the engine's thread brings in meanwhile for thread 0 (the warm-up writes
+   * only some); a helper brings its own in after its warm-up.
    */
   | { type: 'histories'; buffers: SharedArrayBuffer[] }
   | { type: 'error'; id: number; message: string };
