@@ -19,3 +19,20 @@ test('DEFAULT_SEARCH_OPTIONS are the search options of a fresh engine, key for k
     await engine.close();
   }
 });
+
+test('Hash: a table resized after start-up is brought into memory before ready() settles, and searches', async () => {
+  const engine = new Engine({ warmup: true });
+  try {
+    await engine.ready();
+    assert.equal(engine.preparing(), 0);
+    assert.ok(engine.options.set('Hash', '64').ok);
+    assert.equal(engine.preparing(), 1, 'the new table is being touched');
+    await engine.ready();
+    assert.equal(engine.preparing(), 0);
+    engine.setPosition(null, ['h2e2']);
+    const r = await engine.go({ startTime: Date.now(), depth: 4 });
+    assert.ok(r.bestMove !== 0);
+  } finally {
+    await engine.close();
+  }
+});

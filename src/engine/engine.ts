@@ -115,8 +115,8 @@ export class Engine {
   private readyResolve: () => void = () => {};
   /** A search has been asked for (helpers started later do not warm up). */
   private searched = false;
-  /** Threads sent a 'start' that have not answered 'ready' yet. */
-  private readonly readyPending = new Set<SearchThread>();
+  /** Threads sent a 'start' that have not answered 'ready' yet, and tables whose pages are being brought in. */
+  private readonly readyPending = new Set<object>();
   private readySettled = true;
   /** Callers of ready() waiting for the thread's warm-up to end. */
   private readyWaiters = 0;
@@ -418,8 +418,8 @@ export class Engine {
     });
   }
 
-  /** A thread answered 'ready' (or failed): ready() settles once none is pending. */
-  private threadReady(w: SearchThread): void {
+  /** A thread answered 'ready' (or failed), or a table is in memory: ready() settles once none is pending. */
+  private threadReady(w: object): void {
     if (this.readyPending.delete(w) && this.readyPending.size === 0) this.readyResolve();
   }
 
@@ -444,6 +444,13 @@ export class Engine {
     if (!this.workers.length) return;
     const buffer = this.tableBuffer();
     for (const w of this.workers) w.postMessage({ type: 'tt', buffer } satisfies ToWorker);
+    // Bring the new table's pages in now, as Pikafish clears a resized table
+    // (isready waits): else the first search pays the page faults (with Hash 256
+    // here it searched 0.29x the nodes of the fourth).
+    const token = {};
+    this.armReady();
+    this.readyPending.add(token);
+    void touchInSlices([buffer]).then(() => this.threadReady(token));
   }
 
   /**
@@ -600,8 +607,8 @@ export class Engine {
     this.ensureWorker();
   }
 
-  /** Search threads still warming up (sent a 'start' and not yet ready): for diagnostics and tests. */
-  warmingUp(): number {
+  /** What ready() still waits for: threads warming up, tables being brought into memory (diagnostics and tests). */
+  preparing(): number {
     return this.readyPending.size;
   }
 

@@ -106,15 +106,15 @@ test('Threads with warm-up: helpers added before the first search warm up and re
   try {
     // Thread 0 warms up from the start; a helper set before any search does too.
     assert.ok(engine.options.set('Threads', '2').ok);
-    assert.equal(engine.warmingUp(), 2);
+    assert.equal(engine.preparing(), 2);
     await engine.ready();
-    assert.equal(engine.warmingUp(), 0);
+    assert.equal(engine.preparing(), 0);
     engine.setPosition(null, ['h2e2']);
     const r = await engine.go({ startTime: Date.now(), depth: 4 });
     assert.ok(r.bestMove !== 0);
     // A search has begun: a new helper compiles in its first search instead.
     assert.ok(engine.options.set('Threads', '3').ok);
-    assert.equal(engine.warmingUp(), 0);
+    assert.equal(engine.preparing(), 0);
     await engine.ready();
     const r3 = await engine.go({ startTime: Date.now(), depth: 4 });
     assert.ok(r3.bestMove !== 0);
