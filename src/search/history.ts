@@ -9,7 +9,7 @@
 // correction histories) are allocated on SharedArrayBuffers.
 
 import { PIECE_NB, SQUARE_NB } from '../core/types.js';
-import { PAGE_WORDS, touchPages } from './pages.js';
+import { isShared, PAGE_WORDS, touchPages } from './pages.js';
 
 const MAIN_HISTORY_LIMIT = 7183;
 export const LOW_PLY_HISTORY_LIMIT = 7183;
@@ -169,10 +169,7 @@ export class Histories {
 
   /** The storage of the three large tables where it is shared memory (another thread can bring its pages in). */
   pageBuffers(): SharedArrayBuffer[] {
-    const Sab = (globalThis as { SharedArrayBuffer?: typeof SharedArrayBuffer }).SharedArrayBuffer;
-    const out: SharedArrayBuffer[] = [];
-    for (const t of [this.cont, this.contCorr, this.pawn]) if (Sab && t.buffer instanceof Sab) out.push(t.buffer);
-    return out;
+    return [this.cont, this.contCorr, this.pawn].filter(isShared).map((t) => t.buffer as SharedArrayBuffer);
   }
 
   private prefaultTable = 0;

@@ -33,4 +33,10 @@ test('touchInSlices touches every page of every buffer, a few pages per turn of 
   assert.ok(turns >= 1, 'the event loop ran between slices');
   buffers.forEach((b, i) => assert.deepEqual(new Int32Array(b), before[i]));
   assert.equal(await touchInSlices([]), 0);
+  // Unshared memory too (where the runtime has no SharedArrayBuffer): pages touched, words kept.
+  const plain = new ArrayBuffer(2 * PAGE_WORDS * 4);
+  new Int32Array(plain)[0] = 5;
+  new Int32Array(plain)[PAGE_WORDS] = -7;
+  assert.equal(await touchInSlices([plain]), 2);
+  assert.deepEqual(Array.from(new Int32Array(plain).filter((v) => v !== 0)), [5, -7]);
 });

@@ -6,9 +6,9 @@
 /** int32 words per 4 KiB page. */
 export const PAGE_WORDS = 1024;
 
-/** Whether the words live on a SharedArrayBuffer (where the runtime has one). */
-export function isShared(words: Int32Array): boolean {
-  return typeof SharedArrayBuffer === 'function' && words.buffer instanceof SharedArrayBuffer;
+/** Whether a typed array lives on a SharedArrayBuffer (where the runtime has one). */
+export function isShared(array: ArrayBufferView): boolean {
+  return typeof SharedArrayBuffer === 'function' && array.buffer instanceof SharedArrayBuffer;
 }
 
 /**

@@ -198,23 +198,6 @@ test("the table is Pikafish's: 32-byte clusters, the cluster from mul_hi64(key, 
   assert.equal(tt.hit, false);
 });
 
-test('prefault brings a shared table in without changing a word, and ignores an unshared buffer', () => {
-  const buffer = TranspositionTable.allocateShared(1);
-  const words = new Int32Array(buffer);
-  const rng = mulberry32(7);
-  // Some entries written (as a search running meanwhile would), most still zero.
-  for (let i = 0; i < 5000; i++) words[(rng() * words.length) | 0] = (rng() * 0x7fffffff) | 0;
-  words[0] = -1;
-  words[1024] = 123;
-  const before = words.slice();
-  TranspositionTable.prefault(buffer);
-  assert.deepEqual(words, before);
-  const plain = new ArrayBuffer(4096);
-  new Int32Array(plain)[0] = 5;
-  TranspositionTable.prefault(plain);
-  assert.equal(new Int32Array(plain)[0], 5);
-});
-
 test('the branch-free mate score conversions equal their definitions for every score', () => {
   // The definitions, written with branches (Pikafish's value_to_tt / value_from_tt).
   const toTT = (v: number, ply: number) =>

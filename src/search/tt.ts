@@ -15,7 +15,6 @@
 // table, as in Pikafish: callers must validate moves (pseudo-legal + legal)
 // before playing them.
 
-import { isShared, PAGE_WORDS, touchPages } from './pages.js';
 import { MOVE_NONE, VALUE_MATE_IN_MAX_PLY, VALUE_MATED_IN_MAX_PLY, VALUE_NONE, VALUE_INFINITE } from '../core/types.js';
 
 export const BOUND_NONE = 0;
@@ -90,18 +89,6 @@ export class TranspositionTable {
   static allocateShared(mb: number): ArrayBufferLike {
     mb = Math.max(1, Math.floor(mb));
     return allocate(Math.floor((mb * 1024 * 1024) / CLUSTER_BYTES) * CLUSTER_BYTES).buffer;
-  }
-
-  /**
-   * Brings a fresh shared table's memory pages in without changing a byte (an
-   * atomic compare-exchange of 0 with 0 writes one word per 4 KB page), so that a
-   * thread searching in it meanwhile pays no page faults for them. The engine does
-   * this on its own thread while the search thread starts: the first touch of 16 MB
-   * costs tens of milliseconds on some machines.
-   */
-  static prefault(buffer: ArrayBufferLike): void {
-    const words = new Int32Array(buffer);
-    if (isShared(words)) touchPages(words, 0, Math.ceil(words.length / PAGE_WORDS));
   }
 
   /** Uses an existing shared buffer (another thread's table). */

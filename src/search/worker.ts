@@ -56,9 +56,9 @@ export type FromWorker =
   /** The thread is up and its warm-up (if asked for) is done. */
   | { type: 'ready' }
   /**
-   * Sent on 'start', before the warm-up: the history tables' shared storage, whose
-   * pages the engine's thread brings in meanwhile for thread 0 (the warm-up writes
-   * only some); a helper brings its own in after its warm-up.
+   * Sent by thread 0 on 'start', before the warm-up: the history tables' shared
+   * storage, whose pages the engine's thread brings in meanwhile (the warm-up
+   * writes only some). A helper brings its own in after its warm-up.
    */
   | { type: 'histories'; buffers: SharedArrayBuffer[] }
   | { type: 'error'; id: number; message: string };
@@ -198,7 +198,7 @@ port.on('message', (msg: ToWorker) => {
   const post = (m: FromWorker) => port.postMessage(m);
   switch (msg.type) {
     case 'start':
-      post({ type: 'histories', buffers: searcher.hist.pageBuffers() });
+      if (threadIndex === 0) post({ type: 'histories', buffers: searcher.hist.pageBuffers() });
       if (msg.warmup) warmUp(msg.warmup, post);
       post({ type: 'ready' });
       prefaultHistories();
