@@ -1026,7 +1026,8 @@ export class Searcher {
     this.kHi = hi;
   }
 
-  private evaluate(): number {
+  /** The static evaluation of the current position for the search (protected: tools/search/free-eval.ts records and replays it). */
+  protected evaluate(): number {
     const nnue = this.nnue;
     if (nnue !== null) return nnue.evaluate(this.pos, this.optimism[this.pos.side]);
     return evaluate(this.pos, this.optimism[this.pos.side]);

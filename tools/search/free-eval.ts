@@ -1,0 +1,182 @@
+// What the search would cost if the static evaluation were free: the 49 bench
+// positions searched three ways in one process, on one search thread:
+//
+//   node dist/tools/search/free-eval.js [--net FILE | --classical] [--depth 11]
+//        [--rounds 2] [--hash 16] [--rule ComputerRule] [--json]
+//
+// - plain: as `bench` searches them (one clear, then the positions in order);
+// - record: the same, keeping every value the evaluation returned, in order;
+// - replay: the same again, the evaluation answered from the record, in order,
+//   so nothing of it runs (no accumulator update, no forward pass, no classical
+//   terms) while the search visits the same nodes (checked: a replay that asks
+//   for more values than were recorded, or ends on other node counts, fails).
+//
+// plain / replay time is the evaluation's share of the search; replay nodes/s is
+// the most a faster evaluation could give this search. Without --net or
+// --classical the embedded network. A measurement, not a test: compare within
+// one run. `--rule ComputerRule` is what `native-compare` uses, so that the
+// node counts match native Pikafish's `bench` with the same network.
+
+import { Position, Searcher, loadEmbeddedNetwork, loadEvalNetwork, type EvalNetwork } from '../../src/dev.js';
+import { BENCH_FENS, DEFAULT_SEARCH_OPTIONS } from '../../src/dev.js';
+import { commandSpec, exitWithError, isMain, median, scriptCommandLine } from '../lib.js';
+
+const USAGE =
+  'usage: node dist/tools/search/free-eval.js [--net FILE | --classical] [--depth 11] [--rounds 2] [--hash 16]\n' +
+  '           [--rule AsianRule|ChineseRule|SkyRule|ComputerRule|AllowChase] [--json]';
+
+type Mode = 'plain' | 'record' | 'replay';
+
+/** A Searcher whose static evaluations are recorded, or answered from the record, in the order asked. */
+export class ReplayingSearcher extends Searcher {
+  mode: Mode = 'plain';
+  private values = new Int32Array(1 << 16);
+  private recorded = 0;
+  private next = 0;
+
+  /** Starts a new record (mode 'record') or the replay of the last one from its start (mode 'replay'). */
+  begin(mode: Mode): void {
+    this.mode = mode;
+    if (mode === 'record') this.recorded = 0;
+    this.next = 0;
+  }
+
+  /** Values recorded, and values replayed so far. */
+  counts(): { recorded: number; replayed: number } {
+    return { recorded: this.recorded, replayed: this.next };
+  }
+
+  protected override evaluate(): number {
+    if (this.mode === 'replay') {
+      if (this.next >= this.recorded)
+        throw new Error('free-eval: the replay asked for more evaluations than were recorded');
+      return this.values[this.next++];
+    }
+    const v = super.evaluate();
+    if (this.mode === 'record') {
+      if (this.recorded === this.values.length) {
+        const grown = new Int32Array(this.values.length * 2);
+        grown.set(this.values);
+        this.values = grown;
+      }
+      this.values[this.recorded++] = v;
+    }
+    return v;
+  }
+}
+
+/** One pass over the positions: total nodes, milliseconds, and the node count of each position. */
+export interface Pass {
+  nodes: number;
+  ms: number;
+  perPosition: number[];
+}
+
+/** Searches each FEN to `depth` in `mode`, after one clear at the start as `bench` does. */
+export function searchPass(
+  searcher: ReplayingSearcher,
+  fens: readonly string[],
+  depth: number,
+  mode: Mode,
+  rule: string,
+): Pass {
+  searcher.begin(mode);
+  const options = { ...DEFAULT_SEARCH_OPTIONS, repetitionRule: rule };
+  const io = { signals: new Int32Array(new SharedArrayBuffer(8)), info() {}, text() {}, silent: true };
+  const perPosition: number[] = [];
+  let ms = 0;
+  searcher.clear();
+  for (const fen of fens) {
+    const pos = new Position(fen);
+    const t0 = performance.now();
+    const r = searcher.search(pos, { depth, startTime: t0 }, options, io);
+    ms += performance.now() - t0;
+    perPosition.push(r.nodes);
+  }
+  return { nodes: perPosition.reduce((a, b) => a + b, 0), ms, perPosition };
+}
+
+function network(cl: { string(name: string, def: string): string; flag(name: string): boolean }): EvalNetwork | null {
+  if (cl.flag('classical')) return null;
+  const file = cl.string('net', '');
+  const net = file ? loadEvalNetwork(file) : loadEmbeddedNetwork();
+  if (!net) exitWithError('free-eval', 'no embedded network in this build');
+  if (!net.ok) exitWithError('free-eval', net.error.message);
+  return net.value;
+}
+
+function main(): void {
+  const cl = scriptCommandLine(
+    process.argv.slice(2),
+    commandSpec({
+      name: 'free-eval',
+      usage: USAGE,
+      options: {
+        net: { type: 'string' },
+        classical: { type: 'boolean' },
+        depth: { type: 'string' },
+        rounds: { type: 'string' },
+        hash: { type: 'string' },
+        rule: { type: 'string' },
+        json: { type: 'boolean' },
+      },
+      positionals: { min: 0, max: 0 },
+    }),
+  );
+  if (cl.flag('classical') && cl.string('net', ''))
+    exitWithError('free-eval', `--net and --classical exclude each other\n${USAGE}`, 2);
+  const depth = cl.integer('depth', 11, { min: 1, max: 30 });
+  const rounds = cl.integer('rounds', 2, { min: 1, max: 50 });
+  const hash = cl.integer('hash', 16, { min: 1, max: 4096 });
+  const rule = cl.string('rule', DEFAULT_SEARCH_OPTIONS.repetitionRule);
+  if (!['AsianRule', 'ChineseRule', 'SkyRule', 'ComputerRule', 'AllowChase'].includes(rule))
+    exitWithError('free-eval', `--rule: unknown rule '${rule}'\n${USAGE}`, 2);
+  const fens = BENCH_FENS;
+  const searcher = new ReplayingSearcher(hash);
+  const net = network(cl);
+  searcher.setNetwork(net);
+  const nps = { plain: [] as number[], replay: [] as number[] };
+  let nodes = 0;
+  let evaluations = 0;
+  for (let round = 0; round < rounds; round++) {
+    const plain = searchPass(searcher, fens, depth, 'plain', rule);
+    const record = searchPass(searcher, fens, depth, 'record', rule);
+    const replay = searchPass(searcher, fens, depth, 'replay', rule);
+    const { recorded, replayed } = searcher.counts();
+    const same = plain.perPosition.every((n, i) => n === record.perPosition[i] && n === replay.perPosition[i]);
+    if (!same || recorded !== replayed)
+      exitWithError('free-eval', 'the replay did not search the same trees (the search is not deterministic here)');
+    nodes = plain.nodes;
+    evaluations = recorded;
+    nps.plain.push(Math.round((plain.nodes * 1000) / plain.ms));
+    nps.replay.push(Math.round((replay.nodes * 1000) / replay.ms));
+    if (!cl.flag('json'))
+      console.log(
+        `round ${round + 1}: plain ${Math.round(plain.ms)} ms, ${nps.plain[round]} nodes/s; ` +
+          `replayed evaluation ${Math.round(replay.ms)} ms, ${nps.replay[round]} nodes/s`,
+      );
+  }
+  const summary = {
+    evaluation: searcher.evaluationName(),
+    depth,
+    hash,
+    rule,
+    rounds,
+    nodes,
+    evaluations,
+    plainNps: median(nps.plain),
+    replayNps: median(nps.replay),
+    speedup: Math.round((median(nps.replay) / median(nps.plain)) * 1000) / 1000,
+  };
+  if (cl.flag('json')) console.log(JSON.stringify(summary, null, 2));
+  else {
+    console.log(`${summary.evaluation}; ${nodes} nodes, ${evaluations} evaluations per pass (the same trees)`);
+    console.log(`median nodes/s: plain ${summary.plainNps}, evaluation replayed ${summary.replayNps}`);
+    console.log(
+      `a free evaluation would make this search x${summary.speedup.toFixed(3)} faster ` +
+        `(the evaluation is ${(100 * (1 - 1 / summary.speedup)).toFixed(1)}% of its time)`,
+    );
+  }
+}
+
+if (isMain(import.meta.url)) main();
