@@ -44,7 +44,7 @@ export function parseBenchSummary(text: string): BenchRun | null {
 }
 
 /** Runs the shell command line `command`, feeds it `input`, and returns its bench summary. */
-function runBench(command: string, input: string): Promise<BenchRun> {
+export function runBench(command: string, input: string): Promise<BenchRun> {
   return new Promise((done, fail) => {
     const child = spawn(`exec ${command}`, { shell: true, stdio: ['pipe', 'pipe', 'pipe'] });
     let text = '';

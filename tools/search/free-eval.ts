@@ -2,7 +2,7 @@
 // positions searched three ways in one process, on one search thread:
 //
 //   node dist/tools/search/free-eval.js [--net FILE | --classical] [--depth 11]
-//        [--rounds 2] [--hash 16] [--rule ComputerRule] [--json]
+//        [--rounds 2] [--hash 16] [--rule ComputerRule] [--native PATH] [--json]
 //
 // - plain: as `bench` searches them (one clear, then the positions in order);
 // - record: the same, keeping every value the evaluation returned, in order;
@@ -15,15 +15,22 @@
 // the most a faster evaluation could give this search. Without --net or
 // --classical the embedded network. A measurement, not a test: compare within
 // one run. `--rule ComputerRule` is what `native-compare` uses, so that the
-// node counts match native Pikafish's `bench` with the same network.
+// node counts match native Pikafish's `bench` with the same network; with
+// `--native PATH` (and --net) each round also runs that native engine's
+// `bench HASH 1 DEPTH` with the network in a fresh process, and the ratios of
+// both of Kirin's passes to it are printed (issue 22's measure, and the most a
+// faster evaluation could bring it to).
 
 import { Position, Searcher, loadEmbeddedNetwork, loadEvalNetwork, type EvalNetwork } from '../../src/dev.js';
 import { BENCH_FENS, DEFAULT_SEARCH_OPTIONS } from '../../src/dev.js';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { commandSpec, exitWithError, isMain, median, scriptCommandLine } from '../lib.js';
+import { runBench } from '../nnue/native-compare.js';
 
 const USAGE =
   'usage: node dist/tools/search/free-eval.js [--net FILE | --classical] [--depth 11] [--rounds 2] [--hash 16]\n' +
-  '           [--rule AsianRule|ChineseRule|SkyRule|ComputerRule|AllowChase] [--json]';
+  '           [--rule AsianRule|ChineseRule|SkyRule|ComputerRule|AllowChase] [--native PATH] [--json]';
 
 type Mode = 'plain' | 'record' | 'replay';
 
@@ -105,7 +112,7 @@ function network(cl: { string(name: string, def: string): string; flag(name: str
   return net.value;
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const cl = scriptCommandLine(
     process.argv.slice(2),
     commandSpec({
@@ -118,6 +125,7 @@ function main(): void {
         rounds: { type: 'string' },
         hash: { type: 'string' },
         rule: { type: 'string' },
+        native: { type: 'string' },
         json: { type: 'boolean' },
       },
       positionals: { min: 0, max: 0 },
@@ -131,13 +139,22 @@ function main(): void {
   const rule = cl.string('rule', DEFAULT_SEARCH_OPTIONS.repetitionRule);
   if (!['AsianRule', 'ChineseRule', 'SkyRule', 'ComputerRule', 'AllowChase'].includes(rule))
     exitWithError('free-eval', `--rule: unknown rule '${rule}'\n${USAGE}`, 2);
+  const nativePath = cl.string('native', '');
+  const netFile = cl.string('net', '');
+  if (nativePath && !netFile)
+    exitWithError('free-eval', `--native needs --net (the same network for both)\n${USAGE}`, 2);
+  if (nativePath && !existsSync(nativePath)) exitWithError('free-eval', `${nativePath} does not exist`);
+  const nativeInput = `setoption name EvalFile value ${resolve(netFile)}\nbench ${hash} 1 ${depth}\nquit\n`;
   const fens = BENCH_FENS;
   const searcher = new ReplayingSearcher(hash);
   const net = network(cl);
   searcher.setNetwork(net);
-  const nps = { plain: [] as number[], replay: [] as number[] };
+  const nps = { plain: [] as number[], replay: [] as number[], native: [] as number[] };
   let nodes = 0;
   let evaluations = 0;
+  // A shallower pass first, not counted, so that the first plain pass does not
+  // also pay for compiling the search.
+  searchPass(searcher, fens, Math.max(1, depth - 2), 'plain', rule);
   for (let round = 0; round < rounds; round++) {
     const plain = searchPass(searcher, fens, depth, 'plain', rule);
     const record = searchPass(searcher, fens, depth, 'record', rule);
@@ -150,12 +167,21 @@ function main(): void {
     evaluations = recorded;
     nps.plain.push(Math.round((plain.nodes * 1000) / plain.ms));
     nps.replay.push(Math.round((replay.nodes * 1000) / replay.ms));
+    let nativeText = '';
+    if (nativePath) {
+      const run = await runBench(`"${resolve(nativePath)}"`, nativeInput);
+      if (run.nodes !== plain.nodes) nativeText = `; native ${run.nps} nodes/s, other trees (${run.nodes} nodes)`;
+      else nativeText = `; native ${run.nps} nodes/s (the same trees)`;
+      nps.native.push(run.nps);
+    }
     if (!cl.flag('json'))
       console.log(
         `round ${round + 1}: plain ${Math.round(plain.ms)} ms, ${nps.plain[round]} nodes/s; ` +
-          `replayed evaluation ${Math.round(replay.ms)} ms, ${nps.replay[round]} nodes/s`,
+          `replayed evaluation ${Math.round(replay.ms)} ms, ${nps.replay[round]} nodes/s${nativeText}`,
       );
   }
+  const nativeNps = nativePath ? median(nps.native) : null;
+  const ratio = (x: number): number | null => (nativeNps ? Math.round((x / nativeNps) * 1000) / 1000 : null);
   const summary = {
     evaluation: searcher.evaluationName(),
     depth,
@@ -167,6 +193,9 @@ function main(): void {
     plainNps: median(nps.plain),
     replayNps: median(nps.replay),
     speedup: Math.round((median(nps.replay) / median(nps.plain)) * 1000) / 1000,
+    nativeNps,
+    plainToNative: ratio(median(nps.plain)),
+    replayToNative: ratio(median(nps.replay)),
   };
   if (cl.flag('json')) console.log(JSON.stringify(summary, null, 2));
   else {
@@ -176,7 +205,12 @@ function main(): void {
       `a free evaluation would make this search x${summary.speedup.toFixed(3)} faster ` +
         `(the evaluation is ${(100 * (1 - 1 / summary.speedup)).toFixed(1)}% of its time)`,
     );
+    if (nativeNps)
+      console.log(
+        `native median ${nativeNps} nodes/s: Kirin ${summary.plainToNative?.toFixed(3)}x of it, ` +
+          `with the evaluation replayed ${summary.replayToNative?.toFixed(3)}x`,
+      );
   }
 }
 
-if (isMain(import.meta.url)) main();
+if (isMain(import.meta.url)) await main();
