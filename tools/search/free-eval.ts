@@ -21,16 +21,24 @@
 // both of Kirin's passes to it are printed (issue 22's measure, and the most a
 // faster evaluation could bring it to).
 
-import { Position, Searcher, loadEmbeddedNetwork, loadEvalNetwork, type EvalNetwork } from '../../src/dev.js';
-import { BENCH_FENS, DEFAULT_SEARCH_OPTIONS } from '../../src/dev.js';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import {
+  BENCH_FENS,
+  DEFAULT_SEARCH_OPTIONS,
+  Position,
+  REPETITION_RULES,
+  Searcher,
+  loadEmbeddedNetwork,
+  loadEvalNetwork,
+  type EvalNetwork,
+} from '../../src/dev.js';
 import { commandSpec, exitWithError, isMain, median, scriptCommandLine } from '../lib.js';
 import { runBench } from '../nnue/native-compare.js';
 
 const USAGE =
   'usage: node dist/tools/search/free-eval.js [--net FILE | --classical] [--depth 11] [--rounds 2] [--hash 16]\n' +
-  '           [--rule AsianRule|ChineseRule|SkyRule|ComputerRule|AllowChase] [--native PATH] [--json]';
+  `           [--rule ${REPETITION_RULES.join('|')}] [--native PATH] [--json]`;
 
 type Mode = 'plain' | 'record' | 'replay';
 
@@ -137,7 +145,7 @@ async function main(): Promise<void> {
   const rounds = cl.integer('rounds', 2, { min: 1, max: 50 });
   const hash = cl.integer('hash', 16, { min: 1, max: 4096 });
   const rule = cl.string('rule', DEFAULT_SEARCH_OPTIONS.repetitionRule);
-  if (!['AsianRule', 'ChineseRule', 'SkyRule', 'ComputerRule', 'AllowChase'].includes(rule))
+  if (!(REPETITION_RULES as readonly string[]).includes(rule))
     exitWithError('free-eval', `--rule: unknown rule '${rule}'\n${USAGE}`, 2);
   const nativePath = cl.string('native', '');
   const netFile = cl.string('net', '');
