@@ -436,9 +436,9 @@ export class Engine {
     this.ttBuffer = buffer;
     // Bring the new table's pages in now, in slices on this thread from its next
     // turn on (so that a `uci` waiting at start-up is answered first), and let
-    // isready wait for it, as Pikafish clears a new table before answering: else the first
-    // search pays the page faults (with Hash 256 here it searched 0.29x the
-    // nodes of the fourth).
+    // isready wait for it, as Pikafish clears a new table before answering:
+    // else the first search pays the page faults (with Hash 256 here it
+    // searched 0.29x the nodes of the fourth).
     const token = {};
     this.armReady();
     this.readyPending.add(token);

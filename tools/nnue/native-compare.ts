@@ -43,6 +43,18 @@ export function parseBenchSummary(text: string): BenchRun | null {
   return nodes === null || timeMs === null || nps === null ? null : { nodes, timeMs, nps };
 }
 
+/**
+ * The input that makes Kirin or native Pikafish run `bench HASH 1 DEPTH` with the
+ * network `net` (an absolute path) on the same trees: Kirin with `Repetition Rule`
+ * ComputerRule, Pikafish's own rule (Pikafish says it has no such option and goes on).
+ */
+export function benchInput(net: string, hash: number, depth: number): string {
+  return (
+    `setoption name EvalFile value ${net}\nsetoption name Repetition Rule value ComputerRule\n` +
+    `bench ${hash} 1 ${depth}\nquit\n`
+  );
+}
+
 /** Runs the shell command line `command`, feeds it `input`, and returns its bench summary. */
 export function runBench(command: string, input: string): Promise<BenchRun> {
   return new Promise((done, fail) => {
@@ -88,9 +100,7 @@ async function main(): Promise<void> {
   const depth = cl.integer('depth', 13, { min: 1, max: 30 });
   const hash = cl.integer('hash', 16, { min: 1, max: 4096 });
   const kirin = cl.string('kirin', `"${process.execPath}" "${resolve(repoRoot(), 'bin', 'kirin.js')}"`);
-  const input =
-    `setoption name EvalFile value ${net}\nsetoption name Repetition Rule value ComputerRule\n` +
-    `bench ${hash} 1 ${depth}\nquit\n`;
+  const input = benchInput(net, hash, depth);
   const engines = [
     { name: 'kirin', command: kirin },
     { name: 'native', command: `"${resolve(nativePath)}"` },

@@ -34,7 +34,7 @@ import {
   type EvalNetwork,
 } from '../../src/dev.js';
 import { commandSpec, exitWithError, isMain, median, scriptCommandLine } from '../lib.js';
-import { runBench } from '../nnue/native-compare.js';
+import { benchInput, runBench } from '../nnue/native-compare.js';
 
 const USAGE =
   'usage: node dist/tools/search/free-eval.js [--net FILE | --classical] [--depth 11] [--rounds 2] [--hash 16]\n' +
@@ -44,7 +44,7 @@ type Mode = 'plain' | 'record' | 'replay';
 
 /** A Searcher whose static evaluations are recorded, or answered from the record, in the order asked. */
 export class ReplayingSearcher extends Searcher {
-  mode: Mode = 'plain';
+  private mode: Mode = 'plain';
   private values = new Int32Array(1 << 16);
   private recorded = 0;
   private next = 0;
@@ -111,9 +111,9 @@ export function searchPass(
   return { nodes: perPosition.reduce((a, b) => a + b, 0), ms, perPosition };
 }
 
-function network(cl: { string(name: string, def: string): string; flag(name: string): boolean }): EvalNetwork | null {
-  if (cl.flag('classical')) return null;
-  const file = cl.string('net', '');
+/** The evaluation to measure: none (classical), the network in `file`, or the embedded one when `file` is empty. */
+function network(classical: boolean, file: string): EvalNetwork | null {
+  if (classical) return null;
   const net = file ? loadEvalNetwork(file) : loadEmbeddedNetwork();
   if (!net) exitWithError('free-eval', 'no embedded network in this build');
   if (!net.ok) exitWithError('free-eval', net.error.message);
@@ -139,7 +139,8 @@ async function main(): Promise<void> {
       positionals: { min: 0, max: 0 },
     }),
   );
-  if (cl.flag('classical') && cl.string('net', ''))
+  const netFile = cl.string('net', '');
+  if (cl.flag('classical') && netFile)
     exitWithError('free-eval', `--net and --classical exclude each other\n${USAGE}`, 2);
   const depth = cl.integer('depth', 11, { min: 1, max: 30 });
   const rounds = cl.integer('rounds', 2, { min: 1, max: 50 });
@@ -148,15 +149,13 @@ async function main(): Promise<void> {
   if (!(REPETITION_RULES as readonly string[]).includes(rule))
     exitWithError('free-eval', `--rule: unknown rule '${rule}'\n${USAGE}`, 2);
   const nativePath = cl.string('native', '');
-  const netFile = cl.string('net', '');
   if (nativePath && !netFile)
     exitWithError('free-eval', `--native needs --net (the same network for both)\n${USAGE}`, 2);
   if (nativePath && !existsSync(nativePath)) exitWithError('free-eval', `${nativePath} does not exist`);
-  const nativeInput = `setoption name EvalFile value ${resolve(netFile)}\nbench ${hash} 1 ${depth}\nquit\n`;
+  const nativeInput = benchInput(resolve(netFile), hash, depth);
   const fens = BENCH_FENS;
   const searcher = new ReplayingSearcher(hash);
-  const net = network(cl);
-  searcher.setNetwork(net);
+  searcher.setNetwork(network(cl.flag('classical'), netFile));
   const nps = { plain: [] as number[], replay: [] as number[], native: [] as number[] };
   let nodes = 0;
   let evaluations = 0;
