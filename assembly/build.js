@@ -6,7 +6,7 @@
 // dist/src/eval/nnue/zstd.wasm, and puts Kirin's embedded network (src/eval/kirinnet/kirin.knet, when
 // committed) next to the compiled code that reads it; then, unless --product, the
 // training kernels of `kirin train` (train-kernels.ts) into
-// dist/tools/train/train-kernels.wasm (shared memory). Plain JavaScript, so the
+// dist/commands/train/train-kernels.wasm (shared memory). Plain JavaScript, so the
 // product builds without compiling the tools.
 //
 //   node assembly/build.js [--product]
@@ -38,7 +38,7 @@ const variants = [
   [engine, 'dist/src/eval/nnue/kernels.wasm', []],
   [engine, 'dist/src/eval/nnue/kernels-shared.wasm', shared],
 ];
-if (!productOnly) variants.push([[join(root, 'assembly/train-kernels.ts')], 'dist/tools/train/train-kernels.wasm', shared]);
+if (!productOnly) variants.push([[join(root, 'assembly/train-kernels.ts')], 'dist/commands/train/train-kernels.wasm', shared]);
 for (const [sources, file, extra] of variants) {
   const { error, stderr } = await asc.main([...sources, ...options, ...extra, '-o', join(root, file)]);
   if (error) {

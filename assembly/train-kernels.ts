@@ -1,9 +1,9 @@
 // The training kernels of `kirin train` in AssemblyScript, compiled to WebAssembly
-// with 128-bit SIMD (npm run build: tools/nnue/build-wasm.ts, into
-// dist/tools/train/train-kernels.wasm, on a shared imported memory). The same
-// computation as tools/train/kernel-js.ts in float32 arithmetic: the forward pass
+// with 128-bit SIMD (npm run build: lab/nnue/build-wasm.ts, into
+// dist/commands/train/train-kernels.wasm, on a shared imported memory). The same
+// computation as commands/train/kernel-js.ts in float32 arithmetic: the forward pass
 // of a staged shard, and the loss and gradient sums of one. Every argument is a
-// byte offset into the memory laid out by tools/train/memory.ts. No static data,
+// byte offset into the memory laid out by commands/train/memory.ts. No static data,
 // no allocation, no imports besides the memory.
 
 const INPUTS: usize = 1260;

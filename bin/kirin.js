@@ -4,7 +4,7 @@
 // training-data generator and the evaluation tuner, `kirin cluster` the job queue
 // that runs them on many machines, `kirin train` the network trainer), a
 // development tool built into
-// dist/tools/ from a repository checkout; the published package does not
+// dist/commands/ from a repository checkout; the published package does not
 // contain it.
 import { existsSync } from 'node:fs';
 
@@ -12,7 +12,7 @@ const argv = process.argv.slice(2);
 
 async function run() {
   if (argv[0] === 'match') {
-    const cli = new URL('../dist/tools/match/cli.js', import.meta.url);
+    const cli = new URL('../dist/commands/match/cli.js', import.meta.url);
     if (!existsSync(cli)) {
       process.stderr.write(
         'kirin: `kirin match` is a development tool: run it from a repository checkout after `npm run build`\n',
@@ -29,7 +29,7 @@ async function run() {
     train: ['train', 'runTrainCli'],
   }[argv[0]];
   if (tool) {
-    const cli = new URL(`../dist/tools/${tool[0]}/cli.js`, import.meta.url);
+    const cli = new URL(`../dist/commands/${tool[0]}/cli.js`, import.meta.url);
     if (!existsSync(cli)) {
       process.stderr.write(
         `kirin: \`kirin ${argv[0]}\` is a development tool: run it from a repository checkout after \`npm run build\`\n`,

@@ -1,5 +1,5 @@
 // The development tools' entry point: the library (src/index.ts) plus the
-// internals that the tools under tools/ measure, tune and drive (the match
+// internals that the tools (commands/, lab/) measure, tune and drive (the match
 // runner, the data generator, the tuner, the speed and robustness checks).
 // A tool imports the product through this file or src/index.ts, never by a
 // deep path; test/architecture.test.ts checks it. Not part of the package's

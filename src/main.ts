@@ -5,7 +5,7 @@
 //   kirin <uci command ...>    runs one command and exits (e.g. `kirin bench`,
 //                              `kirin go perft 5`, `kirin d`), like Stockfish
 // (`kirin match ...`, a development tool, is dispatched by bin/kirin.js to
-// tools/match/cli.ts; the product does not import the tools.)
+// commands/match/cli.ts; the product does not import the tools.)
 
 import { createInterface } from 'node:readline';
 import { Engine } from './engine/engine.js';

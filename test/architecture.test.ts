@@ -2,9 +2,11 @@
 // between files or between folders, and the layers point one way
 // (docs/ARCHITECTURE.md): core <- eval <- search <- engine <- protocol <- the
 // entry points (index.ts, main.ts); the product (src/) never imports the
-// development tools (tools/) or the test support (test/), and the tools never
-// import the test support; they reach the product only through src/dev.ts
-// (the development entry point) or src/index.ts (the library). Tests (*.test.ts)
+// development tools (commands/, lab/, scripts/) or the test support (test/);
+// the commands never import the experiments (lab/) or the scripts, and no tool
+// imports the test support; the tools reach the product only through
+// src/dev.ts (the development entry point), src/index.ts (the library) or the
+// platform's swap table (src/platform/twins.ts, for the browser build). Tests (*.test.ts)
 // may import anything and are left out of the graph. The library
 // (src/library.ts) is platform-neutral and both entry points re-export it.
 
@@ -13,15 +15,16 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { importGraph, findCycles, folderGraph } from './support/imports.js';
-import { repoRoot } from '../tools/lib.js';
-import { BROWSER_TWINS } from '../tools/web/twins.js';
+import { repoRoot } from '../commands/lib.js';
+import { BROWSER_TWINS } from '../src/platform/twins.js';
 
 const root = repoRoot();
-const files = importGraph(root, ['src', 'tools', 'test']);
+const files = importGraph(root, ['src', 'commands', 'lab', 'scripts', 'test']);
 
 /** Rank of each product folder: a file may import only from its own rank or below. */
 const LAYERS: Record<string, number> = {
   'src/core': 0,
+  'src/platform': 0,
   'src/eval': 1,
   'src/eval/nnue': 1,
   'src/eval/kirinnet': 1,
@@ -59,27 +62,36 @@ test('the product layers point one way: core <- eval <- search <- engine <- prot
   assert.deepEqual(wrong, []);
 });
 
-/** The product's surface for the tools: the development entry point and the public library. */
-const TOOL_SURFACE = ['src/dev.ts', 'src/index.ts'];
+/** The product's surface for the tools: the development entry point, the public library, the platform's swap table. */
+const TOOL_SURFACE = ['src/dev.ts', 'src/index.ts', 'src/platform/twins.ts'];
 
-test('the rooms point one way: tests may use tools and the product, tools only the product through its surface', () => {
+/** The rooms of the tools and what each may import besides the product's surface. */
+const TOOL_ROOMS: Record<string, readonly string[]> = {
+  commands: ['commands/'],
+  lab: ['commands/', 'lab/', 'scripts/'],
+  scripts: ['commands/lib.ts', 'scripts/'],
+};
+
+test('the rooms point one way: tests may use everything, commands only commands, tools the product through its surface', () => {
   const wrong: string[] = [];
   for (const [file, deps] of files) {
+    const room = TOOL_ROOMS[file.slice(0, file.indexOf('/'))];
+    if (!room) continue;
     for (const dep of deps) {
-      if (file.startsWith('tools/') && !dep.startsWith('tools/') && !dep.startsWith('src/'))
-        wrong.push(`${file} -> ${dep} (a tool imports the test support)`);
-      if (file.startsWith('tools/') && dep.startsWith('src/') && !TOOL_SURFACE.includes(dep))
-        wrong.push(`${file} -> ${dep} (a tool reaches into the product: import src/dev.ts or src/index.ts)`);
+      if (dep.startsWith('src/')) {
+        if (!TOOL_SURFACE.includes(dep))
+          wrong.push(`${file} -> ${dep} (a tool reaches into the product: import src/dev.ts or src/index.ts)`);
+      } else if (!room.some((r) => dep.startsWith(r))) wrong.push(`${file} -> ${dep} (not a room this tool may use)`);
     }
   }
   assert.deepEqual(wrong, []);
-  assert.ok(files.get('tools/match/game.ts')?.has('src/dev.ts'), "the graph sees the tools' imports");
+  assert.ok(files.get('commands/match/game.ts')?.has('src/dev.ts'), "the graph sees the tools' imports");
   // Each room builds on its own (tsconfig.src.json, tsconfig.build.json, tsconfig.tools.json, tsconfig.test.json).
   const tsconfig = (name: string) =>
     JSON.parse(readFileSync(join(root, name), 'utf8')) as { include: string[]; references?: { path: string }[] };
   assert.deepEqual(tsconfig('tsconfig.src.json').include, ['src/**/*.ts']);
   assert.deepEqual(tsconfig('tsconfig.src.json').references, undefined);
-  assert.deepEqual(tsconfig('tsconfig.tools.json').include, ['tools/**/*.ts']);
+  assert.deepEqual(tsconfig('tsconfig.tools.json').include, ['commands/**/*.ts', 'lab/**/*.ts', 'scripts/**/*.ts']);
   assert.deepEqual(tsconfig('tsconfig.tools.json').references, [
     { path: './tsconfig.src.json' },
     { path: './tsconfig.build.json' },
@@ -127,7 +139,7 @@ function closure(start: string): string[] {
 }
 
 test('the library is platform-neutral: it reaches Node built-ins only through the platform seam', () => {
-  // The seam's Node modules (the browser build substitutes a twin for each; tools/web/twins.ts).
+  // The seam's Node modules (the browser build substitutes a twin for each; src/platform/twins.ts).
   const seam = new Set(Object.keys(BROWSER_TWINS).map((f) => `src/${f.replace(/\.js$/, '.ts')}`));
   const reached = closure('src/library.ts');
   assert.ok(reached.includes('src/engine/engine.ts') && reached.includes('src/search/worker.ts'));

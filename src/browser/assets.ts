@@ -3,7 +3,7 @@
 // names it. Each is written out as `new URL('./name', import.meta.url)`, the
 // form bundlers recognise (Vite and webpack copy the file into the app's build
 // and rewrite the URL; with esbuild or no bundler the files sit beside the
-// bundle). Adding a file is one line here: the build (tools/web/build.ts) copies
+// bundle). Adding a file is one line here: the build (scripts/web/build.ts) copies
 // every file named so, finding it by name under dist/src.
 
 /** Where the browser build's files are, as URLs (absolute, resolved against this module). */

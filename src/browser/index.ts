@@ -1,4 +1,4 @@
-// Kirin's library API for the browser (bundled by tools/web/build.ts into
+// Kirin's library API for the browser (bundled by scripts/web/build.ts into
 // kirin.js, with the search thread worker.js and the kernels beside it:
 // dist/browser/ in the package, the "browser" and "worker" conditions of its
 // exports; web/dist/ for the page): the platform-neutral library

@@ -20,7 +20,7 @@ export interface StartMessage {
  * Nodes the warm-up searches beyond its usual half second (src/search/warmup.ts).
  * Chromium's V8 compiles the search with its optimising compiler much later than
  * Node's: after the usual warm-up a page's first `go movetime 1000` reached a third
- * of the nodes of its fourth (tools/web/first-move-page), and searches ran at a
+ * of the nodes of its fourth (lab/web/first-move-page), and searches ran at a
  * third of their final speed for about 200,000 more nodes. With 450,000 more the
  * page's first search reaches about 0.85x of its fourth (ready about 1.5 s later,
  * 2026-12-02). A `go` cuts the warm-up short.

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { syntheticNetFile } from '../../tools/nnue/synthetic.js';
+import { syntheticNetFile } from '../../lab/nnue/synthetic.js';
 import { legalMoves } from '../core/movegen.js';
 import { Position } from '../core/position.js';
 import { playUciMoves } from '../core/ucimove.js';

@@ -2,7 +2,7 @@
 // in one place. Each keeps its exact sequence, because the sequences are fixed
 // by what was built on them: the Zobrist keys (and so the transposition table
 // and the bench node count), Skill Level's picks, and the seeded random games
-// of the tests and of the rule-oracle data (tools/rules/gen-computer-oracle.ts).
+// of the tests and of the rule-oracle data (lab/rules/gen-computer-oracle.ts).
 
 /** One xorshift32 step (shifts 13, 17, 5). */
 export function xorshift32(x: number): number {

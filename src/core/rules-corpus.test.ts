@@ -15,7 +15,7 @@ import { Position } from './position.js';
 import { type RepetitionRule, REPETITION_RULES, judgeGame, ruleConfigFrom, ruleJudge, ruleJudgeHint } from './rules.js';
 import { VALUE_NONE } from './types.js';
 import { uciMove } from '../../test/support/fixtures.js';
-import { repoRoot } from '../../tools/lib.js';
+import { repoRoot } from '../../commands/lib.js';
 
 const root = pathToFileURL(join(repoRoot(), 'test', 'rules') + '/');
 

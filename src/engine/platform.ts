@@ -1,6 +1,6 @@
 // The platform seam (docs/ARCHITECTURE.md): how the engine starts its search
 // thread. This is the Node implementation (node:worker_threads running
-// src/search/worker.ts); the browser build (tools/web/build.ts) replaces this
+// src/search/worker.ts); the browser build (scripts/web/build.ts) replaces this
 // module by src/browser/platform.ts, a Web Worker with the same interface.
 
 import { Worker } from 'node:worker_threads';
@@ -21,7 +21,7 @@ export interface SearchThread {
 /**
  * Nodes the warm-up searches beyond its usual half second (src/search/warmup.ts).
  * None in Node: its optimising compiler has the hot code compiled by then (the
- * first search reaches about 0.8x of later ones; tools/protocol/first-move-bench).
+ * first search reaches about 0.8x of later ones; lab/protocol/first-move-bench).
  */
 export const WARMUP_EXTRA_NODES = 0;
 

@@ -402,7 +402,7 @@ const PAT_EG = Int32Array.from(W.PATTERN_EG);
 // (materialTerm, defenceTerm, kingSafetyTerm, structureTerm), the patterns'
 // values and the blend. One pass, not one per term: ten passes over the pieces
 // made the evaluation 2.4 times slower. mobilityCount and pstIndex are the
-// tables' indexes that the tuner (tools/tune) reads too.
+// tables' indexes that the tuner (commands/tune) reads too.
 
 // The state of one evaluation, reused from evaluation to evaluation (nothing
 // allocates; each search thread has its own module instance). Module-level

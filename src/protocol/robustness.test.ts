@@ -1,26 +1,26 @@
 // The CI-sized runs of the robustness tools (each also runs long by hand):
-//   tools/protocol/fuzz-protocol.ts  random and mutated command lines against one process
-//   tools/protocol/soak.ts           self-play with the match runner: crashes, illegal
+//   lab/protocol/fuzz-protocol.ts  random and mutated command lines against one process
+//   lab/protocol/soak.ts           self-play with the match runner: crashes, illegal
 //                                    moves, time losses, memory
-// (tools/protocol/uci-stress.ts runs from uci.test.ts.)
+// (lab/protocol/uci-stress.ts runs from uci.test.ts.)
 
 import assert from 'node:assert/strict';
 import { execFile, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { repoRoot } from '../../tools/lib.js';
+import { repoRoot } from '../../commands/lib.js';
 
 const children: ChildProcess[] = [];
 after(() => {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
 });
 
-/** Runs a tool of tools/protocol/ (compiled) with --json and returns its summary (rejects on a non-zero exit). */
+/** Runs a tool of lab/protocol/ (compiled) with --json and returns its summary (rejects on a non-zero exit). */
 function runScript(name: string, args: string[]): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
     const c = execFile(
       process.execPath,
-      [join(repoRoot(), 'dist', 'tools', 'protocol', name), ...args, '--json'],
+      [join(repoRoot(), 'dist', 'lab', 'protocol', name), ...args, '--json'],
       { maxBuffer: 1 << 24, cwd: repoRoot() },
       (error, stdout, stderr) => {
         if (error) reject(new Error(`${name} ${args.join(' ')}: ${error.message}\n${stdout}\n${stderr}`));

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { join } from 'node:path';
-import { repoRoot } from '../../tools/lib.js';
+import { repoRoot } from '../../commands/lib.js';
 import {
   ANSWER_DEADLINE_MS,
   EngineProcess,
@@ -287,9 +287,9 @@ test('huge go values are clamped with a note; the search is bounded', async () =
   assert.equal(e.count(/^bestmove /), 3);
 });
 
-test('every ordering of go/stop/isready/position/setoption/ucinewgame/unknown keeps one bestmove per go, with 1-3 search threads (tools/protocol/uci-stress.ts)', async () => {
+test('every ordering of go/stop/isready/position/setoption/ucinewgame/unknown keeps one bestmove per go, with 1-3 search threads (lab/protocol/uci-stress.ts)', async () => {
   const { execFile } = await import('node:child_process');
-  const script = join(repoRoot(), 'dist', 'tools', 'protocol', 'uci-stress.js');
+  const script = join(repoRoot(), 'dist', 'lab', 'protocol', 'uci-stress.js');
   const out = await new Promise<string>((resolve, reject) => {
     const p = execFile(
       process.execPath,

@@ -3,7 +3,7 @@
 // native Pikafish's `bench 16 1 9` with the synthetic seed-1 network
 // (test/data/pikafish-bench-seed1.tsv). Any difference in move generation
 // order, keys, table layout, move ordering, pruning, extensions or history
-// updates changes some position's count; tools/parity/ finds where.
+// updates changes some position's count; lab/parity/ finds where.
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -14,7 +14,7 @@ import { runBench } from '../protocol/bench.js';
 import { BENCH_FENS } from '../protocol/benchpositions.js';
 import { Uci } from '../protocol/uci.js';
 import { tableLines, testDataPath } from '../../test/support/fixtures.js';
-import { syntheticNetFile } from '../../tools/nnue/synthetic.js';
+import { syntheticNetFile } from '../../lab/nnue/synthetic.js';
 
 test("bench with the seed-1 network searches native Pikafish's nodes, position by position", async () => {
   const lines = tableLines(readFileSync(testDataPath('pikafish-bench-seed1.tsv'), 'utf8'));

@@ -120,7 +120,7 @@ const MK_HI = new Int32Array(MK_N);
 }
 
 // The pruning margins of search() (Pikafish's search.cpp), as pure int32 functions
-// so that tools (tools/tune/scale-report.ts) show the search's own numbers.
+// so that tools (commands/tune/scale-report.ts) show the search's own numbers.
 
 /** Step 6, razoring: a non-PV node with eval < alpha - razoringMargin(depth) drops into qsearch. */
 export function razoringMargin(depth: number): number {
@@ -1026,7 +1026,7 @@ export class Searcher {
     this.kHi = hi;
   }
 
-  /** The static evaluation of the current position for the search (protected: tools/search/free-eval.ts records and replays it). */
+  /** The static evaluation of the current position for the search (protected: lab/search/free-eval.ts records and replays it). */
   protected evaluate(): number {
     const nnue = this.nnue;
     if (nnue !== null) return nnue.evaluate(this.pos, this.optimism[this.pos.side]);

@@ -77,7 +77,7 @@ test('a weak level sometimes leaves a piece hanging that a stronger level always
   assert.ok(weak <= 25 && weak >= 10, `level 0 took the knight ${weak} times of 30`);
 });
 
-// The calibration points of docs/STRENGTH.md (measured with tools/strength/elo-scale.ts; fit.test.ts checks
+// The calibration points of docs/STRENGTH.md (measured with lab/strength/elo-scale.ts; fit.test.ts checks
 // that they follow from the stored measurement, test/data/strength-scale.json).
 const DOCUMENTED: Array<[number, number]> = [
   [1280, 0],

@@ -1,6 +1,6 @@
 // What the search thread (worker.ts) needs from its host, on Node: the port to
 // the engine and the data it was started with (node:worker_threads). The
-// browser build (tools/web/build.ts) replaces this module by
+// browser build (scripts/web/build.ts) replaces this module by
 // src/browser/thread-host.ts, which adapts a Web Worker's `self` to the same
 // names (docs/ARCHITECTURE.md, the platform seam).
 

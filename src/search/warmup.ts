@@ -55,7 +55,7 @@ function warmupLimits(kind: number): SearchLimits {
  * Nodes of a nodes-limited warm-up search. The sizes (with the short depth,
  * movetime and clock searches) are the smallest that keep the first `go
  * movetime 1000` of a process at about 0.8x the nodes of the fourth
- * (tools/protocol/first-move-bench): about half a second of warm-up in all on
+ * (lab/protocol/first-move-bench): about half a second of warm-up in all on
  * a 2-core machine; larger ones bought a few percent more for every extra
  * second before `readyok`.
  */

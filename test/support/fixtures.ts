@@ -26,7 +26,7 @@ import {
 import { mulberry32 } from '../../src/core/prng.js';
 import type { Result } from '../../src/core/result.js';
 import { parseUciMove } from '../../src/core/ucimove.js';
-import { repoRoot } from '../../tools/lib.js';
+import { repoRoot } from '../../commands/lib.js';
 import type { SearchIO } from '../../src/search/search.js';
 import { DEFAULT_SEARCH_OPTIONS, type SearchInfo, type SearchOptions } from '../../src/search/types.js';
 
@@ -204,8 +204,8 @@ export function gamePositions(
   return out;
 }
 
-// randomFens lives with the tools that measure on random positions (tools/eval/random-fens.ts).
-export { randomFens } from '../../tools/eval/random-fens.js';
+// randomFens lives with the tools that measure on random positions (lab/eval/random-fens.ts).
+export { randomFens } from '../../lab/eval/random-fens.js';
 
 /** Positions reached by random legal games (mulberry32) from the start position, some in check, none without moves. */
 export function randomPositions(count: number, seed: number, maxPlies = 60): Position[] {

@@ -4,9 +4,9 @@
 
 import assert from 'node:assert/strict';
 import { DEFAULT_RULES } from '../../src/core/rules.js';
-import { NO_ADJUDICATION, parseTimeControl, playGame } from '../../tools/match/game.js';
-import { START_OPENING } from '../../tools/match/openings.js';
-import type { UciEngine } from '../../tools/match/uci-engine.js';
+import { NO_ADJUDICATION, parseTimeControl, playGame } from '../../commands/match/game.js';
+import { START_OPENING } from '../../commands/match/openings.js';
+import type { UciEngine } from '../../commands/match/uci-engine.js';
 
 export interface RunnerGamesOptions {
   /** How long the runner waits for one move before the engine forfeits. */

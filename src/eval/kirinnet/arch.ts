@@ -1,5 +1,5 @@
 // The architecture of Kirin's own network (docs/NETWORK.md), shared by the
-// engine's evaluator and the trainer (tools/train) so that both index features
+// engine's evaluator and the trainer (commands/train) so that both index features
 // and choose output buckets the same way.
 //
 //   input:  per perspective (the side to move, "us", and the other, "them"),

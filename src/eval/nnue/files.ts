@@ -1,7 +1,7 @@
 // The files the NNUE code reads, on Node: the compiled kernel module next to this
 // file and network files found as Pikafish finds them. The one Node-specific
 // piece of the evaluation (the platform seam, docs/ARCHITECTURE.md): the browser
-// build (tools/web/build.ts) replaces this module by src/browser/nnue-files.ts,
+// build (scripts/web/build.ts) replaces this module by src/browser/nnue-files.ts,
 // which exports the same names.
 
 import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';

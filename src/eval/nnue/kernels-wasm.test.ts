@@ -1,5 +1,5 @@
 // The WebAssembly SIMD kernels against the plain scalar reference
-// (tools/nnue/reference-kernels.ts) and the portable kernels (kernels-portable.ts)
+// (lab/nnue/reference-kernels.ts) and the portable kernels (kernels-portable.ts)
 // on random weights in a fresh memory: refresh, update and propagate must give identical
 // bytes and values, including i16 wrap-around, i32 wrap-around, clamp edges, empty
 // inputs and extreme layer sums.
@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { referenceKernels } from '../../../tools/nnue/reference-kernels.js';
+import { referenceKernels } from '../../../lab/nnue/reference-kernels.js';
 import type { NnueKernels } from './kernels.js';
 import { PortableKernels } from './kernels-portable.js';
 import { createWasmKernels, wasmSimdSupported, type WasmMemory } from './kernels-wasm.js';

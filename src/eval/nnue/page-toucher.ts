@@ -9,7 +9,7 @@
 // touched from another thread; other memories are left alone.
 //
 // This is the Node implementation (node:worker_threads); the browser build
-// (tools/web/twins.ts) replaces it by src/browser/page-toucher.ts.
+// (src/platform/twins.ts) replaces it by src/browser/page-toucher.ts.
 
 import { Worker } from 'node:worker_threads';
 import { touchPageRanges, type ByteRange } from './page-touch.js';

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
-import { repoPath } from '../../../tools/lib.js';
-import { syntheticNetFile } from '../../../tools/nnue/synthetic.js';
+import { repoPath } from '../../../commands/lib.js';
+import { syntheticNetFile } from '../../../lab/nnue/synthetic.js';
 import { loadZstdModule } from './files.js';
 import { unpackContainer } from './loader.js';
 import { missingZstdExports, WasmZstd, ZstdError, type ZstdStream } from './zstd-wasm.js';

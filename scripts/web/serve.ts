@@ -1,0 +1,111 @@
+// The page's local server (`npm run web`): static files of web/ on 127.0.0.1,
+// with the headers that make the page cross-origin isolated (the search thread
+// needs SharedArrayBuffer): Cross-Origin-Opener-Policy: same-origin and
+// Cross-Origin-Embedder-Policy: require-corp.
+//
+//   node dist/scripts/web/serve.js [--port 8080]
+
+import { createReadStream, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize, sep } from 'node:path';
+import { commandSpec, isMain, repoRoot, scriptCommandLine } from '../../commands/lib.js';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.nnue': 'application/octet-stream',
+  '.knet': 'application/octet-stream',
+  '.txt': 'text/plain; charset=utf-8',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+  '.ico': 'image/x-icon',
+};
+
+/** The headers every answer carries. */
+export const ISOLATION_HEADERS: Readonly<Record<string, string>> = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+};
+
+export interface ServeOptions {
+  /** 0 = any free port. */
+  port?: number;
+  /** The folder served (default web/). */
+  webDir?: string;
+  /** The folder served as /dist/ (default <webDir>/dist); null: none (/dist/ is a folder of webDir). */
+  distDir?: string | null;
+  /** Send ISOLATION_HEADERS (default true; false shows what a page that is not cross-origin isolated gets). */
+  isolated?: boolean;
+}
+
+/** Starts the server on 127.0.0.1; resolves with it and its base URL. */
+export function serveWeb(opts: ServeOptions = {}): Promise<{ server: Server; url: string }> {
+  const webDir = opts.webDir ?? join(repoRoot(), 'web');
+  const distDir = opts.distDir === undefined ? join(webDir, 'dist') : opts.distDir;
+  const isolation = opts.isolated === false ? {} : ISOLATION_HEADERS;
+  const server = createServer((req, res) => {
+    const send = (status: number, text: string): void => {
+      res.writeHead(status, { ...isolation, 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end(text);
+    };
+    if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, 'method not allowed\n');
+    let path: string;
+    try {
+      path = decodeURIComponent(new URL(req.url ?? '/', 'http://localhost').pathname);
+    } catch {
+      return send(400, 'bad path\n');
+    }
+    if (path.endsWith('/')) path += 'index.html';
+    const [base, rest] =
+      distDir !== null && path.startsWith('/dist/') ? [distDir, path.slice(6)] : [webDir, path.slice(1)];
+    const file = normalize(join(base, rest));
+    if (file !== base && !file.startsWith(base.endsWith(sep) ? base : base + sep)) return send(403, 'forbidden\n');
+    let size: number;
+    try {
+      const st = statSync(file);
+      if (!st.isFile()) return send(404, 'not found\n');
+      size = st.size;
+    } catch {
+      return send(404, 'not found\n');
+    }
+    res.writeHead(200, {
+      ...isolation,
+      'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
+      'Content-Length': size,
+      'Cache-Control': 'no-cache',
+    });
+    if (req.method === 'HEAD') return res.end();
+    createReadStream(file).pipe(res);
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 8080, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      resolve({ server, url: `http://127.0.0.1:${port}/` });
+    });
+  });
+}
+
+if (isMain(import.meta.url)) {
+  const port = scriptCommandLine(
+    process.argv.slice(2),
+    commandSpec({
+      name: 'serve',
+      usage: 'usage: node dist/scripts/web/serve.js [--port 8080]   (npm run web -- --port 9000)',
+      options: { port: { type: 'string' } },
+    }),
+  ).integer('port', 8080, { min: 0, max: 65535 });
+  try {
+    const { url } = await serveWeb({ port });
+    process.stdout.write(`Kirin in the browser: ${url}  (Ctrl-C to stop)\n`);
+  } catch (e) {
+    process.stderr.write(`serve: ${(e as Error).message}\n`);
+    process.exitCode = 1;
+  }
+}
