@@ -80,7 +80,7 @@ for (const [sources, file, extra] of variants) {
 }
 
 // Kirin's embedded network (committed beside its code) goes next to the
-// compiled code that reads it (src/eval/nnue/files.ts readEmbeddedNetwork).
+// compiled code that reads it (src/platform/node/files.ts readEmbeddedNetwork).
 const net = join(root, 'src/eval/kirinnet/kirin.knet');
 const netOut = join(root, 'dist/src/eval/kirinnet/kirin.knet');
 if (existsSync(net)) {

@@ -87,7 +87,7 @@ export {
   WEIGHTS_END,
 } from './eval/nnue/layout.js';
 export { allocateNetworkMemory, parsePayload, unpackContainer } from './eval/nnue/loader.js';
-export { loadEmbeddedNetwork, loadEvalNetwork, type EvalNetwork } from './eval/networks/networks.js';
+export { loadEmbeddedNetwork, loadEvalNetwork, type EvalNetwork } from './eval/networks.js';
 export { createKernels } from './eval/nnue/network.js';
 
 // Kirin's own network: its architecture, its file format and the reference

@@ -21,7 +21,7 @@ import { legalMoves } from '../src/core/movegen.js';
 import { moveToUci } from '../src/core/types.js';
 import { playUciMoves } from '../src/core/ucimove.js';
 import { evaluate } from '../src/eval/evaluate.js';
-import { loadEmbeddedNetwork } from '../src/eval/networks/networks.js';
+import { loadEmbeddedNetwork } from '../src/eval/networks.js';
 import { Searcher } from '../src/search/search.js';
 import { repoRoot } from '../commands/lib.js';
 import { syntheticNetFile } from '../lab/nnue/synthetic.js';

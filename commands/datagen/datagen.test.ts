@@ -24,7 +24,7 @@ import { playGame } from './worker.js';
 import { unwrap } from '../../test/support/fixtures.js';
 import { randomKirinNet } from '../../test/support/kirinnet-random.js';
 import { encodeKirinNet } from '../../src/eval/kirinnet/format.js';
-import { loadEvalNetwork } from '../../src/eval/networks/networks.js';
+import { loadEvalNetwork } from '../../src/eval/networks.js';
 import { evaluate } from '../../src/eval/evaluate.js';
 
 const FEN = 'r1bakab1r/9/1cn4c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R b - - 3 3';

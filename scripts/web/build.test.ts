@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { repoRoot } from '../../commands/lib.js';
-import { ASSET_URLS } from '../../src/browser/assets.js';
+import { ASSET_URLS } from '../../src/platform/browser/assets.js';
 import { assetReferences, buildPackageBrowser, buildWeb, findUnique, nodeImports } from './build.js';
 import { BROWSER_TWINS } from '../../src/platform/twins.js';
 
@@ -54,7 +54,7 @@ test('assetReferences finds the files a bundle names beside itself, minified or 
   assert.throws(() => findUnique(join(repoRoot(), 'dist', 'src'), 'index.js'), /has \d+ files of that name/);
 });
 
-test("the package's browser build: kirin.js names exactly src/browser/assets.ts's files, all of them beside it", async () => {
+test("the package's browser build: kirin.js names exactly src/platform/browser/assets.ts's files, all of them beside it", async () => {
   const out = mkdtempSync(join(tmpdir(), 'kirin-browser-build-'));
   try {
     const r = await buildPackageBrowser(out);
@@ -81,7 +81,7 @@ const BROWSER_ONLY = ['provideKernelModule', 'fetchKernelModule', 'fetchEmbedded
 
 test('each browser twin exports the names of the Node module it replaces', async () => {
   for (const [nodeModule, twin] of Object.entries(BROWSER_TWINS)) {
-    if (twin === 'browser/thread-host.js') continue; // needs a worker's `self`; checked by the browser test
+    if (twin === 'platform/browser/thread-host.js') continue; // needs a worker's `self`; checked by the browser test
     const a = Object.keys(await import(`../../src/${nodeModule}`)).sort();
     const b = Object.keys(await import(`../../src/${twin}`))
       .filter((k) => !BROWSER_ONLY.includes(k))

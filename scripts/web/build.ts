@@ -4,7 +4,7 @@
 //   worker.js   the search thread (src/search/worker.ts)
 //   app.js      the page (web/app.ts), importing ./kirin.js (web/dist/ only)
 // and beside them every file the bundles name as `new URL('./name',
-// import.meta.url)` (src/browser/assets.ts: kernels.wasm, kernels-shared.wasm),
+// import.meta.url)` (src/platform/browser/assets.ts: kernels.wasm, kernels-shared.wasm),
 // copied from dist/src where the build put it. Two builds:
 //   --package   dist/browser/: the package's browser entry (package.json
 //               "exports", conditions "browser" and "worker"), readable (not
@@ -66,7 +66,7 @@ export function findUnique(dir: string, name: string): string {
   if (found.length !== 1)
     throw new Error(
       found.length === 0
-        ? `the bundles name ./${name} (src/browser/assets.ts), but there is no ${name} under ${dir}`
+        ? `the bundles name ./${name} (src/platform/browser/assets.ts), but there is no ${name} under ${dir}`
         : `the bundles name ./${name}, but ${dir} has ${found.length} files of that name: ${found.join(', ')}`,
     );
   return found[0];

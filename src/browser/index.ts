@@ -15,8 +15,8 @@
 //   console.log(moveToUci(bestMove));
 
 import { wasmSimdSupported } from '../eval/nnue/kernels-wasm.js';
-import { ASSET_URLS } from './assets.js';
-import { fetchEmbeddedNetwork, fetchKernelModule, provideZstdModuleUrl } from './nnue-files.js';
+import { ASSET_URLS } from '../platform/browser/assets.js';
+import { fetchEmbeddedNetwork, fetchKernelModule, provideZstdModuleUrl } from '../platform/browser/files.js';
 import { browserSupport } from './support.js';
 
 export * from '../library.js';

@@ -5,7 +5,7 @@
 // same numbers, slower).
 
 import { wasmSimdSupported } from '../eval/nnue/kernels-wasm.js';
-import { web } from './web.js';
+import { web } from '../platform/browser/web.js';
 
 /** The facts support is judged from. */
 export interface SupportFacts {

@@ -9,7 +9,7 @@ import { DRAW_RULES, REPETITION_RULES, ruleConfigFrom, type RuleConfig } from '.
 import { moveToUci, type Move } from '../core/types.js';
 import { playUciMoves, type MoveErrorCode } from '../core/ucimove.js';
 import { ACCEPTED, Options, type OptionChange } from './options.js';
-import { spawnSearchWorker, WARMUP_EXTRA_NODES, type SearchThread } from './platform.js';
+import { spawnSearchWorker, WARMUP_EXTRA_NODES, type SearchThread } from '../platform/node/search-thread.js';
 import { takePrestartedSearchThread } from './prestart.js';
 import {
   CLASSICAL_WIN_RATE,
@@ -31,7 +31,7 @@ import {
   type EvalNetwork,
   type EvalNetworkCode,
   type NetworkEvaluator,
-} from '../eval/networks/networks.js';
+} from '../eval/networks.js';
 import { traceClassical } from '../eval/evaluate.js';
 import { TranspositionTable } from '../search/tt.js';
 import { touchInSlices } from '../search/pages.js';
@@ -380,7 +380,7 @@ export class Engine {
 
   /**
    * Creates search thread `index` (0 = main). The one place a search thread is
-   * created, through the platform seam (src/engine/platform.ts: node:worker_threads
+   * created, through the platform seam (src/platform/node/search-thread.ts: node:worker_threads
    * in Node, a Web Worker in the browser build).
    */
   private createSearchWorker(index: number, warmup: boolean): SearchThread {

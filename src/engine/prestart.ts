@@ -6,7 +6,7 @@
 // starts its main search thread. Through the platform seam (./platform.js) this
 // works the same with a Web Worker in the browser build.
 
-import { spawnSearchWorker, type SearchThread } from './platform.js';
+import { spawnSearchWorker, type SearchThread } from '../platform/node/search-thread.js';
 
 /** The thread started ahead (null: none, or taken), and whether it failed meanwhile. */
 let prestarted: { thread: SearchThread; failed: boolean } | null = null;

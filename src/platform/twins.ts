@@ -5,8 +5,8 @@
 
 /** Node-only module -> its browser twin (paths in dist/src, as compiled). */
 export const BROWSER_TWINS: Readonly<Record<string, string>> = {
-  'engine/platform.js': 'browser/platform.js',
-  'eval/nnue/files.js': 'browser/nnue-files.js',
-  'eval/nnue/page-toucher.js': 'browser/page-toucher.js',
-  'search/thread-host.js': 'browser/thread-host.js',
+  'platform/node/search-thread.js': 'platform/browser/search-thread.js',
+  'platform/node/files.js': 'platform/browser/files.js',
+  'platform/node/page-toucher.js': 'platform/browser/page-toucher.js',
+  'platform/node/thread-host.js': 'platform/browser/thread-host.js',
 };

@@ -33,7 +33,7 @@ import {
   type Move,
 } from '../core/types.js';
 import { evaluate } from '../eval/evaluate.js';
-import { networkEvaluator, type EvalNetwork, type NetworkEvaluator } from '../eval/networks/networks.js';
+import { networkEvaluator, type EvalNetwork, type NetworkEvaluator } from '../eval/networks.js';
 import {
   BUTTERFLY,
   CAPTURE_HISTORY_LIMIT,

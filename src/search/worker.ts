@@ -9,13 +9,13 @@
 // brings its SharedArrayBuffer) and report to the main thread through the
 // `shared` buffer of each `go` (src/search/threads.ts), never to the engine.
 
-import { parentPort, workerData } from './thread-host.js';
+import { parentPort, workerData } from '../platform/node/thread-host.js';
 import type { FenErrorCode } from '../core/fen.js';
 import { Position } from '../core/position.js';
 import type { Result } from '../core/result.js';
 import type { Move } from '../core/types.js';
 import { applyWeightsFromEnvironment } from '../eval/classical.js';
-import { networkFromHandle, type EvalNetwork, type EvalNetworkHandle } from '../eval/networks/networks.js';
+import { networkFromHandle, type EvalNetwork, type EvalNetworkHandle } from '../eval/networks.js';
 import { Searcher } from './search.js';
 import { DEFAULT_SEARCH_OPTIONS, type SearchLimits, type SearchOptions, type StaticEvaluation } from './types.js';
 import { warmupJobs } from './warmup.js';

@@ -5,7 +5,7 @@
 
 import { err, ok, type Result } from '../../core/result.js';
 import { OUTPUT_SHIFT, QA } from './arch.js';
-import { readKernelModule } from '../nnue/files.js';
+import { readKernelModule } from '../../platform/node/files.js';
 import { wasmSimdSupported } from '../nnue/kernels-wasm.js';
 
 export interface KirinKernels {

@@ -16,9 +16,9 @@
 
 import { Decompress } from 'fzstd';
 import { err, ok, type KirinError, type Result } from '../../core/result.js';
-import { loadZstdModule, openNetworkFile, type NetworkFileCode, type OpenedNetworkFile } from './files.js';
-import type { ByteRange } from './page-touch.js';
-import { preparePageToucher, touchPagesAhead } from './page-toucher.js';
+import { loadZstdModule, openNetworkFile, type NetworkFileCode, type OpenedNetworkFile } from '../../platform/node/files.js';
+import type { ByteRange } from '../../platform/page-touch.js';
+import { preparePageToucher, touchPagesAhead } from '../../platform/node/page-toucher.js';
 import { WasmZstd } from './zstd-wasm.js';
 import {
   FC0_BIAS,
@@ -507,7 +507,7 @@ export function parsePayload(
   return ok(description);
 }
 
-export { candidatePaths } from './files.js';
+export { candidatePaths } from '../../platform/node/files.js';
 
 /** A loaded network: what the file said, and the memory its weights are in. */
 interface LoadedNetwork {

@@ -1,4 +1,4 @@
-// The browser implementation of src/eval/nnue/page-toucher.ts (the browser
+// The browser implementation of src/platform/node/page-toucher.ts (the browser
 // build substitutes this module for that one): the same helper as a Web Worker
 // made from its source text, for a page that loads a network into a shared
 // memory (cross-origin isolated). A browser starts a worker only once the
@@ -10,7 +10,7 @@
 // content security policy without blob: workers) the parser touches the pages
 // itself.
 
-import { touchPageRanges, type ByteRange } from '../eval/nnue/page-touch.js';
+import { touchPageRanges, type ByteRange } from '../page-touch.js';
 
 /** The helper's script: touchPageRanges on the memory and ranges of each message. */
 const TOUCHER = `self.onmessage = (e) => (${touchPageRanges.toString()})(e.data.buffer, e.data.ranges);`;

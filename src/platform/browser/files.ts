@@ -1,12 +1,12 @@
-// The browser implementation of src/eval/nnue/files.ts (the browser build
+// The browser implementation of src/platform/node/files.ts (the browser build
 // substitutes this module for that one). A page has no file system: the kernel
 // module is fetched from its URL (assets.ts) by the search worker
 // (thread-host.ts) and by kirin.js itself, and handed over with
 // provideKernelModule(); networks come as bytes (Engine.loadNetworkBytes, e.g.
 // from a URL or a file picker), so a network *file* is never found.
 
-import { err, ok, type Result } from '../core/result.js';
-import type { NetworkFileCode, OpenedNetworkFile } from '../eval/nnue/files.js';
+import { err, ok, type Result } from '../../core/result.js';
+import type { NetworkFileCode, OpenedNetworkFile } from '../node/files.js';
 import { fetchBytes } from './web.js';
 
 const modules = new Map<boolean, Uint8Array>();
@@ -16,7 +16,7 @@ export function provideKernelModule(shared: boolean, bytes: Uint8Array): void {
   modules.set(shared, bytes);
 }
 
-/** Where the two kernel modules are (URLs; src/browser/assets.ts). */
+/** Where the two kernel modules are (URLs; src/platform/browser/assets.ts). */
 export interface KernelUrls {
   kernels: string;
   kernelsShared: string;

@@ -1,12 +1,12 @@
-// The browser implementation of src/engine/platform.ts (the browser build
+// The browser implementation of src/platform/node/search-thread.ts (the browser build
 // substitutes this module for that one): the search thread is a module Web
 // Worker running worker.js (src/search/worker.ts bundled with
-// src/browser/thread-host.ts), found beside kirin.js (assets.ts). Its first
+// src/platform/browser/thread-host.ts), found beside kirin.js (assets.ts). Its first
 // message carries its start data and the URLs of all the files (assets.ts): the
 // worker looks nothing up relative to itself, so a bundler may copy it anywhere.
 
-import type { SearchThread } from '../engine/platform.js';
-import type { FromWorker, ToWorker, WorkerStart } from '../search/worker.js';
+import type { SearchThread } from '../node/search-thread.js';
+import type { FromWorker, ToWorker, WorkerStart } from '../../search/worker.js';
 import { ASSET_URLS, type AssetUrls } from './assets.js';
 import { web } from './web.js';
 

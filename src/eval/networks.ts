@@ -4,15 +4,15 @@
 // format, zstd-compressed or plain); the engine, the search threads and the
 // `eval` command use only what this module exports.
 
-import type { Position } from '../../core/position.js';
-import type { Result } from '../../core/result.js';
-import { isKirinNet, type KnetLoadCode } from '../kirinnet/format.js';
-import { KirinEvaluator, KirinNetwork, type KirinNetHandle } from '../kirinnet/network.js';
-import { traceKirinNet } from '../kirinnet/trace.js';
-import { openNetworkFile, readEmbeddedNetwork } from '../nnue/files.js';
-import { MAX_PAYLOAD_BYTES, networkFileError, type NnueLoadCode } from '../nnue/loader.js';
-import { NnueEvaluator, NnueNetwork, type NetworkHandle } from '../nnue/network.js';
-import { traceNnue } from '../nnue/trace.js';
+import type { Position } from '../core/position.js';
+import type { Result } from '../core/result.js';
+import { isKirinNet, type KnetLoadCode } from './kirinnet/format.js';
+import { KirinEvaluator, KirinNetwork, type KirinNetHandle } from './kirinnet/network.js';
+import { traceKirinNet } from './kirinnet/trace.js';
+import { openNetworkFile, readEmbeddedNetwork } from '../platform/node/files.js';
+import { MAX_PAYLOAD_BYTES, networkFileError, type NnueLoadCode } from './nnue/loader.js';
+import { NnueEvaluator, NnueNetwork, type NetworkHandle } from './nnue/network.js';
+import { traceNnue } from './nnue/trace.js';
 
 export type EvalNetwork = NnueNetwork | KirinNetwork;
 export type EvalNetworkCode = NnueLoadCode | KnetLoadCode;

@@ -9,10 +9,10 @@
 // touched from another thread; other memories are left alone.
 //
 // This is the Node implementation (node:worker_threads); the browser build
-// (src/platform/twins.ts) replaces it by src/browser/page-toucher.ts.
+// (src/platform/twins.ts) replaces it by src/platform/browser/page-toucher.ts.
 
 import { Worker } from 'node:worker_threads';
-import { touchPageRanges, type ByteRange } from './page-touch.js';
+import { touchPageRanges, type ByteRange } from '../page-touch.js';
 
 /** The helper's script: touchPageRanges on the memory and ranges of its workerData. */
 const TOUCHER = `const { workerData } = require('node:worker_threads');

@@ -1,10 +1,10 @@
 // The platform seam (docs/ARCHITECTURE.md): how the engine starts its search
 // thread. This is the Node implementation (node:worker_threads running
 // src/search/worker.ts); the browser build (scripts/web/build.ts) replaces this
-// module by src/browser/platform.ts, a Web Worker with the same interface.
+// module by src/platform/browser/search-thread.ts, a Web Worker with the same interface.
 
 import { Worker } from 'node:worker_threads';
-import type { FromWorker, ToWorker, WorkerStart } from '../search/worker.js';
+import type { FromWorker, ToWorker, WorkerStart } from '../../search/worker.js';
 
 /** The engine's end of a search thread (a subset of Node's Worker). */
 export interface SearchThread {
@@ -27,5 +27,5 @@ export const WARMUP_EXTRA_NODES = 0;
 
 /** Starts a search thread (src/search/worker.ts) with its start data. */
 export function spawnSearchWorker(start: WorkerStart): SearchThread {
-  return new Worker(new URL('../search/worker.js', import.meta.url), { workerData: start });
+  return new Worker(new URL('../../search/worker.js', import.meta.url), { workerData: start });
 }

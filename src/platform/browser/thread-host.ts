@@ -1,4 +1,4 @@
-// The browser implementation of src/search/thread-host.ts (the browser build
+// The browser implementation of src/platform/node/thread-host.ts (the browser build
 // substitutes this module for that one, so web/dist/worker.js is
 // src/search/worker.ts itself). It adapts the Web Worker's `self` to the
 // `parentPort` the search thread talks to, takes the start data from the first
@@ -6,10 +6,10 @@
 // the URL that message gives before the search thread's code runs. Messages
 // that arrive meanwhile are kept and handed over in order.
 
-import { wasmSimdSupported } from '../eval/nnue/kernels-wasm.js';
-import type { WorkerStart } from '../search/worker.js';
-import { fetchKernelModule } from './nnue-files.js';
-import type { StartMessage } from './platform.js';
+import { wasmSimdSupported } from '../../eval/nnue/kernels-wasm.js';
+import type { WorkerStart } from '../../search/worker.js';
+import { fetchKernelModule } from './files.js';
+import type { StartMessage } from './search-thread.js';
 import { web } from './web.js';
 
 const scope = web.self;

@@ -1,7 +1,7 @@
 // The files the NNUE code reads, on Node: the compiled kernel module next to this
 // file and network files found as Pikafish finds them. The one Node-specific
 // piece of the evaluation (the platform seam, docs/ARCHITECTURE.md): the browser
-// build (scripts/web/build.ts) replaces this module by src/browser/nnue-files.ts,
+// build (scripts/web/build.ts) replaces this module by src/platform/browser/files.ts,
 // which exports the same names.
 
 import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { err, ok, type Result } from '../../core/result.js';
 
 /** The compiled kernel module's bytes (kernels.wasm, or kernels-shared.wasm for a shared memory). */
 export function readKernelModule(shared: boolean): Result<Uint8Array, 'module-missing'> {
-  const url = new URL(shared ? './kernels-shared.wasm' : './kernels.wasm', import.meta.url);
+  const url = new URL(shared ? '../../eval/nnue/kernels-shared.wasm' : '../../eval/nnue/kernels.wasm', import.meta.url);
   try {
     return ok(readFileSync(url));
   } catch (e) {
@@ -22,7 +22,7 @@ export function readKernelModule(shared: boolean): Result<Uint8Array, 'module-mi
 
 /** The WebAssembly zstd decoder's module (zstd.wasm, put beside this file by the build: zstd-wasm.ts). */
 export async function loadZstdModule(): Promise<Uint8Array> {
-  return readFile(new URL('./zstd.wasm', import.meta.url));
+  return readFile(new URL('../../eval/nnue/zstd.wasm', import.meta.url));
 }
 
 /**
@@ -31,7 +31,7 @@ export async function loadZstdModule(): Promise<Uint8Array> {
  */
 export function readEmbeddedNetwork(): Uint8Array | null {
   try {
-    return readFileSync(new URL('../kirinnet/kirin.knet', import.meta.url));
+    return readFileSync(new URL('../../eval/kirinnet/kirin.knet', import.meta.url));
   } catch {
     return null;
   }
@@ -51,7 +51,7 @@ export function candidatePaths(given: string, programDirs: readonly string[] = d
 
 /** The directories "beside the program": bin/ (where kirin.js lives) and the package root. */
 function defaultProgramDirs(): string[] {
-  const here = dirname(fileURLToPath(import.meta.url)); // dist/src/eval/nnue
+  const here = dirname(fileURLToPath(import.meta.url)); // dist/src/platform/node
   const root = resolve(here, '..', '..', '..', '..');
   return [join(root, 'bin'), root];
 }
