@@ -62,7 +62,8 @@ export { isMateScore, mateInMoves } from './eval/score.js';
 // kernel benchmark and the speed measurements).
 export type { NnueKernels } from './eval/nnue/kernels.js';
 export { PortableKernels } from './eval/nnue/kernels-portable.js';
-export { createWasmKernels, wasmSimdSupported, type WasmMemory } from './eval/nnue/kernels-wasm.js';
+export { createWasmKernels, type WasmMemory } from './eval/nnue/kernels-wasm.js';
+export { wasmSimdSupported } from './platform/simd.js';
 export {
   ACC_BYTES,
   ACC_PSQT,

@@ -1,6 +1,6 @@
 // The shape of the source tree, checked on every test run: no import cycles
 // between files or between folders, and the layers point one way
-// (docs/ARCHITECTURE.md): core <- eval <- search <- engine <- protocol <- the
+// (docs/ARCHITECTURE.md): core <- platform <- eval <- search <- engine <- protocol <- the
 // entry points (index.ts, main.ts); the product (src/) never imports the
 // development tools (commands/, lab/, scripts/) or the test support (test/);
 // the commands never import the experiments (lab/) or the scripts, and no tool
@@ -24,28 +24,37 @@ const files = importGraph(root, ['src', 'commands', 'lab', 'scripts', 'test']);
 /** Rank of each product folder: a file may import only from its own rank or below. */
 const LAYERS: Record<string, number> = {
   'src/core': 0,
-  'src/platform': 0,
-  'src/platform/node': 0,
-  'src/platform/browser': 0,
-  'src/eval': 1,
-  'src/eval/nnue': 1,
-  'src/eval/kirinnet': 1,
-  'src/search': 2,
-  'src/engine': 3,
-  'src/protocol': 4,
-  src: 5,
-  'src/browser': 5,
+  'src/platform': 1,
+  'src/platform/node': 1,
+  'src/platform/browser': 1,
+  'src/eval': 2,
+  'src/eval/nnue': 2,
+  'src/eval/kirinnet': 2,
+  'src/search': 3,
+  'src/engine': 4,
+  'src/protocol': 5,
+  src: 6,
+  'src/browser': 6,
 };
 
 test('no import cycles between files', () => {
   assert.deepEqual(findCycles(files), []);
 });
 
-test('no import cycles between folders', () => {
-  assert.deepEqual(findCycles(folderGraph(files)), []);
+test('no import cycles between folders (a folder may use its parent folder, which composes it)', () => {
+  // src/eval/nnue and src/eval/kirinnet use src/eval's post-processing and
+  // accumulator stack while src/eval/networks.ts puts the two kinds behind one
+  // surface: a folder's use of its parent is no cycle (files never cycle, above).
+  const g = folderGraph(files);
+  for (const [from, tos] of g) for (const to of [...tos]) if (from.startsWith(`${to}/`)) tos.delete(to);
+  assert.deepEqual(findCycles(g), []);
+  // Sibling folders still may not: made-up edges both ways between nnue and kirinnet are a cycle.
+  g.get('src/eval/nnue')?.add('src/eval/kirinnet');
+  g.get('src/eval/kirinnet')?.add('src/eval/nnue');
+  assert.equal(findCycles(g).length, 1);
 });
 
-test('the product layers point one way: core <- eval <- search <- engine <- protocol <- entry points', () => {
+test('the product layers point one way: core <- platform <- eval <- search <- engine <- protocol <- entry points', () => {
   const wrong: string[] = [];
   for (const [file, deps] of files) {
     if (!file.startsWith('src/')) continue;

@@ -1,7 +1,7 @@
 // The browser build without a browser (runs everywhere, CI included): the
 // bundles build for platform=browser (a Node built-in anywhere in their path
-// fails the build), contain no `node:` import, and every browser twin exports
-// exactly the names of the Node module it replaces.
+// fails the build) and contain no `node:` import (src/platform/twins.test.ts
+// checks that each browser twin can stand for its Node module).
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -12,7 +12,6 @@ import { test } from 'node:test';
 import { repoRoot } from '../../commands/lib.js';
 import { ASSET_URLS } from '../../src/platform/browser/assets.js';
 import { assetReferences, buildPackageBrowser, buildWeb, findUnique, nodeImports } from './build.js';
-import { BROWSER_TWINS } from '../../src/platform/twins.js';
 
 test('nodeImports finds the forms a bundle could use', () => {
   assert.deepEqual(nodeImports(`import{a}from"node:fs";import("node:path");require('node:url');x="node:y"`), [
@@ -73,20 +72,6 @@ test("the package's browser build: kirin.js names exactly src/platform/browser/a
     assert.equal(r.sizes['app.js'], undefined, 'no page in the package');
   } finally {
     rmSync(out, { recursive: true, force: true });
-  }
-});
-
-/** What a twin adds for the browser (the kernel module, the embedded network and the zstd decoder arrive by fetch, not from a file). */
-const BROWSER_ONLY = ['provideKernelModule', 'fetchKernelModule', 'fetchEmbeddedNetwork', 'provideZstdModuleUrl'];
-
-test('each browser twin exports the names of the Node module it replaces', async () => {
-  for (const [nodeModule, twin] of Object.entries(BROWSER_TWINS)) {
-    if (twin === 'platform/browser/thread-host.js') continue; // needs a worker's `self`; checked by the browser test
-    const a = Object.keys(await import(`../../src/${nodeModule}`)).sort();
-    const b = Object.keys(await import(`../../src/${twin}`))
-      .filter((k) => !BROWSER_ONLY.includes(k))
-      .sort();
-    assert.deepEqual(b, a, `${twin} vs ${nodeModule}`);
   }
 });
 

@@ -14,7 +14,7 @@
 //   const { bestMove } = await engine.go({ movetime: 1000, startTime: Date.now() });
 //   console.log(moveToUci(bestMove));
 
-import { wasmSimdSupported } from '../eval/nnue/kernels-wasm.js';
+import { wasmSimdSupported } from '../platform/simd.js';
 import { ASSET_URLS } from '../platform/browser/assets.js';
 import { fetchEmbeddedNetwork, fetchKernelModule, provideZstdModuleUrl } from '../platform/browser/files.js';
 import { browserSupport } from './support.js';

@@ -4,7 +4,7 @@
 // WebAssembly SIMD kernels, and without them with the portable kernels (the
 // same numbers, slower).
 
-import { wasmSimdSupported } from '../eval/nnue/kernels-wasm.js';
+import { wasmSimdSupported } from '../platform/simd.js';
 import { web } from '../platform/browser/web.js';
 
 /** The facts support is judged from. */

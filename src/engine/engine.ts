@@ -9,8 +9,8 @@ import { DRAW_RULES, REPETITION_RULES, ruleConfigFrom, type RuleConfig } from '.
 import { moveToUci, type Move } from '../core/types.js';
 import { playUciMoves, type MoveErrorCode } from '../core/ucimove.js';
 import { ACCEPTED, Options, type OptionChange } from './options.js';
-import { spawnSearchWorker, WARMUP_EXTRA_NODES, type SearchThread } from '../platform/node/search-thread.js';
-import { takePrestartedSearchThread } from './prestart.js';
+import { WARMUP_EXTRA_NODES } from '../platform/node/search-thread.js';
+import { startSearchThread, takePrestartedSearchThread, type SearchThread } from './prestart.js';
 import {
   CLASSICAL_WIN_RATE,
   PIKAFISH_WIN_RATE,
@@ -384,7 +384,7 @@ export class Engine {
    * in Node, a Web Worker in the browser build).
    */
   private createSearchWorker(index: number, warmup: boolean): SearchThread {
-    const w = (index === 0 ? takePrestartedSearchThread() : undefined) ?? spawnSearchWorker({ index });
+    const w = (index === 0 ? takePrestartedSearchThread() : undefined) ?? startSearchThread({ index });
     // Thread 0's warm-up searches in the table when it is still empty (no search
     // has used it yet); a helper's in a scratch table of its own (it may still run
     // when thread 0's search begins). Both with the network the engine plays with now.

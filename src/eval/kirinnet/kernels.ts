@@ -6,7 +6,7 @@
 import { err, ok, type Result } from '../../core/result.js';
 import { OUTPUT_SHIFT, QA } from './arch.js';
 import { readKernelModule } from '../../platform/node/files.js';
-import { wasmSimdSupported } from '../nnue/kernels-wasm.js';
+import { wasmSimdSupported } from '../../platform/simd.js';
 
 export interface KirinKernels {
   /** 'wasm-simd' or 'portable'. */

@@ -14,7 +14,8 @@ import { mulberry32 } from '../../core/prng.js';
 import { repoRoot } from '../../../commands/lib.js';
 import { syntheticNetFile } from '../../../lab/nnue/synthetic.js';
 import { PortableKernels } from './kernels-portable.js';
-import { createWasmKernels, wasmSimdSupported } from './kernels-wasm.js';
+import { wasmSimdSupported } from '../../platform/simd.js';
+import { createWasmKernels } from './kernels-wasm.js';
 import { NnueEvaluator, NnueNetwork } from './network.js';
 
 const skip = !wasmSimdSupported() && 'no WebAssembly SIMD in this JavaScript engine';

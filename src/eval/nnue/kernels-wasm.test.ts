@@ -10,7 +10,8 @@ import { test } from 'node:test';
 import { referenceKernels } from '../../../lab/nnue/reference-kernels.js';
 import type { NnueKernels } from './kernels.js';
 import { PortableKernels } from './kernels-portable.js';
-import { createWasmKernels, wasmSimdSupported, type WasmMemory } from './kernels-wasm.js';
+import { wasmSimdSupported } from '../../platform/simd.js';
+import { createWasmKernels, type WasmMemory } from './kernels-wasm.js';
 import {
   ACC_BYTES,
   ACC_PSQT,

@@ -5,6 +5,7 @@
 
 import { err, ok, type Result } from '../../core/result.js';
 import { readKernelModule } from '../../platform/node/files.js';
+import { wasmSimdSupported } from '../../platform/simd.js';
 import type { NnueKernels } from './kernels.js';
 import * as layout from './layout.js';
 
@@ -17,31 +18,12 @@ export interface WasmMemory {
 }
 
 interface WasmApi {
-  validate(bytes: Uint8Array): boolean;
   Module: new (bytes: Uint8Array) => object;
   Instance: new (module: object, imports: object) => { readonly exports: Record<string, unknown> };
   Memory: abstract new (...args: never[]) => WasmMemory;
 }
 
 const wasmApi = (): WasmApi | undefined => (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
-
-/**
- * The smallest module using a 128-bit SIMD instruction (i8x16.splat, i8x16.popcnt):
- * it validates exactly when the engine supports WebAssembly SIMD.
- */
-const SIMD_PROBE = new Uint8Array([
-  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, 0x01, 0x05, 0x01, 0x60, 0x00, 0x01, 0x7b, 0x03, 0x02, 0x01, 0x00,
-  0x0a, 0x0a, 0x01, 0x08, 0x00, 0x41, 0x00, 0xfd, 0x0f, 0xfd, 0x62, 0x0b,
-]);
-
-/** Whether this JavaScript engine runs WebAssembly with 128-bit SIMD. */
-export function wasmSimdSupported(): boolean {
-  try {
-    return wasmApi()?.validate(SIMD_PROBE) === true;
-  } catch {
-    return false;
-  }
-}
 
 /** The layout constants the module was compiled with, against layout.ts. */
 const LAYOUT_EXPORTS: readonly (readonly [string, number])[] = [

@@ -10,13 +10,13 @@ import {
   NETWORK_HASH,
   NNUE_VERSION,
   allocateNetworkMemory,
-  candidatePaths,
   parsePayload,
   unpackContainer,
   type NnueLoadCode,
   type PayloadSource,
 } from './loader.js';
 import { NnueNetwork } from './network.js';
+import { candidatePaths } from '../../platform/node/files.js';
 
 // Every kind of bad network file gets its own code and a message that names the
 // file, the problem and the expected format - and never an exception.

@@ -16,7 +16,12 @@
 
 import { Decompress } from 'fzstd';
 import { err, ok, type KirinError, type Result } from '../../core/result.js';
-import { loadZstdModule, openNetworkFile, type NetworkFileCode, type OpenedNetworkFile } from '../../platform/node/files.js';
+import {
+  loadZstdModule,
+  openNetworkFile,
+  type NetworkFileCode,
+  type OpenedNetworkFile,
+} from '../../platform/node/files.js';
 import type { ByteRange } from '../../platform/page-touch.js';
 import { preparePageToucher, touchPagesAhead } from '../../platform/node/page-toucher.js';
 import { WasmZstd } from './zstd-wasm.js';
@@ -506,8 +511,6 @@ export function parsePayload(
     return fail('trailing-bytes', name, `has ${r.left} bytes after the last layer stack (the payload must end there)`);
   return ok(description);
 }
-
-export { candidatePaths } from '../../platform/node/files.js';
 
 /** A loaded network: what the file said, and the memory its weights are in. */
 interface LoadedNetwork {

@@ -6,13 +6,12 @@
 // worker looks nothing up relative to itself, so a bundler may copy it anywhere.
 
 import type { SearchThread } from '../node/search-thread.js';
-import type { FromWorker, ToWorker, WorkerStart } from '../../search/worker.js';
 import { ASSET_URLS, type AssetUrls } from './assets.js';
 import { web } from './web.js';
 
 /** The first message a browser search thread receives: its start data (Node passes workerData) and where the files are. */
 export interface StartMessage {
-  kirinStart: WorkerStart;
+  kirinStart: unknown;
   assets: AssetUrls;
 }
 
@@ -25,18 +24,18 @@ export interface StartMessage {
  * page's first search reaches about 0.85x of its fourth (ready about 1.5 s later,
  * 2026-12-02). A `go` cuts the warm-up short.
  */
-export const WARMUP_EXTRA_NODES = 450_000;
+export const WARMUP_EXTRA_NODES: number = 450_000;
 
-export function spawnSearchWorker(start: WorkerStart): SearchThread {
+export function spawnSearchWorker<In, Out>(start: unknown): SearchThread<In, Out> {
   const w = new web.Worker(ASSET_URLS.worker, { type: 'module', name: 'kirin-search' });
   w.postMessage({ kirinStart: start, assets: ASSET_URLS } satisfies StartMessage);
   const thread = {
-    postMessage(message: ToWorker): void {
+    postMessage(message: In): void {
       w.postMessage(message);
     },
     on(event: 'message' | 'error' | 'exit', listener: (arg: never) => void): unknown {
       if (event === 'message') {
-        w.addEventListener('message', (e) => (listener as (m: FromWorker) => void)(e.data as FromWorker));
+        w.addEventListener('message', (e) => (listener as (m: Out) => void)(e.data as Out));
       } else if (event === 'error') {
         const fail = listener as (e: Error) => void;
         w.addEventListener('error', (e) => {
@@ -56,5 +55,5 @@ export function spawnSearchWorker(start: WorkerStart): SearchThread {
       return Promise.resolve();
     },
   };
-  return thread as SearchThread;
+  return thread as SearchThread<In, Out>;
 }

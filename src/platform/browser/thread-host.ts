@@ -6,9 +6,9 @@
 // the URL that message gives before the search thread's code runs. Messages
 // that arrive meanwhile are kept and handed over in order.
 
-import { wasmSimdSupported } from '../../eval/nnue/kernels-wasm.js';
-import type { WorkerStart } from '../../search/worker.js';
+import { wasmSimdSupported } from '../simd.js';
 import { fetchKernelModule } from './files.js';
+import type { HostPort } from '../node/thread-host.js';
 import type { StartMessage } from './search-thread.js';
 import { web } from './web.js';
 
@@ -30,7 +30,7 @@ scope.addEventListener('message', (e) => {
 });
 
 /** The engine's end of the channel, shaped like node:worker_threads' parentPort. */
-export const parentPort = {
+export const parentPort: HostPort = {
   postMessage(message: unknown): void {
     scope.postMessage(message);
   },
@@ -48,4 +48,4 @@ if (wasmSimdSupported()) {
   if (kernels !== null) scope.postMessage({ type: 'text', id: 0, line: kernels });
 }
 
-export const workerData: WorkerStart = start.kirinStart ?? {};
+export const workerData: unknown = start.kirinStart ?? {};

@@ -1,5 +1,5 @@
 // The few browser globals the browser build uses, typed structurally: the
-// project compiles without the DOM library (lib ES2022), as kernels-wasm.ts
+// project compiles without the DOM library (lib ES2022), as src/eval/nnue/kernels-wasm.ts
 // types WebAssembly.
 
 interface WebMessageEvent {

@@ -1,5 +1,6 @@
-// The files the NNUE code reads, on Node: the compiled kernel module next to this
-// file and network files found as Pikafish finds them. The one Node-specific
+// The files the evaluation reads, on Node: the compiled kernel modules and the
+// embedded network that the build puts beside the evaluation's code
+// (dist/src/eval/), and network files found as Pikafish finds them. The one Node-specific
 // piece of the evaluation (the platform seam, docs/ARCHITECTURE.md): the browser
 // build (scripts/web/build.ts) replaces this module by src/platform/browser/files.ts,
 // which exports the same names.

@@ -4,7 +4,7 @@
 // development machine about 3.5 ms per MB, a third of the time a load of the
 // official network takes - so a helper thread writes each 4 KB page of the
 // weights ahead of the parser, in the order the parser fills them, and the
-// parser then copies into pages that are already there (page-touch.ts: what
+// parser then copies into pages that are already there (../page-touch.ts: what
 // the helper does). Only a shared memory (a SharedArrayBuffer) can be
 // touched from another thread; other memories are left alone.
 //

@@ -1,15 +1,16 @@
 // The platform seam (docs/ARCHITECTURE.md): how the engine starts its search
 // thread. This is the Node implementation (node:worker_threads running
-// src/search/worker.ts); the browser build (scripts/web/build.ts) replaces this
+// src/search/worker.ts); the browser build (src/platform/twins.ts) replaces this
 // module by src/platform/browser/search-thread.ts, a Web Worker with the same interface.
+// The messages are the search's (src/search/worker.ts names them); the
+// platform carries them without knowing them.
 
 import { Worker } from 'node:worker_threads';
-import type { FromWorker, ToWorker, WorkerStart } from '../../search/worker.js';
 
-/** The engine's end of a search thread (a subset of Node's Worker). */
-export interface SearchThread {
-  postMessage(message: ToWorker): void;
-  on(event: 'message', listener: (message: FromWorker) => void): unknown;
+/** The engine's end of a search thread (a subset of Node's Worker) that is sent `In` and sends `Out`. */
+export interface SearchThread<In, Out> {
+  postMessage(message: In): void;
+  on(event: 'message', listener: (message: Out) => void): unknown;
   on(event: 'error', listener: (error: Error) => void): unknown;
   on(event: 'exit', listener: (code: number) => void): unknown;
   /** Keep the process alive while the thread works (a no-op where there is no process). */
@@ -23,9 +24,9 @@ export interface SearchThread {
  * None in Node: its optimising compiler has the hot code compiled by then (the
  * first search reaches about 0.8x of later ones; lab/protocol/first-move-bench).
  */
-export const WARMUP_EXTRA_NODES = 0;
+export const WARMUP_EXTRA_NODES: number = 0;
 
-/** Starts a search thread (src/search/worker.ts) with its start data. */
-export function spawnSearchWorker(start: WorkerStart): SearchThread {
+/** Starts a search thread (src/search/worker.ts) with its start data (its `workerData`). */
+export function spawnSearchWorker<In, Out>(start: unknown): SearchThread<In, Out> {
   return new Worker(new URL('../../search/worker.js', import.meta.url), { workerData: start });
 }
