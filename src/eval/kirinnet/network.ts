@@ -7,7 +7,8 @@
 //
 // `KirinEvaluator` keeps, per ply of the position's state stack (a ring of
 // STACK_PLIES entries stamped with the position key), both perspectives'
-// accumulators. An evaluation starts from the nearest computed ancestor
+// accumulators (../accumulator-stack.ts, shared with Pikafish's networks).
+// An evaluation starts from the nearest computed ancestor
 // (within MAX_WALK plies) whose perspective has the same mirror flag and
 // adds/removes the rows of the pieces that changed: the move's two squares for
 // the parent (nothing for a null move); further back, the squares the moves in
@@ -32,9 +33,8 @@ import {
   type KirinLayout,
 } from './kernels.js';
 import { scaleOutput } from './reference.js';
+import { AccumulatorStack, STACK_PLIES, type AccumulatorKind } from '../accumulator-stack.js';
 
-/** Plies of accumulators kept per thread (a ring indexed by ply). */
-const STACK_PLIES = 256;
 /** How far back an evaluation looks for a computed ancestor. */
 const MAX_WALK = 16;
 /** Capacity of the added/removed lists (a refresh lists every piece: at most 32). */
@@ -157,7 +157,7 @@ export class KirinNetwork {
   }
 }
 
-export class KirinEvaluator {
+export class KirinEvaluator implements AccumulatorKind {
   readonly kernels: KirinKernels;
   /** Network output of the last compute(), internal units, side to move. */
   raw = 0;
@@ -169,9 +169,7 @@ export class KirinEvaluator {
   private readonly base: number;
   private readonly hidden: number;
   private readonly i32: Int32Array;
-  private readonly stampLo = new Int32Array(STACK_PLIES);
-  private readonly stampHi = new Int32Array(STACK_PLIES);
-  private readonly valid = new Uint8Array(STACK_PLIES);
+  private readonly stack = new AccumulatorStack(this, MAX_WALK, this.stats);
   private readonly mirrorOf = new Uint8Array(STACK_PLIES * 2);
   private readonly changed = new Int32Array(SQUARE_NB);
   /** Squares already listed in this update (stamped with `epoch`), their list, and their pieces at the ancestor. */
@@ -211,7 +209,7 @@ export class KirinEvaluator {
 
   /** Forgets every computed accumulator. */
   reset(): void {
-    this.valid.fill(0);
+    this.stack.reset();
   }
 
   /** Static evaluation with evaluate()'s post-processing (material blend, rule-60 damping, clamp). */
@@ -222,10 +220,7 @@ export class KirinEvaluator {
 
   /** Network output of `pos` (into `raw`), with incrementally updated accumulators. */
   compute(pos: Position): void {
-    const n = pos.sp,
-      i = n & (STACK_PLIES - 1);
-    if (this.valid[i] && this.stampLo[i] === pos.keyLo[n] && this.stampHi[i] === pos.keyHi[n]) this.stats.reused++;
-    else this.updateAccumulators(pos, n, i, true);
+    const i = this.stack.current(pos);
     this.finish(pos, this.acc(i, pos.side), this.acc(i, pos.side ^ 1));
   }
 
@@ -240,7 +235,7 @@ export class KirinEvaluator {
 
   /** True when the accumulators compute() used for `pos` equal a full refresh (tests). */
   matchesRefresh(pos: Position): boolean {
-    const i = pos.sp & (STACK_PLIES - 1);
+    const i = AccumulatorStack.entryOf(pos);
     const i16 = new Int16Array(this.net.memory.buffer);
     for (let p = 0; p < 2; p++) {
       this.refresh(pos, p, this.slotVerify);
@@ -302,17 +297,6 @@ export class KirinEvaluator {
     this.kernels.refresh(dst, this.slotAdded, n);
   }
 
-  /**
-   * Computes the accumulators of the parent of ply n: takes the last move back on
-   * `pos`, updates, and makes the move again (which rebuilds exactly the same state).
-   */
-  private computeParent(pos: Position, n: number): void {
-    this.stats.parents++;
-    const m = pos.undoLast();
-    this.updateAccumulators(pos, n - 1, (n - 1) & (STACK_PLIES - 1), false);
-    pos.redoLast(m);
-  }
-
   private nextEpoch(): number {
     if (this.epoch === 0x3fffffff) {
       this.seen.fill(0);
@@ -322,28 +306,10 @@ export class KirinEvaluator {
   }
 
   /**
-   * Computes the accumulators of ply n (ring index i) from the nearest computed
-   * ancestor. With `withParent`, an ancestor two or more plies back is first
-   * carried to the parent (ply n - 1), then to ply n, so the siblings evaluated
-   * after this position update from the parent, one move away.
+   * Computes the accumulators of ply n (ring entry i) from entry j of the
+   * ancestor `dist` plies back (j -1: from the pieces). AccumulatorStack calls it.
    */
-  private updateAccumulators(pos: Position, n: number, i: number, withParent: boolean): void {
-    // The nearest computed ancestor.
-    let j = -1,
-      dist = 0;
-    for (let d = 1; d <= MAX_WALK && n - d >= 0; d++) {
-      const jj = (n - d) & (STACK_PLIES - 1);
-      if (this.valid[jj] && this.stampLo[jj] === pos.keyLo[n - d] && this.stampHi[jj] === pos.keyHi[n - d]) {
-        j = jj;
-        dist = d;
-        break;
-      }
-    }
-    if (dist >= 2 && withParent) {
-      this.computeParent(pos, n);
-      j = (n - 1) & (STACK_PLIES - 1);
-      dist = 1;
-    }
+  updateFrom(pos: Position, n: number, i: number, j: number, dist: number): void {
     // Squares whose piece changed since the ancestor: (square << 8) | (old << 4) | new.
     let nChanged = 0;
     const changed = this.changed;
@@ -418,9 +384,6 @@ export class KirinEvaluator {
       }
       this.mirrorOf[i * 2 + p] = mirror;
     }
-    this.valid[i] = 1;
-    this.stampLo[i] = pos.keyLo[n];
-    this.stampHi[i] = pos.keyHi[n];
   }
 }
 

@@ -9,7 +9,8 @@
 // `NnueEvaluator` keeps, per ply of the position's state stack (a ring of
 // STACK_PLIES entries stamped with the position key), both perspectives'
 // accumulators, the board and the raw threat list they were computed for.
-// An evaluation finds the nearest computed ancestor (within MAX_WALK plies);
+// An evaluation finds the nearest computed ancestor (within MAX_WALK plies;
+// ../accumulator-stack.ts, shared with Kirin's networks);
 // one further back than the parent is first carried to the parent (the last
 // move taken back on the position and made again), so the parent's other
 // children start one move away. With the same feature bucket and mirror it
@@ -51,9 +52,8 @@ import {
   type NnueMemory,
 } from './loader.js';
 import { ok, type Result } from '../../core/result.js';
+import { AccumulatorStack, STACK_PLIES, type AccumulatorKind } from '../accumulator-stack.js';
 
-/** Plies of accumulators kept per thread (a ring indexed by ply). */
-const STACK_PLIES = 256;
 /** How far back an evaluation looks for a computed ancestor. */
 const MAX_WALK = 24;
 /** Finny-cache entries per perspective: 24 feature buckets x 2 mirror states. */
@@ -161,7 +161,7 @@ export class NnueNetwork {
   }
 }
 
-export class NnueEvaluator {
+export class NnueEvaluator implements AccumulatorKind {
   readonly kernels: NnueKernels;
   /** Output of the last compute(): side-to-move PSQT and positional terms, internal units. */
   psqt = 0;
@@ -175,9 +175,7 @@ export class NnueEvaluator {
   private readonly i32: Int32Array;
   private readonly added: Int32Array;
   private readonly removed: Int32Array;
-  private readonly stampLo = new Int32Array(STACK_PLIES);
-  private readonly stampHi = new Int32Array(STACK_PLIES);
-  private readonly valid = new Uint8Array(STACK_PLIES);
+  private readonly stack = new AccumulatorStack(this, MAX_WALK, this.stats);
   private readonly bucketOf = new Int32Array(STACK_PLIES * 2);
   /** Both colours' mid-mirror encodings per ply (features.ts, midEncodings). */
   private readonly mids = new Float64Array(STACK_PLIES * 4);
@@ -226,7 +224,7 @@ export class NnueEvaluator {
 
   /** Forgets every computed accumulator (the Finny cache stays valid). */
   reset(): void {
-    this.valid.fill(0);
+    this.stack.reset();
   }
 
   /** Static evaluation with Pikafish's blend (evaluate.cpp), side to move, internal units. */
@@ -243,10 +241,7 @@ export class NnueEvaluator {
 
   /** Network output of `pos` (into psqt/positional), with incrementally updated accumulators. */
   compute(pos: Position): void {
-    const n = pos.sp,
-      i = n & (STACK_PLIES - 1);
-    if (this.valid[i] && this.stampLo[i] === pos.keyLo[n] && this.stampHi[i] === pos.keyHi[n]) this.stats.reused++;
-    else this.updateAccumulators(pos, n, i, true);
+    const i = this.stack.current(pos);
     this.finish(pos, this.accOffset(i, pos.side), this.accOffset(i, pos.side ^ 1));
   }
 
@@ -270,7 +265,7 @@ export class NnueEvaluator {
 
   /** True when the accumulators compute() used for `pos` equal a full refresh (tests). */
   matchesRefresh(pos: Position): boolean {
-    const i = pos.sp & (STACK_PLIES - 1);
+    const i = AccumulatorStack.entryOf(pos);
     const i16 = new Int16Array(this.net.memory.buffer);
     for (let p = 0; p < 2; p++) {
       this.refreshFull(pos, p, this.verifyOffset(p));
@@ -309,33 +304,10 @@ export class NnueEvaluator {
   }
 
   /**
-   * Computes the accumulators of ply n (ring index i) from the nearest computed
-   * ancestor. With `withParent`, an ancestor two or more plies back is first
-   * carried to the parent (ply n - 1), then to ply n. Siblings are evaluated one
-   * after another, so they all update from that parent, one move away, instead of
-   * each from the distant ancestor: in `bench` with Pikafish's architecture this
-   * takes some 40% fewer feature rows and half the refreshes (Stockfish carries
-   * the whole chain; only the parent measured faster here).
+   * Computes the accumulators of ply n (ring entry i) from entry j of the
+   * ancestor `dist` plies back (j -1: from the cache). AccumulatorStack calls it.
    */
-  private updateAccumulators(pos: Position, n: number, i: number, withParent: boolean): void {
-    // The nearest computed ancestor.
-    let j = -1,
-      dist = 0;
-    for (let d = 1; d <= MAX_WALK && n - d >= 0; d++) {
-      const jj = (n - d) & (STACK_PLIES - 1);
-      if (this.valid[jj] && this.stampLo[jj] === pos.keyLo[n - d] && this.stampHi[jj] === pos.keyHi[n - d]) {
-        j = jj;
-        dist = d;
-        break;
-      }
-    }
-    if (dist >= 2 && withParent) {
-      // The parent first (from the ancestor), then this position from the parent:
-      // its siblings, evaluated next, update from the parent one move away too.
-      this.computeParent(pos, n);
-      j = (n - 1) & (STACK_PLIES - 1);
-      dist = 1;
-    }
+  updateFrom(pos: Position, n: number, i: number, j: number, dist: number): void {
     const threats = this.threats,
       base = i * MAX_RAW;
     const last = pos.moveAt[n],
@@ -433,20 +405,6 @@ export class NnueEvaluator {
       }
       this.bucketOf[i * 2 + p] = code;
     }
-    this.valid[i] = 1;
-    this.stampLo[i] = pos.keyLo[n];
-    this.stampHi[i] = pos.keyHi[n];
-  }
-
-  /**
-   * Computes the accumulators of the parent of ply n: takes the last move back on
-   * `pos`, updates, and makes the move again (which rebuilds exactly the same state).
-   */
-  private computeParent(pos: Position, n: number): void {
-    this.stats.parents++;
-    const m = pos.undoLast();
-    this.updateAccumulators(pos, n - 1, (n - 1) & (STACK_PLIES - 1), false);
-    pos.redoLast(m);
   }
 
   private refreshFromCache(pos: Position, p: number, bucket: number, mirror: number, i: number, tc: number): void {
