@@ -11,7 +11,7 @@ import { createInterface } from 'node:readline';
 import { Engine } from './engine/engine.js';
 import { applyWeightsFromEnvironment } from './eval/classical.js';
 import { prepareNetworkDecoder } from './eval/nnue/loader.js';
-import { runProtocol } from './protocol/ucci.js';
+import { runProtocol } from './protocol/run-protocol.js';
 import { Uci } from './protocol/uci.js';
 
 function writeLine(line: string): void {

@@ -34,7 +34,7 @@ import type { Engine } from '../engine/engine.js';
 import type { OptionInfo } from '../engine/options.js';
 import { ENGINE_AUTHOR, ENGINE_NAME, engineVersion } from '../engine/version.js';
 import { parseGo } from './go.js';
-import { echo, runSession, Uci, type Received, type Session, type Writer } from './uci.js';
+import { echo, Uci, type Received, type Session, type Writer } from './uci.js';
 
 /** Resign when the search found itself mated, or this far behind (centipawns, the ScoreType scale)... */
 const RESIGN_CP = -900;
@@ -116,7 +116,7 @@ function ucciOptionLines(options: readonly OptionInfo[]): string[] {
   return lines;
 }
 
-class Ucci implements Session {
+export class Ucci implements Session {
   private readonly uci: Uci;
   private usemillisec = false;
   private batch = false;
@@ -525,38 +525,4 @@ export function ucciGoToUci(
     return ok('none');
   }
   return ok(out);
-}
-
-/**
- * The command loop for stdin: the first non-blank line chooses the protocol
- * (`ucci`: UCCI, anything else: UCI), then runSession() reads the rest.
- */
-export async function runProtocol(engine: Engine, lines: AsyncIterable<string>, write: Writer): Promise<void> {
-  const it = lines[Symbol.asyncIterator]();
-  const head: string[] = [];
-  let ucci = false;
-  let ended = false;
-  for (;;) {
-    const r = await it.next();
-    if (r.done) {
-      ended = true;
-      break;
-    }
-    head.push(r.value);
-    if (r.value.trim() !== '') {
-      ucci = r.value.trim() === 'ucci';
-      break;
-    }
-  }
-  async function* all(): AsyncGenerator<string> {
-    yield* head;
-    if (ended) return;
-    for (;;) {
-      const r = await it.next();
-      if (r.done) return;
-      yield r.value;
-    }
-  }
-  const session: Session = ucci ? new Ucci(engine, write) : new Uci(engine, write);
-  await runSession(session, engine, all(), write);
 }
