@@ -52,9 +52,10 @@ export {
   evaluateClassical,
   mobilityCount,
   pstIndex,
-  setTermWeight,
+  AS_WRITTEN,
+  type TermWeights,
 } from './eval/classical.js';
-export { postProcessFactor } from './eval/evaluate.js';
+export { postProcess, postProcessFactor } from './eval/evaluate.js';
 // The score model's mate scores (the cluster's game analysis).
 export { isMateScore, mateInMoves } from './eval/score.js';
 

@@ -9,7 +9,6 @@
 
 import { createInterface } from 'node:readline';
 import { Engine } from './engine/engine.js';
-import { applyWeightsFromEnvironment } from './eval/classical.js';
 import { prepareNetworkDecoder } from './eval/nnue/loader.js';
 import { runProtocol } from './protocol/run-protocol.js';
 import { Uci } from './protocol/uci.js';
@@ -19,11 +18,6 @@ function writeLine(line: string): void {
 }
 
 export async function main(argv: string[]): Promise<number> {
-  const weights = applyWeightsFromEnvironment();
-  if (!weights.ok) {
-    process.stderr.write(`kirin: ${weights.error.message}\n`);
-    return 2;
-  }
   // The WebAssembly zstd decoder first (tens of milliseconds): the engine loads
   // the network it finds at once. The search thread starts (and warms up) now,
   // while the GUI sends uci/isready.

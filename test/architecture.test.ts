@@ -121,7 +121,10 @@ test('the product sets positions from FENs through Position.fromFen / setFen (a 
   assert.deepEqual(wrong, []);
 });
 
-test('the checker sees imports: a made-up cycle is found', () => {
+test('the product reads no environment variable (settings come as UCI options or arguments)', () => {
+  const wrong: string[] = [];
+  for (const file of files.keys())
+    if (file.startsWith('src/') && /\bprocess\.env\b/.test('the checker sees imports: a made-up cycle is found', () => {
   const g = new Map([
     ['a.ts', new Set(['b.ts'])],
     ['b.ts', new Set(['c.ts'])],

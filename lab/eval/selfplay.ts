@@ -11,7 +11,8 @@
 // real rules live in core/rules.ts); 300 plies or the 60-move rule end a game drawn.
 
 import {
-  evaluate,
+  AS_WRITTEN,
+  evaluateClassical,
   GEN_CAPTURES,
   GEN_LEGAL,
   generate,
@@ -19,12 +20,13 @@ import {
   mulberry32 as rng,
   PIECE_VALUE,
   Position,
-  setTermWeight,
+  postProcess,
   T_NB,
   TERM_NAMES,
   VALUE_INFINITE,
   VALUE_MATE,
   type Move,
+  type TermWeights,
 } from '../../src/dev.js';
 import { commandSpec, exitWithError, scriptCommandLine } from '../../commands/lib.js';
 
@@ -32,6 +34,8 @@ const MAX_DEPTH_PLY = 64;
 const moves = new Int32Array(MAX_MOVES * MAX_DEPTH_PLY);
 const scores = new Int32Array(MAX_MOVES * MAX_DEPTH_PLY);
 let nodes = 0;
+/** The term weights of the side to move at the root (the search's evaluation). */
+let weights: TermWeights = AS_WRITTEN;
 
 function order(pos: Position, start: number, end: number, first: Move): void {
   for (let i = start; i < end; i++) {
@@ -78,7 +82,7 @@ function qsearch(pos: Position, alpha: number, beta: number, ply: number): numbe
     }
     return best;
   }
-  const stand = evaluate(pos, 0);
+  const stand = postProcess(pos, evaluateClassical(pos, weights), 0);
   if (stand >= beta || ply >= MAX_DEPTH_PLY - 1) return stand;
   if (stand > alpha) alpha = stand;
   let best = stand;
@@ -156,14 +160,7 @@ function bestMove(pos: Position, depth: number, rand: () => number): Move {
 }
 
 /** Result for red: 1 win, 0 draw, -1 loss. */
-function playGame(
-  opening: Move[],
-  depth: number,
-  redIsB: boolean,
-  terms: number[],
-  weight: number,
-  rand: () => number,
-): number {
+function playGame(opening: Move[], depth: number, redIsB: boolean, weightsB: TermWeights, rand: () => number): number {
   const pos = new Position();
   pos.reserve(400);
   for (const m of opening) pos.doMove(m);
@@ -177,7 +174,7 @@ function playGame(
     if (r >= 3) return 0;
     seen.set(k, r);
     const useB = (pos.side === 0) === redIsB;
-    for (const t of terms) setTermWeight(t, useB ? weight : 64);
+    weights = useB ? weightsB : AS_WRITTEN;
     pos.doMove(bestMove(pos, depth, rand));
   }
   return 0;
@@ -205,6 +202,7 @@ function main(): void {
     if (t < 0) exitWithError(SPEC.name, `unknown term ${name}; terms: ${TERM_NAMES.join(', ')}`, 2);
     terms.push(t);
   }
+  const weightsB = Array.from({ length: T_NB }, (_, t) => (terms.includes(t) ? weight : 64));
   const rand = rng(seed);
   let w = 0,
     d = 0,
@@ -222,7 +220,7 @@ function main(): void {
       pos.doMove(m);
     }
     for (const redIsB of [true, false]) {
-      const r = playGame(opening, depth, redIsB, terms, weight, rand);
+      const r = playGame(opening, depth, redIsB, weightsB, rand);
       const forB = redIsB ? r : -r;
       if (forB > 0) w++;
       else if (forB < 0) l++;
@@ -232,7 +230,6 @@ function main(): void {
       `games ${w + d + l}: B +${w} =${d} -${l}  (${((Date.now() - t0) / 1000).toFixed(0)} s, ${nodes} nodes)\n`,
     );
   }
-  for (let t = 0; t < T_NB; t++) setTermWeight(t, 64);
   const score = (w + d / 2) / Math.max(1, w + d + l);
   console.log(
     `B (${termName} weight ${weight}/64) vs A (as written): +${w} =${d} -${l}, score ${(100 * score).toFixed(1)}%`,

@@ -47,7 +47,6 @@ import {
   popcount,
 } from '../core/attacks.js';
 import type { Position } from '../core/position.js';
-import { err, ok, type Result } from '../core/result.js';
 import {
   ADVISOR,
   BISHOP,
@@ -97,53 +96,15 @@ const MM_ENDGAME = 2600;
 
 export const TEMPO = 20;
 
-/** Weight of each term in 64ths (64 = as written); for experiments and tuning. */
-const WEIGHT = new Int32Array(T_NB).fill(64);
-
-/** Sets the weight of a term in 64ths (0 switches it off, 64 restores it). */
-export function setTermWeight(term: number, weight: number): void {
-  WEIGHT[term] = weight | 0;
-}
-export function termWeight(term: number): number {
-  return WEIGHT[term];
-}
-
 /**
- * Applies a weight list such as "Pins=0,King safety=96" (term names as in the
- * trace, case and spaces ignored; weights in 64ths). A bad item is rejected
- * (the items before it stay applied).
+ * A weight per term in 64ths (index T_*; 64: the term as written, 0: off).
+ * The engine evaluates with AS_WRITTEN; experiments pass their own
+ * (lab/eval/selfplay: one side with a term changed).
  */
-export function setTermWeights(spec: string): Result<null, 'eval-weights'> {
-  const norm = (x: string) => x.toLowerCase().replace(/[\s_-]/g, '');
-  for (const item of spec.split(',')) {
-    if (!item.trim()) continue;
-    const [name, value] = item.split('=');
-    const t = TERM_NAMES.findIndex((n) => norm(n) === norm(name ?? ''));
-    const w = Number(value);
-    if (t < 0 || value === undefined || !Number.isInteger(w) || w < 0 || w > 1024) {
-      return err(
-        'eval-weights',
-        `bad term weight "${item}" (terms: ${TERM_NAMES.join(', ')}; weights 0..1024 in 64ths)`,
-      );
-    }
-    WEIGHT[t] = w;
-  }
-  return ok(null);
-}
+export type TermWeights = Readonly<ArrayLike<number>>;
 
-/**
- * Experiments with whole engines (e.g. `kirin match` between two weight sets)
- * set KIRIN_EVAL_WEIGHTS in the environment of one of them. The command line
- * (main.ts) and the search thread (search/worker.ts) apply it when they start;
- * the library never reads the environment by itself.
- */
-export function applyWeightsFromEnvironment(): Result<null, 'eval-weights'> {
-  // No environment where there is no process (the browser build).
-  const spec = typeof process === 'undefined' ? undefined : process.env.KIRIN_EVAL_WEIGHTS;
-  if (!spec) return ok(null);
-  const r = setTermWeights(spec);
-  return r.ok ? r : err(r.error.code, `KIRIN_EVAL_WEIGHTS: ${r.error.message}`);
-}
+/** Every term as written. */
+export const AS_WRITTEN: TermWeights = Object.freeze(new Array<number>(T_NB).fill(64));
 
 // ---- Piece values (mg, eg) ------------------------------------------------------
 
@@ -844,7 +805,7 @@ function applyPatterns(): void {
  * not a pattern; the patterns' own weights are tuned), tapered by the phase,
  * times the endgame scale factor. The evaluation from Red's side.
  */
-function blend(pos: Position): number {
+function blend(pos: Position, weights: TermWeights): number {
   const tmg = MG,
     teg = EG,
     pmg = PMG,
@@ -854,7 +815,7 @@ function blend(pos: Position): number {
   for (let term = 0; term < T_NB; term++) {
     const dm = tmg[term * 2] - tmg[term * 2 + 1],
       de = teg[term * 2] - teg[term * 2 + 1];
-    const w = WEIGHT[term],
+    const w = weights[term],
       sm = SCALE_MG[term],
       se = SCALE_EG[term];
     if (w === 64 && sm === 64 && se === 64) {
@@ -878,7 +839,7 @@ function blend(pos: Position): number {
 }
 
 /** Computes every term of `pos` (the module's state) and returns the evaluation from Red's side (no tempo). */
-function computeTerms(pos: Position): number {
+function computeTerms(pos: Position, weights: TermWeights = AS_WRITTEN): number {
   clearTerms();
   LAST[0] = phaseOf(pos);
   pieceTerms(pos, RED);
@@ -890,7 +851,7 @@ function computeTerms(pos: Position): number {
     structureTerm(pos, c);
   }
   applyPatterns();
-  return blend(pos);
+  return blend(pos, weights);
 }
 
 /**
@@ -934,8 +895,8 @@ function scaleFactor(pos: Position, strong: number): number {
 }
 
 /** Static evaluation from the side to move, internal units, unclamped (not to be called in check). */
-export function evaluateClassical(pos: Position): number {
-  const v = computeTerms(pos);
+export function evaluateClassical(pos: Position, weights: TermWeights = AS_WRITTEN): number {
+  const v = computeTerms(pos, weights);
   return (pos.side === RED ? v : -v) + TEMPO;
 }
 
@@ -943,10 +904,10 @@ export function evaluateClassical(pos: Position): number {
  * Per-term contributions of the terms of `pos`, tapered, from Red's side:
  * [red, black] pairs per term (index term * 2 + color). For tests and tools.
  */
-export function classicalTerms(pos: Position): Int32Array {
-  computeTerms(pos);
+export function classicalTerms(pos: Position, weights: TermWeights = AS_WRITTEN): Int32Array {
+  computeTerms(pos, weights);
   const out = new Int32Array(T_NB * 2);
-  for (let i = 0; i < T_NB * 2; i++) out[i] = tapered(MG[i], EG[i], LAST[0], WEIGHT[i >> 1]);
+  for (let i = 0; i < T_NB * 2; i++) out[i] = tapered(MG[i], EG[i], LAST[0], weights[i >> 1]);
   return out;
 }
 
@@ -1003,10 +964,9 @@ export function classicalTermTable(pos: Position): string {
   lines.push('      Term    |   Red   |  Black  |  Total');
   lines.push('--------------+---------+---------+---------');
   for (let term = 0; term < T_NB; term++) {
-    const w = WEIGHT[term];
-    const r = tapered(MG[term * 2], EG[term * 2], phase, w);
-    const b = tapered(MG[term * 2 + 1], EG[term * 2 + 1], phase, w);
-    const tot = tapered(MG[term * 2] - MG[term * 2 + 1], EG[term * 2] - EG[term * 2 + 1], phase, w);
+    const r = tapered(MG[term * 2], EG[term * 2], phase);
+    const b = tapered(MG[term * 2 + 1], EG[term * 2 + 1], phase);
+    const tot = tapered(MG[term * 2] - MG[term * 2 + 1], EG[term * 2] - EG[term * 2 + 1], phase);
     lines.push(`${TERM_NAMES[term].padStart(13)} | ${pawns(r)} | ${pawns(b)} | ${pawns(tot)}`);
   }
   lines.push('--------------+---------+---------+---------');

@@ -14,7 +14,6 @@ import type { FenErrorCode } from '../core/fen.js';
 import { Position } from '../core/position.js';
 import type { Result } from '../core/result.js';
 import type { Move } from '../core/types.js';
-import { applyWeightsFromEnvironment } from '../eval/classical.js';
 import { networkFromHandle, type EvalNetwork, type EvalNetworkHandle } from '../eval/networks.js';
 import { Searcher } from './search.js';
 import { DEFAULT_SEARCH_OPTIONS, type SearchLimits, type SearchOptions, type StaticEvaluation } from './types.js';
@@ -87,9 +86,6 @@ export interface Warmup {
 
 const port = parentPort;
 if (!port) throw new Error('worker.ts must run in a worker thread');
-const weights = applyWeightsFromEnvironment();
-if (!weights.ok)
-  port.postMessage({ type: 'text', id: 0, line: `ERROR: ${weights.error.message}` } satisfies FromWorker);
 
 const data = (workerData ?? {}) as WorkerStart;
 /** This thread's index in the pool: 0 = main thread; its NNUE work slot is index + 1 (slot 0 is the engine's). */
