@@ -110,6 +110,35 @@ test('the rooms point one way: tests may use everything, commands only commands,
   assert.deepEqual(tsconfig('tsconfig.build.json').references, [{ path: './tsconfig.src.json' }]);
 });
 
+test('src/dev.ts exports only what the tools import (beyond the library it re-exports)', () => {
+  const imported = new Set<string>();
+  for (const file of files.keys()) {
+    if (!/^(commands|lab|scripts)\//.test(file)) continue;
+    const text = readFileSync(join(root, file), 'utf8');
+    for (const m of text.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s*from\s*'[^']*src\/dev\.js'/g))
+      for (const item of m[1].split(','))
+        imported.add(
+          item
+            .trim()
+            .replace(/^type\s+/, '')
+            .split(/\s+as\s+/)[0],
+        );
+  }
+  const dev = readFileSync(join(root, 'src/dev.ts'), 'utf8');
+  const exported = [
+    ...[...dev.matchAll(/export\s+(?:type\s+)?\{([^}]*)\}\s*from/g)].flatMap((m) =>
+      m[1].split(',').map((item) => item.trim().replace(/^type\s+/, '')),
+    ),
+    ...[...dev.matchAll(/export \* as (\w+)/g)].map((m) => m[1]),
+  ].filter((n) => n !== '');
+  assert.ok(exported.length > 50 && imported.has('Searcher'), 'the check reads both sides');
+  assert.deepEqual(
+    exported.filter((n) => !imported.has(n)),
+    [],
+    'exported by src/dev.ts but imported by no tool (tests import modules directly)',
+  );
+});
+
 test('the product sets positions from FENs through Position.fromFen / setFen (a Result), never the test constructor', () => {
   const wrong: string[] = [];
   for (const file of files.keys()) {
@@ -124,7 +153,11 @@ test('the product sets positions from FENs through Position.fromFen / setFen (a 
 test('the product reads no environment variable (settings come as UCI options or arguments)', () => {
   const wrong: string[] = [];
   for (const file of files.keys())
-    if (file.startsWith('src/') && /\bprocess\.env\b/.test('the checker sees imports: a made-up cycle is found', () => {
+    if (file.startsWith('src/') && /\bprocess\.env\b/.test(readFileSync(join(root, file), 'utf8'))) wrong.push(file);
+  assert.deepEqual(wrong, []);
+});
+
+test('the checker sees imports: a made-up cycle is found', () => {
   const g = new Map([
     ['a.ts', new Set(['b.ts'])],
     ['b.ts', new Set(['c.ts'])],

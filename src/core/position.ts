@@ -60,10 +60,13 @@ export const KEY_FILTER_MASK = (1 << 14) - 1;
 const NO_EXCLUSION = new Int32Array(SQUARE_NB);
 
 /**
- * A xiangqi position with the game that led to it. What a program using the
- * library reads is its methods (fen, sideToMove, pieceOn, inCheck, legal moves
- * through legalMoves(), ...); the typed arrays the engine works on are internal
- * (marked internal: left out of the published types, npm run build:types).
+ * A xiangqi position with the game that led to it: a mutable object (doMove,
+ * undoMove, setFen change it; clone() copies it). A program using the library
+ * works through its methods (fen, sideToMove, pieceOn, inCheck, doMove, legal
+ * moves through legalMoves(), ...). The typed arrays and counters the engine
+ * works on are public for the engine's own modules but not part of the API:
+ * marked internal, they are left out of the published types (npm run
+ * build:types), which makes them unseen, not unwritable.
  */
 export class Position {
   /** @internal Piece code per square, 0 when empty. */
