@@ -12,7 +12,7 @@
 //   node assembly/build.js [--product]
 
 import { Buffer } from 'node:buffer';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -39,6 +39,31 @@ const variants = [
   [engine, 'dist/src/eval/nnue/kernels-shared.wasm', shared],
 ];
 if (!productOnly) variants.push([[join(root, 'assembly/train-kernels.ts')], 'dist/commands/train/train-kernels.wasm', shared]);
+
+// Nothing to do when every output is newer than every input (the sources, the
+// embedded network, the compiler, zstddec, the driver tsc compiled, this
+// script): \`npm run test:unit\` runs this script on every call.
+const zstddecFile = fileURLToPath(import.meta.resolve('zstddec/stream'));
+const netSource = join(root, 'src/eval/kirinnet/kirin.knet');
+const inputs = [
+  ...new Set(variants.flatMap(([sources]) => sources)),
+  netSource,
+  fileURLToPath(import.meta.url),
+  join(root, 'node_modules/assemblyscript/package.json'),
+  zstddecFile,
+  join(root, 'dist/src/eval/nnue/zstd-wasm.js'),
+].filter((f) => existsSync(f));
+const outputs = [
+  ...variants.map(([, file]) => join(root, file)),
+  join(root, 'dist/src/eval/nnue/zstd.wasm'),
+  join(root, 'dist/src/eval/nnue/zstd.wasm.LICENSE'),
+  ...(existsSync(netSource) ? [join(root, 'dist/src/eval/kirinnet/kirin.knet')] : []),
+];
+const newestInput = Math.max(...inputs.map((f) => statSync(f).mtimeMs));
+if (outputs.every((f) => existsSync(f) && statSync(f).mtimeMs > newestInput)) {
+  process.stdout.write('assembly/build.js: the kernels, zstd.wasm and kirin.knet are up to date\n');
+  process.exit(0);
+}
 for (const [sources, file, extra] of variants) {
   const { error, stderr } = await asc.main([...sources, ...options, ...extra, '-o', join(root, file)]);
   if (error) {
@@ -52,7 +77,7 @@ for (const [sources, file, extra] of variants) {
 // carries as base64 text in its JavaScript; taken out into zstd.wasm, checked
 // to be a module with what zstd-wasm.ts calls.
 {
-  const file = fileURLToPath(import.meta.resolve('zstddec/stream'));
+  const file = zstddecFile;
   const found = /const wasm = "([A-Za-z0-9+/=]+)"/.exec(readFileSync(file, 'utf8'));
   const fail = (why) => {
     process.stderr.write(`assembly/build.js: zstd.wasm: ${why} in ${file} (zstddec's layout changed?)\n`);
@@ -81,7 +106,7 @@ for (const [sources, file, extra] of variants) {
 
 // Kirin's embedded network (committed beside its code) goes next to the
 // compiled code that reads it (src/platform/node/files.ts readEmbeddedNetwork).
-const net = join(root, 'src/eval/kirinnet/kirin.knet');
+const net = netSource;
 const netOut = join(root, 'dist/src/eval/kirinnet/kirin.knet');
 if (existsSync(net)) {
   mkdirSync(join(root, 'dist/src/eval/kirinnet'), { recursive: true });

@@ -2,7 +2,7 @@
 //   lab/protocol/fuzz-protocol.ts  random and mutated command lines against one process
 //   lab/protocol/soak.ts           self-play with the match runner: crashes, illegal
 //                                    moves, time losses, memory
-// (lab/protocol/uci-stress.ts runs from uci.test.ts.)
+// (lab/protocol/uci-stress.ts runs from uci.integration.test.ts.)
 
 import assert from 'node:assert/strict';
 import { execFile, type ChildProcess } from 'node:child_process';

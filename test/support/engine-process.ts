@@ -2,7 +2,7 @@
 // line as a GUI drives it: the end-to-end protocol tests (UCI, UCCI) use it.
 // Every process started is remembered; a test file calls
 // `after(killEngineProcesses)` so that a failed test cannot leave one running.
-// (Pattern: the UCI and UCCI end-to-end tests, src/protocol/uci.test.ts and ucci.test.ts.)
+// (Pattern: the UCI and UCCI end-to-end tests, src/protocol/uci.integration.test.ts and ucci.integration.test.ts.)
 
 import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';

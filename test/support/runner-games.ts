@@ -1,4 +1,4 @@
-// Test support for the engine wrappers' tests (ucci-uci.test.ts, fairy.test.ts):
+// Test support for the engine wrappers' tests (ucci-uci.integration.test.ts, fairy.integration.test.ts):
 // two short games through the match runner, one with each colour, that must end
 // without an illegal move, a crash or a loss on time.
 
