@@ -40,6 +40,8 @@ const SCRIPTS: readonly string[][] = [
   ['bin/kirin.js', 'match'],
   ['bin/kirin.js', 'datagen'],
   ['bin/kirin.js', 'tune'],
+  ['bin/kirin.js', 'train'],
+  ['dist/commands/train/bench.js'],
 ];
 
 /** Runs a script with arguments: its exit status and output. */

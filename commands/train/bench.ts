@@ -6,19 +6,37 @@
 //   node dist/commands/train/bench.js [--data FILE] [--hidden H] [--buckets B] [--batch N]
 //                                  [--threads 1,2] [--kernels wasm,js] [--seconds S]
 
-import { parseArgs } from 'node:util';
 import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
-import { INPUTS } from '../../src/dev.js';
+import { INPUTS, err, ok, type Result } from '../../src/dev.js';
+import {
+  commandSpec,
+  integerOption,
+  readCommandLine,
+  reportCommandLine,
+  runMain,
+  type CommandLineCode,
+} from '../lib.js';
 import type { KernelName } from './core.js';
-import { DEFAULT_FILTER, loadTrainData, type TrainData } from './data.js';
+import { DEFAULT_FILTER, readTrainData, type TrainData } from './data.js';
 import { syntheticDataFile } from './synthetic.js';
-import { train, type TrainConfig } from './trainer.js';
+import { train, type TrainCode, type TrainConfig } from './trainer.js';
 
-const USAGE = `usage: node dist/commands/train/bench.js [--data FILE] [--hidden H] [--buckets B] [--batch N]
-                                       [--threads 1,2] [--kernels wasm,js] [--seconds S]
-`;
+const SPEC = commandSpec({
+  name: 'train bench',
+  usage: `usage: node dist/commands/train/bench.js [--data FILE] [--hidden H] [--buckets B] [--batch N]
+                                       [--threads 1,2] [--kernels wasm,js] [--seconds S]`,
+  options: {
+    data: { type: 'string' },
+    hidden: { type: 'string' },
+    buckets: { type: 'string' },
+    batch: { type: 'string' },
+    threads: { type: 'string' },
+    kernels: { type: 'string' },
+    seconds: { type: 'string' },
+  },
+});
 
 interface BenchArgs {
   data?: string;
@@ -30,60 +48,61 @@ interface BenchArgs {
   seconds: number;
 }
 
-function parse(argv: string[]): BenchArgs | string {
-  try {
-    const { values } = parseArgs({
-      args: argv,
-      strict: true,
-      options: {
-        data: { type: 'string' },
-        hidden: { type: 'string', default: '256' },
-        buckets: { type: 'string', default: '8' },
-        batch: { type: 'string', default: '16384' },
-        threads: { type: 'string', default: '1' },
-        kernels: { type: 'string', default: 'wasm,js' },
-        seconds: { type: 'string', default: '10' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-    if (values.help) return '';
-    const int = (s: string, name: string) => {
-      const n = Number(s);
-      if (!Number.isInteger(n) || n < 1) throw new RangeError(`--${name} must be a positive integer (got "${s}")`);
-      return n;
-    };
-    const kernels = values.kernels.split(',');
-    for (const k of kernels) if (k !== 'wasm' && k !== 'js') return `unknown kernel "${k}"`;
-    return {
-      data: values.data,
-      hidden: int(values.hidden, 'hidden'),
-      buckets: int(values.buckets, 'buckets'),
-      batch: int(values.batch, 'batch'),
-      threads: values.threads.split(',').map((t) => int(t, 'threads')),
-      kernels: kernels as KernelName[],
-      seconds: int(values.seconds, 'seconds'),
-    };
-  } catch (e) {
-    return (e as Error).message;
+/** The command line: the benchmark's settings, or why they are refused ('help' for --help). */
+function parse(argv: readonly string[]): Result<BenchArgs, CommandLineCode> {
+  const cl = readCommandLine(argv, SPEC);
+  if (!cl.ok) return cl;
+  const v = cl.value.values;
+  const hidden = integerOption(v, 'hidden', 256, { min: 16 });
+  if (!hidden.ok) return hidden;
+  const buckets = integerOption(v, 'buckets', 8, { min: 1 });
+  if (!buckets.ok) return buckets;
+  const batch = integerOption(v, 'batch', 16384, { min: 1 });
+  if (!batch.ok) return batch;
+  const seconds = integerOption(v, 'seconds', 10, { min: 1 });
+  if (!seconds.ok) return seconds;
+  const threads: number[] = [];
+  for (const t of (v.threads ?? '1').split(',')) {
+    const n = integerOption({ threads: t }, 'threads', 1, { min: 1 });
+    if (!n.ok) return n;
+    threads.push(n.value);
   }
+  const kernels = (v.kernels ?? 'wasm,js').split(',');
+  for (const k of kernels)
+    if (k !== 'wasm' && k !== 'js') return err('arguments', `--kernels: unknown kernel "${k}" (wasm, js)`);
+  return ok({
+    data: v.data,
+    hidden: hidden.value,
+    buckets: buckets.value,
+    batch: batch.value,
+    threads,
+    kernels: kernels as KernelName[],
+    seconds: seconds.value,
+  });
 }
 
-async function rate(data: TrainData, config: TrainConfig, threads: number, seconds: number): Promise<number> {
+/** Positions per second of `threads` threads: a timed run of about `seconds` after a one-epoch warm-up. */
+async function rate(
+  data: TrainData,
+  config: TrainConfig,
+  threads: number,
+  seconds: number,
+): Promise<Result<number, TrainCode>> {
   const t0 = performance.now();
-  await train(data, { ...config, epochs: 1 }, { threads });
+  const warm = await train(data, { ...config, epochs: 1 }, { threads });
+  if (!warm.ok) return warm;
   const first = (performance.now() - t0) / 1000;
   const epochs = Math.max(1, Math.round(seconds / first));
   const t1 = performance.now();
-  await train(data, { ...config, epochs }, { threads });
-  return (epochs * data.train.length) / ((performance.now() - t1) / 1000);
+  const timed = await train(data, { ...config, epochs }, { threads });
+  if (!timed.ok) return timed;
+  return ok((epochs * data.train.length) / ((performance.now() - t1) / 1000));
 }
 
-async function main(): Promise<number> {
-  const a = parse(process.argv.slice(2));
-  if (typeof a === 'string') {
-    process.stderr.write(a ? `train bench: ${a}\n${USAGE}` : USAGE);
-    return a ? 2 : 0;
-  }
+async function main(argv: string[]): Promise<number> {
+  const parsed = parse(argv);
+  if (!parsed.ok) return reportCommandLine(SPEC, parsed.error);
+  const a = parsed.value;
   let path = a.data;
   let tmp: string | undefined;
   if (!path) {
@@ -92,7 +111,12 @@ async function main(): Promise<number> {
     writeFileSync(path, syntheticDataFile(2000, 1));
   }
   try {
-    const data = loadTrainData([path], DEFAULT_FILTER, 0);
+    const read = readTrainData([path], DEFAULT_FILTER, 0);
+    if (!read.ok) {
+      process.stderr.write(`train bench: ${read.error.message}\n`);
+      return 1;
+    }
+    const data = read.value;
     const config: TrainConfig = {
       shape: { inputs: INPUTS, hidden: a.hidden, outputBuckets: a.buckets },
       epochs: 1,
@@ -120,7 +144,12 @@ async function main(): Promise<number> {
     );
     for (const kernel of a.kernels)
       for (const threads of a.threads) {
-        const r = await rate(data, { ...config, kernel }, threads, a.seconds);
+        const measured = await rate(data, { ...config, kernel }, threads, a.seconds);
+        if (!measured.ok) {
+          process.stderr.write(`train bench: ${kernel}, ${threads} thread(s): ${measured.error.message}\n`);
+          return 1;
+        }
+        const r = measured.value;
         process.stdout.write(
           `${kernel.padEnd(6)}  ${String(threads).padStart(7)}  ${Math.round(r).toString().padStart(11)}  ${Math.round(
             r / threads,
@@ -135,4 +164,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-process.exitCode = await main();
+runMain(import.meta.url, main);

@@ -11,7 +11,7 @@
 //   last 4 bytes: u32 FNV-1a of every byte before it
 
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { fnv1a } from '../../src/dev.js';
+import { err, fnv1a, ok, type Result } from '../../src/dev.js';
 import type { Checkpoint, EpochStats, TrainConfig } from './trainer.js';
 
 export type { Checkpoint } from './trainer.js';
@@ -60,20 +60,25 @@ export function saveCheckpoint(path: string, id: RunIdentity, c: Checkpoint): vo
   renameSync(path + '.tmp', path);
 }
 
-export function decodeCheckpoint(bytes: Uint8Array, name: string): { identity: RunIdentity; checkpoint: Checkpoint } {
-  const fail = (why: string): never => {
-    throw new Error(`${name}: ${why}`);
-  };
-  if (bytes.length < 20) fail('not a kirin train checkpoint (too short)');
+/** A checkpoint file's run and state. */
+export interface SavedRun {
+  identity: RunIdentity;
+  checkpoint: Checkpoint;
+}
+
+/** Reads a checkpoint's bytes (`name` in messages): the run, or why the bytes are not one. */
+export function decodeCheckpoint(bytes: Uint8Array, name: string): Result<SavedRun, 'checkpoint'> {
+  const fail = (why: string) => err('checkpoint', `${name}: ${why}`);
+  if (bytes.length < 20) return fail('not a kirin train checkpoint (too short)');
   for (let i = 0; i < 8; i++)
-    if (bytes[i] !== MAGIC.charCodeAt(i)) fail('not a kirin train checkpoint (no KIRINCKP magic)');
+    if (bytes[i] !== MAGIC.charCodeAt(i)) return fail('not a kirin train checkpoint (no KIRINCKP magic)');
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const version = dv.getUint32(8, true);
-  if (version !== VERSION) fail(`checkpoint version ${version} (this trainer reads ${VERSION})`);
+  if (version !== VERSION) return fail(`checkpoint version ${version} (this trainer reads ${VERSION})`);
   const hashAt = bytes.length - 4;
-  if (dv.getUint32(hashAt, true) !== fnv1a(bytes, hashAt)) fail('damaged checkpoint (hash mismatch)');
+  if (dv.getUint32(hashAt, true) !== fnv1a(bytes, hashAt)) return fail('damaged checkpoint (hash mismatch)');
   const jsonLength = dv.getUint32(12, true);
-  if (16 + jsonLength > hashAt) fail('damaged checkpoint (JSON length)');
+  if (16 + jsonLength > hashAt) return fail('damaged checkpoint (JSON length)');
   let meta: { identity: RunIdentity; epochsDone: number; step: number; history: EpochStats[]; size: number };
   try {
     meta = JSON.parse(new TextDecoder().decode(bytes.subarray(16, 16 + jsonLength)));
@@ -82,7 +87,7 @@ export function decodeCheckpoint(bytes: Uint8Array, name: string): { identity: R
   }
   const P = meta.size;
   let at = 16 + Math.ceil(jsonLength / 4) * 4;
-  if (at + 12 * P !== hashAt) fail('damaged checkpoint (size)');
+  if (at + 12 * P !== hashAt) return fail('damaged checkpoint (size)');
   const read = () => {
     const t = new Float32Array(P);
     for (let i = 0; i < P; i++) t[i] = dv.getFloat32(at + 4 * i, true);
@@ -92,18 +97,19 @@ export function decodeCheckpoint(bytes: Uint8Array, name: string): { identity: R
   const params = read(),
     adamM = read(),
     adamV = read();
-  return {
+  return ok({
     identity: meta.identity,
     checkpoint: { epochsDone: meta.epochsDone, step: meta.step, history: meta.history, params, adamM, adamV },
-  };
+  });
 }
 
-export function loadCheckpoint(path: string): { identity: RunIdentity; checkpoint: Checkpoint } {
+/** Reads a checkpoint file: the run, or why it cannot be read or is not one (the message names the file). */
+export function loadCheckpoint(path: string): Result<SavedRun, 'checkpoint'> {
   let bytes: Uint8Array;
   try {
     bytes = readFileSync(path);
   } catch (e) {
-    throw new Error(`${path}: cannot read the checkpoint (${(e as Error).message})`);
+    return err('checkpoint', `${path}: cannot read the checkpoint (${(e as Error).message})`);
   }
   return decodeCheckpoint(bytes, path);
 }

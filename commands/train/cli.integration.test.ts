@@ -9,7 +9,6 @@ import { decodeKirinNet, type KirinNetWeights } from '../../src/eval/kirinnet/fo
 import { referenceEvaluate } from '../../src/eval/kirinnet/reference.js';
 import { randomFens } from '../../test/support/fixtures.js';
 import { repoRoot } from '../lib.js';
-import { parseTrainArgs, progressLine } from './cli.js';
 import { syntheticDataFile } from './synthetic.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kirin-train-cli-'));
@@ -37,44 +36,6 @@ function startingNetwork() {
   }
   return startNet;
 }
-
-test('parseTrainArgs: defaults, lists of files, and refusals', () => {
-  const a = parseTrainArgs(['--data', 'a.bin,b.bin', '--data', 'c.bin', '--out', 'n.knet', '--keep-check']);
-  assert.ok(typeof a !== 'string');
-  assert.deepEqual(a.data, ['a.bin', 'b.bin', 'c.bin']);
-  assert.equal(a.checkpoint, 'n.knet.ckpt');
-  assert.equal(a.filter.dropCheck, false);
-  assert.equal(a.filter.dropCaptures, true);
-  assert.equal(a.config.shape.hidden, 256);
-  assert.equal(a.config.batch, 16384);
-  assert.equal(a.k, 0);
-  const bad: [string[], RegExp][] = [
-    [['--data', 'a', '--out', 'n', '--bogus', '1'], /Unknown option '--bogus'/],
-    [['--data', 'a', '--out', 'n', 'extra'], /positional/i],
-    [['--data'], /argument missing/],
-    [['--out', 'n'], /--data FILE is required/],
-    [['--data', 'a'], /--out NET.knet is required/],
-    [['--data', 'a', '--out', 'n', '--lr', 'fast'], /--lr must be a number/],
-    [['--data', 'a', '--out', 'n', '--hidden', '20'], /hidden size 20/],
-    [['--data', 'a', '--out', 'n', '--epochs', '2.5'], /--epochs must be an integer/],
-    [['--data', 'a', '--out', 'n', '--lambda', '2'], /--lambda must be a number in \[0, 1\]/],
-    [['--data', 'a', '--out', 'n', '--schedule', 'linear'], /--schedule must be cosine or step/],
-    [['--data', 'a', '--out', 'n', '--kernel', 'gpu'], /--kernel must be wasm or js/],
-    [['--data', 'a', '--out', 'n', '--resume', 'yes'], /positional|does not take an argument/i],
-  ];
-  for (const [argv, why] of bad) {
-    const r = parseTrainArgs(argv);
-    assert.equal(typeof r, 'string', argv.join(' '));
-    assert.match(r as string, why);
-  }
-  assert.equal((parseTrainArgs(['--help']) as { help: boolean }).help, true);
-  assert.equal((parseTrainArgs(['-h', '--bogus']) as string).includes('bogus'), true);
-});
-
-test('the progress line', () => {
-  const line = progressLine({ epoch: 2, epochs: 10, done: 500, total: 1000, rate: 123456, loss: 0.0123, left: 3725 });
-  assert.equal(line, '[##########..........] epoch 2/10 50% 123.5k pos/s loss 0.01230 left 1h02m');
-});
 
 test('kirin train --help, and a refused command line', () => {
   const help = kirin('--help');

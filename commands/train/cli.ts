@@ -4,19 +4,29 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { parseArgs } from 'node:util';
 import {
   DEFAULT_SHAPE,
   INPUTS,
   checkShape,
   decodeKirinNet,
   encodeKirinNet,
+  err,
+  ok,
   type KirinNetShape,
   type KirinNetWeights,
+  type Result,
 } from '../../src/dev.js';
+import {
+  commandSpec,
+  integerOption,
+  numberOption,
+  readCommandLine,
+  reportCommandLine,
+  type CommandLineCode,
+} from '../lib.js';
 import { identityDifferences, loadCheckpoint, saveCheckpoint, type RunIdentity } from './checkpoint.js';
 import type { KernelName } from './core.js';
-import { DEFAULT_FILTER, DataError, fitK, loadTrainData, type DataFilter } from './data.js';
+import { DEFAULT_FILTER, fitK, readTrainData, type DataFilter } from './data.js';
 import { trainKernelModule } from './kernel-wasm.js';
 import { quantisationCheck } from './quantcheck.js';
 import { dequantise, paramLayout, quantise } from './model.js';
@@ -59,41 +69,43 @@ run
   --help                  this text
 `;
 
-const OPTIONS = {
-  data: { type: 'string', multiple: true },
-  out: { type: 'string' },
-  validation: { type: 'string' },
-  'max-score': { type: 'string' },
-  'min-ply': { type: 'string' },
-  'keep-check': { type: 'boolean' },
-  'keep-captures': { type: 'boolean' },
-  mirror: { type: 'boolean' },
-  hidden: { type: 'string' },
-  buckets: { type: 'string' },
-  init: { type: 'string' },
-  epochs: { type: 'string' },
-  batch: { type: 'string' },
-  lr: { type: 'string' },
-  schedule: { type: 'string' },
-  'lr-end': { type: 'string' },
-  'step-epochs': { type: 'string' },
-  gamma: { type: 'string' },
-  warmup: { type: 'string' },
-  wd: { type: 'string' },
-  lambda: { type: 'string' },
-  power: { type: 'string' },
-  k: { type: 'string' },
-  seed: { type: 'string' },
-  threads: { type: 'string' },
-  kernel: { type: 'string' },
-  checkpoint: { type: 'string' },
-  resume: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
+const SPEC = commandSpec({
+  name: 'kirin train',
+  usage: USAGE,
+  options: {
+    data: { type: 'string', multiple: true },
+    out: { type: 'string' },
+    validation: { type: 'string' },
+    'max-score': { type: 'string' },
+    'min-ply': { type: 'string' },
+    'keep-check': { type: 'boolean' },
+    'keep-captures': { type: 'boolean' },
+    mirror: { type: 'boolean' },
+    hidden: { type: 'string' },
+    buckets: { type: 'string' },
+    init: { type: 'string' },
+    epochs: { type: 'string' },
+    batch: { type: 'string' },
+    lr: { type: 'string' },
+    schedule: { type: 'string' },
+    'lr-end': { type: 'string' },
+    'step-epochs': { type: 'string' },
+    gamma: { type: 'string' },
+    warmup: { type: 'string' },
+    wd: { type: 'string' },
+    lambda: { type: 'string' },
+    power: { type: 'string' },
+    k: { type: 'string' },
+    seed: { type: 'string' },
+    threads: { type: 'string' },
+    kernel: { type: 'string' },
+    checkpoint: { type: 'string' },
+    resume: { type: 'boolean' },
+  },
+});
 
 /** A parsed command line. */
 export interface TrainArgs {
-  readonly help: boolean;
   readonly data: string[];
   readonly out: string;
   readonly checkpoint: string;
@@ -110,95 +122,76 @@ export interface TrainArgs {
   readonly threads: number;
 }
 
-/** Reads the command line (util.parseArgs, strict): the arguments, or the reason they are refused. */
-export function parseTrainArgs(argv: string[]): TrainArgs | string {
-  let values: Record<string, string | string[] | boolean | undefined>;
-  try {
-    values = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }).values;
-  } catch (e) {
-    return (e as Error).message;
-  }
-  const str = (name: string): string | undefined => values[name] as string | undefined;
-  const num = (name: string, def: number, lo: number, hi: number, integer = false): number => {
-    const v = str(name);
-    if (v === undefined) return def;
-    const n = Number(v);
-    if (v.trim() === '' || !Number.isFinite(n) || n < lo || n > hi || (integer && !Number.isInteger(n)))
-      throw new RangeError(`--${name} must be ${integer ? 'an integer' : 'a number'} in [${lo}, ${hi}] (got "${v}")`);
-    return n;
+/**
+ * Reads the command line (commands/lib.ts): the arguments, or 'help' (--help,
+ * -h) or 'arguments' with the message naming the option refused.
+ */
+export function parseTrainArgs(argv: readonly string[]): Result<TrainArgs, CommandLineCode> {
+  const cl = readCommandLine(argv, SPEC);
+  if (!cl.ok) return cl;
+  const values = cl.value.values;
+  // The first refused value, if any (each reader names its option).
+  let refused: string | null = null;
+  const take = (r: Result<number, 'arguments'>): number => {
+    if (!r.ok) refused ??= r.error.message;
+    return r.ok ? r.value : 0;
   };
-  if (values.help) return helpArgs();
-  try {
-    const data = ((values.data as string[] | undefined) ?? []).flatMap((d) => d.split(',')).filter((d) => d !== '');
-    if (data.length === 0) return '--data FILE is required';
-    const out = str('out');
-    if (!out) return '--out NET.knet is required';
-    const shape: KirinNetShape = {
-      inputs: INPUTS,
-      hidden: num('hidden', DEFAULT_SHAPE.hidden, 16, 1024, true),
-      outputBuckets: num('buckets', DEFAULT_SHAPE.outputBuckets, 1, 16, true),
-    };
-    const shapeProblem = checkShape(shape);
-    if (shapeProblem) return shapeProblem;
-    const schedule = str('schedule') ?? 'cosine';
-    if (schedule !== 'cosine' && schedule !== 'step') return `--schedule must be cosine or step (got "${schedule}")`;
-    const kernel = str('kernel') ?? 'wasm';
-    if (kernel !== 'wasm' && kernel !== 'js') return `--kernel must be wasm or js (got "${kernel}")`;
-    return {
-      help: false,
-      data,
-      out,
-      checkpoint: str('checkpoint') ?? `${out}.ckpt`,
-      resume: values.resume === true,
-      init: str('init') ?? null,
-      shapeGiven: { hidden: str('hidden') !== undefined, buckets: str('buckets') !== undefined },
-      filter: {
-        dropCheck: values['keep-check'] !== true,
-        dropCaptures: values['keep-captures'] !== true,
-        maxScore: num('max-score', DEFAULT_FILTER.maxScore, 0, 32767),
-        minPly: num('min-ply', DEFAULT_FILTER.minPly, 0, 65535, true),
-        mirror: values.mirror === true,
-      },
-      validation: num('validation', 0.05, 0, 0.9),
-      config: {
-        shape,
-        epochs: num('epochs', 20, 1, 100000, true),
-        batch: num('batch', 16384, 1, 1 << 20, true),
-        lr: num('lr', 0.001, 1e-9, 10),
-        schedule,
-        lrEnd: num('lr-end', 0.01, 0, 1),
-        stepEpochs: num('step-epochs', 8, 1, 100000, true),
-        gamma: num('gamma', 0.3, 0, 1),
-        warmup: num('warmup', 100, 0, 1e9, true),
-        weightDecay: num('wd', 0, 0, 1),
-        lambda: num('lambda', 0.25, 0, 1),
-        power: num('power', 2, 1, 4),
-        seed: num('seed', 1, 0, 2 ** 31 - 1, true),
-        kernel: kernel as KernelName,
-      },
-      k: num('k', 0, 0, 1e6),
-      threads: num('threads', availableParallelism(), 1, 256, true),
-    };
-  } catch (e) {
-    return (e as Error).message;
-  }
-}
-
-function helpArgs(): TrainArgs {
-  return {
-    help: true,
-    data: [],
-    out: '',
-    checkpoint: '',
-    resume: false,
-    init: null,
-    shapeGiven: { hidden: false, buckets: false },
-    filter: DEFAULT_FILTER,
-    validation: 0,
-    config: undefined as never,
-    k: 0,
-    threads: 1,
+  const int = (name: string, def: number, min: number, max: number) =>
+    take(integerOption(values, name, def, { min, max }));
+  const num = (name: string, def: number, min: number, max: number) =>
+    take(numberOption(values, name, def, { min, max }));
+  const data = (values.data ?? []).flatMap((d) => d.split(',')).filter((d) => d !== '');
+  if (data.length === 0) return err('arguments', '--data FILE is required');
+  const out = values.out;
+  if (!out) return err('arguments', '--out NET.knet is required');
+  const shape: KirinNetShape = {
+    inputs: INPUTS,
+    hidden: int('hidden', DEFAULT_SHAPE.hidden, 16, 1024),
+    outputBuckets: int('buckets', DEFAULT_SHAPE.outputBuckets, 1, 16),
   };
+  const schedule = values.schedule ?? 'cosine';
+  if (schedule !== 'cosine' && schedule !== 'step')
+    return err('arguments', `--schedule must be cosine or step (got "${schedule}")`);
+  const kernel = values.kernel ?? 'wasm';
+  if (kernel !== 'wasm' && kernel !== 'js') return err('arguments', `--kernel must be wasm or js (got "${kernel}")`);
+  const args: TrainArgs = {
+    data,
+    out,
+    checkpoint: values.checkpoint ?? `${out}.ckpt`,
+    resume: values.resume === true,
+    init: values.init ?? null,
+    shapeGiven: { hidden: values.hidden !== undefined, buckets: values.buckets !== undefined },
+    filter: {
+      dropCheck: values['keep-check'] !== true,
+      dropCaptures: values['keep-captures'] !== true,
+      maxScore: num('max-score', DEFAULT_FILTER.maxScore, 0, 32767),
+      minPly: int('min-ply', DEFAULT_FILTER.minPly, 0, 65535),
+      mirror: values.mirror === true,
+    },
+    validation: num('validation', 0.05, 0, 0.9),
+    config: {
+      shape,
+      epochs: int('epochs', 20, 1, 100000),
+      batch: int('batch', 16384, 1, 1 << 20),
+      lr: num('lr', 0.001, 1e-9, 10),
+      schedule,
+      lrEnd: num('lr-end', 0.01, 0, 1),
+      stepEpochs: int('step-epochs', 8, 1, 100000),
+      gamma: num('gamma', 0.3, 0, 1),
+      warmup: int('warmup', 100, 0, 1e9),
+      weightDecay: num('wd', 0, 0, 1),
+      lambda: num('lambda', 0.25, 0, 1),
+      power: num('power', 2, 1, 4),
+      seed: int('seed', 1, 0, 2 ** 31 - 1),
+      kernel: kernel as KernelName,
+    },
+    k: num('k', 0, 0, 1e6),
+    threads: int('threads', availableParallelism(), 1, 256),
+  };
+  if (refused !== null) return err('arguments', refused);
+  const shapeProblem = checkShape(shape);
+  if (shapeProblem) return err('arguments', shapeProblem);
+  return ok(args);
 }
 
 function fmtTime(s: number): string {
@@ -224,15 +217,9 @@ export function progressLine(p: Progress): string {
 }
 
 export async function runTrainCli(argv: string[]): Promise<number> {
-  const a = parseTrainArgs(argv);
-  if (typeof a === 'string') {
-    process.stderr.write(`kirin train: ${a}\n${USAGE}`);
-    return 2;
-  }
-  if (a.help) {
-    process.stdout.write(USAGE);
-    return 0;
-  }
+  const parsed = parseTrainArgs(argv);
+  if (!parsed.ok) return reportCommandLine(SPEC, parsed.error);
+  const a = parsed.value;
   const say = (s: string) => process.stdout.write(s + '\n');
   const fail = (s: string) => {
     process.stderr.write(`kirin train: ${s}\n`);
@@ -267,13 +254,9 @@ export async function runTrainCli(argv: string[]): Promise<number> {
   }
 
   const t0 = performance.now();
-  let data;
-  try {
-    data = loadTrainData(a.data, a.filter, a.validation);
-  } catch (e) {
-    if (e instanceof DataError) return fail(e.message);
-    throw e;
-  }
+  const read = readTrainData(a.data, a.filter, a.validation);
+  if (!read.ok) return fail(read.error.message);
+  const data = read.value;
   const c = data.counts;
   say(
     `data: ${c.records} records in ${a.data.length} file(s), ${data.games} games; kept ${c.kept} ` +
@@ -310,9 +293,10 @@ export async function runTrainCli(argv: string[]): Promise<number> {
   let resume;
   if (a.resume) {
     const saved = loadCheckpoint(a.checkpoint);
-    const diff = identityDifferences(saved.identity, identity);
+    if (!saved.ok) return fail(`--resume: ${saved.error.message}`);
+    const diff = identityDifferences(saved.value.identity, identity);
     if (diff.length) return fail(`--resume: ${a.checkpoint} is of another run:\n  ${diff.join('\n  ')}`);
-    resume = saved.checkpoint;
+    resume = saved.value.checkpoint;
     say(`resuming ${a.checkpoint} after epoch ${resume.epochsDone} of ${config.epochs}`);
   }
   const h = config.shape.hidden;
@@ -323,7 +307,7 @@ export async function runTrainCli(argv: string[]): Promise<number> {
   );
   const tty = process.stderr.isTTY === true;
   let lastLine = 0;
-  const result = await train(data, config, {
+  const trained = await train(data, config, {
     threads: a.threads,
     resume,
     initial: start ? dequantise(paramLayout(config.shape), start.net, config.seed) : undefined,
@@ -343,6 +327,9 @@ export async function runTrainCli(argv: string[]): Promise<number> {
       saveCheckpoint(a.checkpoint, identity, state);
     },
   });
+  if (tty) process.stderr.write('\r\x1b[K');
+  if (!trained.ok) return fail(trained.error.message);
+  const result = trained.value;
   const best = result.history.reduce((b, s) => (s.valid < b.valid ? s : b), result.history[0]);
   const lastEpoch = result.history[result.history.length - 1];
   const description =

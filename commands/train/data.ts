@@ -12,7 +12,7 @@
 // go to the validation split.
 
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { INPUTS, PIECE_VALUE, SQUARE_NB, featureIndex, mirrorFor } from '../../src/dev.js';
+import { INPUTS, PIECE_VALUE, SQUARE_NB, err, featureIndex, mirrorFor, ok, type Result } from '../../src/dev.js';
 import {
   HEADER_SIZE,
   OFF_MOVE,
@@ -440,4 +440,21 @@ export function fitK(d: TrainDataBuffers, idx: Uint32Array, sample = 1_000_000):
     return s / Math.max(1, n);
   };
   return goldenSectionMinimum(nll, 10, 5000, 60);
+}
+
+/**
+ * loadTrainData as a Result: the data, or why a file is refused (the message
+ * names the file and the record). What the trainer's command line and bench use.
+ */
+export function readTrainData(
+  paths: readonly string[],
+  filter: DataFilter,
+  validation: number,
+): Result<TrainData, 'data'> {
+  try {
+    return ok(loadTrainData(paths, filter, validation));
+  } catch (e) {
+    if (e instanceof DataError) return err('data', e.message);
+    throw e;
+  }
 }

@@ -14,6 +14,7 @@ import {
 import { DEFAULT_FILTER, fitK, loadTrainData } from './data.js';
 import { syntheticDataFile } from './synthetic.js';
 import { epochOrder, learningRate, train, type EpochStats, type TrainConfig } from './trainer.js';
+import { unwrap } from '../../test/support/fixtures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kirin-train-loop-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -47,7 +48,7 @@ test('the data set is large enough for the tests below (several shards per batch
 
 test('training lowers the training and the validation loss', async () => {
   for (const kernel of ['wasm', 'js'] as const) {
-    const r = await train(data, { ...config, kernel }, { threads: 1 });
+    const r = unwrap(await train(data, { ...config, kernel }, { threads: 1 }));
     const h = r.history;
     assert.equal(h.length, config.epochs);
     assert.ok(h[h.length - 1].train < 0.5 * h[0].train, `${kernel}: train ${h[0].train} -> ${h[h.length - 1].train}`);
@@ -56,9 +57,9 @@ test('training lowers the training and the validation loss', async () => {
 });
 
 test('a run is deterministic: same seed, same parameters, whatever the number of threads', async () => {
-  const a = await train(data, config, { threads: 1 });
-  const b = await train(data, config, { threads: 2 });
-  const c = await train(data, { ...config, seed: 4 }, { threads: 1 });
+  const a = unwrap(await train(data, config, { threads: 1 }));
+  const b = unwrap(await train(data, config, { threads: 2 }));
+  const c = unwrap(await train(data, { ...config, seed: 4 }, { threads: 1 }));
   assert.deepEqual(b.params, a.params);
   assert.deepEqual(
     b.history.map((s) => [s.train, s.valid]),
@@ -69,21 +70,23 @@ test('a run is deterministic: same seed, same parameters, whatever the number of
 
 test('resuming a checkpoint gives the uninterrupted run', async () => {
   const cfg = { ...config, epochs: 4 };
-  const whole = await train(data, cfg, { threads: 2 });
+  const whole = unwrap(await train(data, cfg, { threads: 2 }));
   let saved: Uint8Array | undefined;
   const identity: RunIdentity = { config: cfg, dataOptions: { ...DEFAULT_FILTER }, files: data.files };
-  const first = await train(data, cfg, {
-    threads: 1,
-    stopAfter: 2,
-    onEpoch: (_, state) => {
-      saved = encodeCheckpoint(identity, state);
-    },
-  });
+  const first = unwrap(
+    await train(data, cfg, {
+      threads: 1,
+      stopAfter: 2,
+      onEpoch: (_, state) => {
+        saved = encodeCheckpoint(identity, state);
+      },
+    }),
+  );
   assert.equal(first.epochsDone, 2);
   assert.notDeepEqual(first.params, whole.params);
-  const { identity: id, checkpoint } = decodeCheckpoint(saved!, 'ckpt');
+  const { identity: id, checkpoint } = unwrap(decodeCheckpoint(saved!, 'ckpt'));
   assert.deepEqual(identityDifferences(id, identity), []);
-  const rest = await train(data, cfg, { threads: 2, resume: checkpoint });
+  const rest = unwrap(await train(data, cfg, { threads: 2, resume: checkpoint }));
   assert.equal(rest.epochsDone, 4);
   assert.deepEqual(rest.params, whole.params);
   const noTime = (h: readonly EpochStats[]) => h.map((s) => ({ ...s, seconds: 0 }));
@@ -102,12 +105,18 @@ test('a checkpoint is checked: damage, another run', () => {
   const identity: RunIdentity = { config, dataOptions: { ...DEFAULT_FILTER }, files: data.files };
   const bytes = encodeCheckpoint(identity, state);
   const back = decodeCheckpoint(bytes, 'c');
-  assert.deepEqual(back.checkpoint, state);
+  assert.ok(back.ok);
+  assert.deepEqual(back.value.checkpoint, state);
   const damaged = bytes.slice();
   damaged[damaged.length - 10] ^= 1;
-  assert.throws(() => decodeCheckpoint(damaged, 'c'), /c: damaged checkpoint/);
-  assert.throws(() => decodeCheckpoint(bytes.subarray(0, 30), 'c'), /damaged|too short/);
-  assert.throws(() => decodeCheckpoint(new TextEncoder().encode('KIRINNET0000000000000000'), 'c'), /no KIRINCKP/);
+  const refused = (b: Uint8Array, why: RegExp): void => {
+    const r = decodeCheckpoint(b, 'c');
+    assert.ok(!r.ok && r.error.code === 'checkpoint', String(why));
+    assert.match(r.error.message, why);
+  };
+  refused(damaged, /^c: damaged checkpoint/);
+  refused(bytes.subarray(0, 30), /damaged|too short/);
+  refused(new TextEncoder().encode('KIRINNET0000000000000000'), /no KIRINCKP/);
   const other: RunIdentity = {
     ...identity,
     config: { ...config, lr: 0.02 },

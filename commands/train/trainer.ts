@@ -4,7 +4,7 @@
 // parameters after each step depend only on the configuration (seed included),
 // the data and the kernel, not on the number of threads (memory.ts).
 
-import { SCALE, mulberry32, type KirinNetShape } from '../../src/dev.js';
+import { SCALE, err, mulberry32, ok, type KirinNetShape, type Result } from '../../src/dev.js';
 import type { CoreConfig, KernelName, UpdateStep } from './core.js';
 import { sigmoid, type TrainData } from './data.js';
 import { SHARD, createMemory, memoryLayout } from './memory.js';
@@ -126,10 +126,17 @@ export function epochOrder(train: Uint32Array, seed: number, epoch: number, out:
   }
 }
 
-/** Runs (or resumes) training on `data`. */
-export async function train(data: TrainData, c: TrainConfig, run: RunOptions): Promise<TrainResult> {
+/** Why a run did not end with a network. */
+export type TrainCode = 'no-positions' | 'initial-size' | 'diverged';
+
+/**
+ * Runs (or resumes) training on `data`: the trained parameters, or why there
+ * are none (no training positions, starting parameters of another size, a
+ * loss that is no longer finite). A training thread that fails throws.
+ */
+export async function train(data: TrainData, c: TrainConfig, run: RunOptions): Promise<Result<TrainResult, TrainCode>> {
   const nTrain = data.train.length;
-  if (nTrain === 0) throw new Error('no training positions');
+  if (nTrain === 0) return err('no-positions', 'no training positions');
   const layout = paramLayout(c.shape);
   const threads = Math.max(1, Math.min(run.threads, Math.ceil(c.batch / SHARD)));
   const mem = memoryLayout(layout, c.batch, threads);
@@ -151,7 +158,7 @@ export async function train(data: TrainData, c: TrainConfig, run: RunOptions): P
     history.push(...run.resume.history);
   } else if (run.initial) {
     if (run.initial.length !== P)
-      throw new Error(`the starting parameters have ${run.initial.length} values, not ${P}`);
+      return err('initial-size', `the starting parameters have ${run.initial.length} values, not ${P}`);
     weights.set(run.initial);
   } else initParams(layout, weights, c.seed);
 
@@ -220,7 +227,7 @@ export async function train(data: TrainData, c: TrainConfig, run: RunOptions): P
         }
       }
       if (!Number.isFinite(lossSum))
-        throw new Error(`the training loss is not finite in epoch ${epoch + 1} (diverged: try a smaller --lr)`);
+        return err('diverged', `the training loss is not finite in epoch ${epoch + 1} (diverged: try a smaller --lr)`);
       const v = await validationLoss(pool, shared, data, c);
       const stats: EpochStats = {
         epoch: epoch + 1,
@@ -243,7 +250,7 @@ export async function train(data: TrainData, c: TrainConfig, run: RunOptions): P
   } finally {
     await pool.close();
   }
-  return { layout, params: weights.slice(), history, epochsDone: epoch };
+  return ok({ layout, params: weights.slice(), history, epochsDone: epoch });
 }
 
 /**
