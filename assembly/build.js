@@ -1,10 +1,12 @@
 // Compiles the AssemblyScript in assembly/ (after tsc): the engine's SIMD kernels
 // (nnue-kernels.ts for Pikafish's networks and kirinnet-kernels.ts for Kirin's,
-// one module) into dist/src/eval/nnue/ - kernels.wasm imports an ordinary memory,
-// kernels-shared.wasm a shared one (WebAssembly cannot import one kind as the
-// other) - takes the WebAssembly zstd decoder out of npm zstddec into
-// dist/src/eval/nnue/zstd.wasm, and puts Kirin's embedded network (src/eval/kirinnet/kirin.knet, when
-// committed) next to the compiled code that reads it; then, unless --product, the
+// one module) - kernels.wasm imports an ordinary memory, kernels-shared.wasm a
+// shared one (WebAssembly cannot import one kind as the other) -, takes the
+// WebAssembly zstd decoder out of npm zstddec (zstd.wasm) and copies Kirin's
+// embedded network (src/eval/kirinnet/kirin.knet, when committed), all into
+// dist/browser/: the package ships each file once, there, where the browser
+// build's kirin.js finds them beside itself and the Node engine reads them
+// (src/platform/node/files.ts). Then, unless --product, the
 // training kernels of `kirin train` (train-kernels.ts) into
 // dist/commands/train/train-kernels.wasm (shared memory). Plain JavaScript, so the
 // product builds without compiling the tools.
@@ -35,8 +37,8 @@ const options = [
 const engine = [join(root, 'assembly/nnue-kernels.ts'), join(root, 'assembly/kirinnet-kernels.ts')];
 const shared = ['--enable', 'threads', '--sharedMemory', '--maximumMemory', '65536'];
 const variants = [
-  [engine, 'dist/src/eval/nnue/kernels.wasm', []],
-  [engine, 'dist/src/eval/nnue/kernels-shared.wasm', shared],
+  [engine, 'dist/browser/kernels.wasm', []],
+  [engine, 'dist/browser/kernels-shared.wasm', shared],
 ];
 if (!productOnly) variants.push([[join(root, 'assembly/train-kernels.ts')], 'dist/commands/train/train-kernels.wasm', shared]);
 
@@ -55,15 +57,16 @@ const inputs = [
 ].filter((f) => existsSync(f));
 const outputs = [
   ...variants.map(([, file]) => join(root, file)),
-  join(root, 'dist/src/eval/nnue/zstd.wasm'),
-  join(root, 'dist/src/eval/nnue/zstd.wasm.LICENSE'),
-  ...(existsSync(netSource) ? [join(root, 'dist/src/eval/kirinnet/kirin.knet')] : []),
+  join(root, 'dist/browser/zstd.wasm'),
+  join(root, 'dist/browser/zstd.wasm.LICENSE'),
+  ...(existsSync(netSource) ? [join(root, 'dist/browser/kirin.knet')] : []),
 ];
 const newestInput = Math.max(...inputs.map((f) => statSync(f).mtimeMs));
 if (outputs.every((f) => existsSync(f) && statSync(f).mtimeMs > newestInput)) {
   process.stdout.write('assembly/build.js: the kernels, zstd.wasm and kirin.knet are up to date\n');
   process.exit(0);
 }
+mkdirSync(join(root, 'dist/browser'), { recursive: true });
 for (const [sources, file, extra] of variants) {
   const { error, stderr } = await asc.main([...sources, ...options, ...extra, '-o', join(root, file)]);
   if (error) {
@@ -95,20 +98,18 @@ for (const [sources, file, extra] of variants) {
   const { missingZstdExports } = await import('../dist/src/eval/nnue/zstd-wasm.js');
   const missing = missingZstdExports(names);
   if (missing.length) fail(`a module without ${missing.join(', ')}`);
-  writeFileSync(join(root, 'dist/src/eval/nnue/zstd.wasm'), bytes);
+  writeFileSync(join(root, 'dist/browser/zstd.wasm'), bytes);
   // Its licences (zstddec's MIT, zstd's BSD-3-Clause notice from the same file) go beside it.
   const bsd = /\/\*\*\s*\* BSD License[\s\S]*?\*\//.exec(readFileSync(file, 'utf8'));
   if (!bsd) fail("no zstd licence notice");
   const mit = readFileSync(join(dirname(dirname(file)), 'LICENSE'), 'utf8');
   const notice = `zstd.wasm: the zstd decoder (https://github.com/facebook/zstd) as built by npm zstddec\n(https://github.com/donmccurdy/zstddec), taken from zstddec's dist/zstddec-stream.mjs.\n\n${mit.trim()}\n\n${bsd[0]}\n`;
-  writeFileSync(join(root, 'dist/src/eval/nnue/zstd.wasm.LICENSE'), notice);
+  writeFileSync(join(root, 'dist/browser/zstd.wasm.LICENSE'), notice);
 }
 
-// Kirin's embedded network (committed beside its code) goes next to the
-// compiled code that reads it (src/platform/node/files.ts readEmbeddedNetwork).
+// Kirin's embedded network (committed beside its code) goes beside the others
+// (src/platform/node/files.ts readEmbeddedNetwork, src/platform/browser/assets.ts).
 const net = netSource;
-const netOut = join(root, 'dist/src/eval/kirinnet/kirin.knet');
-if (existsSync(net)) {
-  mkdirSync(join(root, 'dist/src/eval/kirinnet'), { recursive: true });
-  copyFileSync(net, netOut);
-} else rmSync(netOut, { force: true });
+const netOut = join(root, 'dist/browser/kirin.knet');
+if (existsSync(net)) copyFileSync(net, netOut);
+else rmSync(netOut, { force: true });

@@ -41,7 +41,8 @@ const APP_HTML = `<!doctype html>
 const APP_JS = `import { Engine, browserSupport, kernelModuleProblem, moveToUci, prepareNetworkDecoder } from 'kirin-xiangqi';
 
 const messages = [];
-const report = (data) => Object.assign(document.body.dataset, data);
+const problems = browserSupport().problems.map((p) => p.message).join(' | ');
+const report = (data) => Object.assign(document.body.dataset, { problems, ...data });
 try {
   const decoder = await prepareNetworkDecoder();
   const engine = new Engine();
@@ -106,7 +107,9 @@ before(() => {
   assert.equal(tarballs.length, 1 + deps.length, packed.stdout);
   app = join(work, 'app');
   mkdirSync(app);
-  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
+  // The app's folder as a web developer starts one: \`npm init -y\` (npm 11 writes "type": "commonjs").
+  const init = run('npm', ['init', '-y'], app, env);
+  assert.equal(init.status, 0, init.stderr);
   // Offline with an empty cache: everything comes from the tarballs.
   const inst = run('npm', ['install', '--offline', '--no-audit', '--no-fund', ...tarballs], app, env);
   assert.equal(inst.status, 0, inst.stderr);
@@ -121,19 +124,22 @@ after(() => {
 /** The installed package's browser folder (what the README tells an esbuild user to copy). */
 const installedBrowserDir = (): string => join(app, 'node_modules', 'kirin-xiangqi', 'dist', 'browser');
 
-/** Serves `dir` cross-origin isolated, opens it in Chromium and returns what the app reported. */
-async function runInChromium(dir: string): Promise<Record<string, string>> {
+/**
+ * Serves `dir` cross-origin isolated, opens it in Chromium and returns what the
+ * app reported (with `pageErrors`: the errors the page logged, else none allowed).
+ */
+async function runInChromium(dir: string, pageErrors?: string[]): Promise<Record<string, string>> {
   copyFileSync(syntheticNetFile(1), join(dir, 'seed1.nnue'));
   const { server, url } = await serveWeb({ port: 0, webDir: dir, distDir: null });
   try {
-    return await openApp(url);
+    return await openApp(url, pageErrors);
   } finally {
     server.close();
   }
 }
 
 /** Opens the app at `url` in Chromium and returns what it reported (document.body.dataset). */
-async function openApp(url: string): Promise<Record<string, string>> {
+async function openApp(url: string, pageErrors?: string[]): Promise<Record<string, string>> {
   const browser = await launchChromium();
   const errors: string[] = [];
   try {
@@ -145,7 +151,8 @@ async function openApp(url: string): Promise<Record<string, string>> {
     await page.goto(url);
     await page.waitForFunction('document.body.dataset.move || document.body.dataset.error', null, { timeout: 90_000 });
     const data = (await page.evaluate('({ ...document.body.dataset })')) as Record<string, string>;
-    assert.deepEqual(errors, [], 'no errors in the page');
+    if (pageErrors) pageErrors.push(...errors);
+    else assert.deepEqual(errors, [], 'no errors in the page');
     return data;
   } finally {
     await browser.close();
@@ -162,6 +169,7 @@ function assertAnswered(data: Record<string, string>): void {
   assert.equal(data.kernels, 'found', 'kirin.js found the kernels beside it');
   assert.equal(data.decoder, 'true', 'kirin.js found the zstd decoder (zstd.wasm) beside it');
   assert.equal(data.messages, '', 'the search thread found the kernels too');
+  assert.equal(data.problems, '', 'browserSupport() finds nothing missing');
   assert.match(data.evaluation, /^NNUE seed1\.nnue .*\(wasm-simd kernels\)$/);
 }
 
@@ -187,6 +195,34 @@ test(
     assert.doesNotMatch(code, /from "node:|require\("node:/, 'not the Node entry');
     if (noChromium) return t.skip(noChromium);
     assertAnswered(await runInChromium(out));
+  },
+);
+
+test(
+  'an app bundled with esbuild without the files beside it: browserSupport() and the search name what is missing',
+  { timeout: 180_000 },
+  async (t) => {
+    if (noChromium) return t.skip(noChromium);
+    const out = join(app, 'out-bare');
+    await esbuild.build({
+      absWorkingDir: app,
+      entryPoints: ['main.js'],
+      bundle: true,
+      format: 'esm',
+      platform: 'browser',
+      outdir: out,
+      logLevel: 'silent',
+    });
+    writeFileSync(join(out, 'index.html'), APP_HTML);
+    const logged: string[] = [];
+    const data = await runInChromium(out, logged);
+    // The kernels and the embedded network, each by its URL, as problems that do not block.
+    assert.match(data.problems, /NNUE kernels not loaded: http:\/\/[^ ]*\/kernels(-shared)?\.wasm: HTTP 404/);
+    assert.match(data.problems, /embedded network not loaded: http:\/\/[^ ]*\/kirin\.knet: HTTP 404/);
+    assert.match(data.problems, /dist\/browser\/ files belong beside the bundle/);
+    // The search thread: the first search fails with its URL.
+    assert.match(data.error, /the search thread http:\/\/[^ ]*\/worker\.js failed to load/);
+    assert.ok(logged.length > 0, 'the browser logged the failed requests');
   },
 );
 
@@ -229,7 +265,13 @@ test(
   },
 );
 
-test("the browser entry's types: 'kirin-xiangqi/browser' under TypeScript's bundler resolution", () => {
+test("the browser entry's types, and the README's examples, type-check under TypeScript's bundler resolution", () => {
+  // Every README example that imports the package, as a TypeScript module of the app.
+  const examples = [...readFileSync(join(root, 'README.md'), 'utf8').matchAll(/```(?:ts|js)\n([\s\S]*?)```/g)]
+    .map((m) => m[1])
+    .filter((code) => /from 'kirin-xiangqi/.test(code));
+  assert.ok(examples.length >= 2, 'the README shows the library and the browser package');
+  examples.forEach((code, i) => writeFileSync(join(app, `readme-${i}.ts`), code));
   writeFileSync(
     join(app, 'typed.ts'),
     [
@@ -257,6 +299,7 @@ test("the browser entry's types: 'kirin-xiangqi/browser' under TypeScript's bund
       'es2022,dom',
       '--skipLibCheck',
       'typed.ts',
+      ...examples.map((_, i) => `readme-${i}.ts`),
     ],
     app,
   );

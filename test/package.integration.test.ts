@@ -67,7 +67,7 @@ test('importing the package has no side effects: no output, no throw', () => {
   assert.equal(r.stdout + r.stderr, '');
 });
 
-test('npm pack ships the product only: no tests, no tools, no test support', () => {
+test('npm pack ships the product only, each file once: no tests, tools, test support or source maps', () => {
   const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
     cwd: root,
     encoding: 'utf8',
@@ -82,8 +82,26 @@ test('npm pack ships the product only: no tests, no tools, no test support', () 
       files.includes('dist/browser/kirin.js') &&
       files.includes('dist/browser/worker.js'),
   );
-  const bad = files.filter((f) => /\.test\.|^tools\/|^test\/|^dist\/(tools|test)\/|^src\//.test(f));
+  const bad = files.filter((f) =>
+    /\.test\.|^(commands|lab|scripts|tools|test)\/|^dist\/(commands|lab|scripts|tools|test)\/|^src\/|\.map$/.test(f),
+  );
   assert.deepEqual(bad, []);
+  // The kernels, the zstd decoder and the embedded network once each, in dist/browser/ (Node reads them there too).
+  const assets = files.filter((f) => /\.(wasm|knet)$/.test(f)).sort();
+  assert.deepEqual(assets, [
+    'dist/browser/kernels-shared.wasm',
+    'dist/browser/kernels.wasm',
+    'dist/browser/kirin.knet',
+    'dist/browser/zstd.wasm',
+  ]);
+});
+
+test('the package runs nothing when installed (npm warns of install scripts): it builds on pack, not on install', () => {
+  const scripts = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
+    .scripts;
+  for (const hook of ['preinstall', 'install', 'postinstall', 'prepare'])
+    assert.equal(scripts[hook], undefined, `scripts.${hook}`);
+  assert.match(scripts.prepack, /build:product/);
 });
 
 // The runtime dependencies the lock file records (not dev, not dev-optional), each

@@ -4,8 +4,9 @@
 //   worker.js   the search thread (src/search/worker.ts)
 //   app.js      the page (web/app.ts), importing ./kirin.js (web/dist/ only)
 // and beside them every file the bundles name as `new URL('./name',
-// import.meta.url)` (src/platform/browser/assets.ts: kernels.wasm, kernels-shared.wasm),
-// copied from dist/src where the build put it. Two builds:
+// import.meta.url)` (src/platform/browser/assets.ts: the kernels, the zstd
+// decoder, the embedded network), which assembly/build.js put in dist/browser/
+// (copied from there, unless that is the output folder). Two builds:
 //   --package   dist/browser/: the package's browser entry (package.json
 //               "exports", conditions "browser" and "worker"), readable (not
 //               minified): an app's bundler minifies it
@@ -17,8 +18,8 @@
 //
 //   node dist/scripts/web/build.js [--outdir <dir>] [--package]
 
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
 import * as esbuild from 'esbuild';
 import { commandSpec, isMain, repoRoot, scriptCommandLine } from '../../commands/lib.js';
 import { BROWSER_TWINS } from '../../src/platform/twins.js';
@@ -53,23 +54,19 @@ export function assetReferences(code: string): string[] {
   return [...new Set([...code.matchAll(re)].map((m) => m[2]))];
 }
 
-/** The one file named `name` under `dir` (searched recursively); throws when there is none or more than one. */
-export function findUnique(dir: string, name: string): string {
-  const found: string[] = [];
-  const walk = (d: string): void => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      if (e.isDirectory()) walk(join(d, e.name));
-      else if (e.name === name) found.push(join(d, e.name));
-    }
-  };
-  walk(dir);
-  if (found.length !== 1)
+/** Where assembly/build.js puts the files the bundles name (the package's dist/browser/). */
+export function assetDir(): string {
+  return join(repoRoot(), 'dist', 'browser');
+}
+
+/** The file named `name` in `dir`; throws, naming both, when it is not there. */
+export function assetFile(dir: string, name: string): string {
+  const path = join(dir, name);
+  if (!existsSync(path))
     throw new Error(
-      found.length === 0
-        ? `the bundles name ./${name} (src/platform/browser/assets.ts), but there is no ${name} under ${dir}`
-        : `the bundles name ./${name}, but ${dir} has ${found.length} files of that name: ${found.join(', ')}`,
+      `the bundles name ./${name} (src/platform/browser/assets.ts), but there is no ${path} (run node assembly/build.js)`,
     );
-  return found[0];
+  return path;
 }
 
 export interface WebBuild {
@@ -121,12 +118,14 @@ export async function buildBrowser(outdir: string, opts: BrowserBuildOptions): P
     if (found.length > 0) throw new Error(`${f} imports Node built-ins: ${found.join(', ')}`);
     for (const a of assetReferences(code)) if (!bundles.includes(a) && !assets.includes(a)) assets.push(a);
   }
+  const from = assetDir();
   for (const a of assets) {
-    const from = findUnique(srcDir, a);
-    copyFileSync(from, join(outdir, a));
+    const file = assetFile(from, a);
+    if (resolve(file) !== resolve(join(outdir, a))) copyFileSync(file, join(outdir, a));
     sizes[a] = readFileSync(join(outdir, a)).length;
     // A licence notice beside a file goes with it (zstd.wasm.LICENSE: assembly/build.js).
-    if (existsSync(`${from}.LICENSE`)) copyFileSync(`${from}.LICENSE`, join(outdir, `${a}.LICENSE`));
+    if (existsSync(`${file}.LICENSE`) && resolve(file) !== resolve(join(outdir, a)))
+      copyFileSync(`${file}.LICENSE`, join(outdir, `${a}.LICENSE`));
   }
   return { outdir, sizes, assets };
 }

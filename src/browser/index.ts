@@ -17,10 +17,25 @@
 import { wasmSimdSupported } from '../platform/simd.js';
 import { ASSET_URLS } from '../platform/browser/assets.js';
 import { fetchEmbeddedNetwork, fetchKernelModule, provideZstdModuleUrl } from '../platform/browser/files.js';
-import { browserSupport } from './support.js';
+import { runtimeSupport, type BrowserSupport } from './support.js';
 
 export * from '../library.js';
-export { browserSupport, type BrowserSupport, type SupportFacts, type SupportProblem } from './support.js';
+export type { BrowserSupport, SupportFacts, SupportProblem } from './support.js';
+
+/**
+ * What this browser offers Kirin and what is missing, in words: what the
+ * browser lacks (cross-origin isolation, SharedArrayBuffer, WebAssembly, SIMD)
+ * and the files kirin.js could not fetch from beside itself (the kernels, the
+ * embedded network: kernelModuleProblem, embeddedNetworkProblem), each naming
+ * its URL. A missing search thread (worker.js) fails the first search with an
+ * error naming its URL.
+ */
+export function browserSupport(): BrowserSupport {
+  const missing: string[] = [];
+  if (kernelModuleProblem !== null && wasmSimdSupported()) missing.push(kernelModuleProblem);
+  if (embeddedNetworkProblem !== null) missing.push(embeddedNetworkProblem);
+  return runtimeSupport(missing);
+}
 
 /** Whether this page can search: SharedArrayBuffer needs cross-origin isolation (browserSupport() says more). */
 export function canSearch(): boolean {

@@ -1,10 +1,10 @@
-// What the browser entry says a browser lacks (judgeSupport, browserSupport).
+// What the browser entry says a browser lacks (judgeSupport, runtimeSupport).
 // That the library keeps working where it lacks it (no SharedArrayBuffer, no
 // WebAssembly): support.integration.test.ts, in fresh Node processes.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { browserSupport, judgeSupport } from './support.js';
+import { judgeSupport, runtimeSupport } from './support.js';
 
 const all = { crossOriginIsolated: true, sharedArrayBuffer: true, webAssembly: true, wasmSimd: true };
 
@@ -53,8 +53,24 @@ test('judgeSupport: no SIMD, or no WebAssembly at all, plays slower and says so'
   );
 });
 
-test('browserSupport reads this runtime: Node has all of it', () => {
-  const s = browserSupport();
+test('judgeSupport: files kirin.js could not fetch are problems that name them, not blocking', () => {
+  const missing = [
+    'NNUE kernels not loaded: https://app.example/assets/kernels-shared.wasm: HTTP 404 Not Found',
+    'embedded network not loaded: https://app.example/assets/kirin.knet: HTTP 404 Not Found',
+  ];
+  const s = judgeSupport({ ...all, crossOriginIsolated: false, sharedArrayBuffer: false }, missing);
+  assert.equal(s.canSearch, false);
+  assert.deepEqual(
+    s.problems.map((p) => p.blocking),
+    [true, false, false],
+  );
+  assert.match(s.problems[1].message, /kernels-shared\.wasm: HTTP 404.*dist\/browser\/ files belong beside the bundle/);
+  assert.match(s.problems[2].message, /kirin\.knet: HTTP 404/);
+  assert.equal(judgeSupport(all, missing).canSearch, true);
+});
+
+test('runtimeSupport reads this runtime: Node has all of it', () => {
+  const s = runtimeSupport();
   assert.equal(s.sharedArrayBuffer, true);
   assert.equal(s.webAssembly, true);
   assert.equal(s.wasmSimd, true);

@@ -29,8 +29,12 @@ export interface BrowserSupport extends SupportFacts {
   problems: readonly SupportProblem[];
 }
 
-/** Judges `facts`: whether Kirin can search, and each missing piece as a sentence. */
-export function judgeSupport(facts: SupportFacts): BrowserSupport {
+/**
+ * Judges `facts`: whether Kirin can search, and each missing piece as a
+ * sentence; `missingFiles` are the files kirin.js could not fetch from beside
+ * itself (the kernels, the embedded network), each a sentence naming its URL.
+ */
+export function judgeSupport(facts: SupportFacts, missingFiles: readonly string[] = []): BrowserSupport {
   const problems: SupportProblem[] = [];
   if (facts.crossOriginIsolated === false)
     problems.push({
@@ -60,16 +64,24 @@ export function judgeSupport(facts: SupportFacts): BrowserSupport {
         'This browser lacks WebAssembly SIMD: Kirin plays, but a network (NNUE) evaluates with the portable kernels, ' +
         'slower (the same moves).',
     });
+  for (const file of missingFiles)
+    problems.push({
+      blocking: false,
+      message: `${file}. The package's dist/browser/ files belong beside the bundle that imports kirin.js.`,
+    });
   const canSearch = !problems.some((p) => p.blocking);
   return Object.freeze({ ...facts, canSearch, problems: Object.freeze(problems.map((p) => Object.freeze(p))) });
 }
 
-/** What this browser (or worker, or runtime) offers Kirin. */
-export function browserSupport(): BrowserSupport {
-  return judgeSupport({
-    crossOriginIsolated: web.crossOriginIsolated,
-    sharedArrayBuffer: typeof SharedArrayBuffer === 'function',
-    webAssembly: typeof (globalThis as { WebAssembly?: unknown }).WebAssembly === 'object',
-    wasmSimd: wasmSimdSupported(),
-  });
+/** What this browser (or worker, or runtime) offers Kirin; `missingFiles` as judgeSupport takes them. */
+export function runtimeSupport(missingFiles: readonly string[] = []): BrowserSupport {
+  return judgeSupport(
+    {
+      crossOriginIsolated: web.crossOriginIsolated,
+      sharedArrayBuffer: typeof SharedArrayBuffer === 'function',
+      webAssembly: typeof (globalThis as { WebAssembly?: unknown }).WebAssembly === 'object',
+      wasmSimd: wasmSimdSupported(),
+    },
+    missingFiles,
+  );
 }

@@ -1,6 +1,6 @@
 // The WebAssembly SIMD NNUE kernels: assembly/nnue-kernels.ts compiled by `npm run build`
-// (asc --enable simd --importMemory --runtime stub -O3) to dist/src/eval/nnue/kernels.wasm,
-// next to this module. They work on the caller's WebAssembly.Memory in the layout of
+// (asc --enable simd --importMemory --runtime stub -O3) to dist/browser/kernels.wasm,
+// read through src/platform/ (node/files.ts). They work on the caller's WebAssembly.Memory in the layout of
 // layout.ts and give exactly the numbers of the portable kernels.
 
 import { err, ok, type Result } from '../../core/result.js';
@@ -48,7 +48,7 @@ const compiled = new Map<boolean, object>();
  * The WebAssembly SIMD kernels on `memory` (a WebAssembly.Memory, ordinary or
  * shared), or why they cannot run here (no SIMD support, not a WebAssembly
  * memory, the module missing, invalid or stale). `bytes` defaults to the module
- * file next to this one that fits the memory.
+ * file (readKernelModule, src/platform/) that fits the memory.
  */
 export function createWasmKernels(memory: WasmMemory, bytes?: Uint8Array): Result<NnueKernels, WasmKernelsErrorCode> {
   const api = wasmApi();

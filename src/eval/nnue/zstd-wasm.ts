@@ -1,6 +1,6 @@
 // The WebAssembly zstd decoder: the reference zstd C decoder as npm `zstddec`
 // compiles it, whose module the build takes out of that package into zstd.wasm
-// beside this file (assembly/build.js), driven here through its own exports -
+// (dist/browser/, assembly/build.js), driven here through its own exports -
 // one decoder context per stream, one input and one output buffer in its memory
 // - so that the decoded output reaches the parser as a view of that memory, with
 // no copy and no fresh buffer per piece (zstddec's own streaming loop slices a

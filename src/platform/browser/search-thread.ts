@@ -40,7 +40,9 @@ export function spawnSearchWorker<In, Out>(start: unknown): SearchThread<In, Out
         const fail = listener as (e: Error) => void;
         w.addEventListener('error', (e) => {
           e.preventDefault();
-          fail(new Error(e.message ?? 'the search worker failed to load or crashed'));
+          // A worker script that is missing gives no message: the error names where it was looked for.
+          const why = e.message ? `: ${e.message}` : '';
+          fail(new Error(`the search thread ${ASSET_URLS.worker} failed to load or crashed${why}`));
         });
         w.addEventListener('messageerror', () => fail(new Error('a message from the search worker could not be read')));
       }

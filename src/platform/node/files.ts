@@ -1,6 +1,7 @@
-// The files the evaluation reads, on Node: the compiled kernel modules and the
-// embedded network that the build puts beside the evaluation's code
-// (dist/src/eval/), and network files found as Pikafish finds them. The one Node-specific
+// The files the evaluation reads, on Node: the compiled kernel modules, the
+// zstd decoder and the embedded network, which the build puts in dist/browser/
+// (assembly/build.js: the package ships each once, there, beside the browser
+// build's kirin.js), and network files found as Pikafish finds them. The one Node-specific
 // piece of the evaluation (the platform seam, docs/ARCHITECTURE.md): the browser
 // build (scripts/web/build.ts) replaces this module by src/platform/browser/files.ts,
 // which exports the same names.
@@ -13,7 +14,10 @@ import { err, ok, type Result } from '../../core/result.js';
 
 /** The compiled kernel module's bytes (kernels.wasm, or kernels-shared.wasm for a shared memory). */
 export function readKernelModule(shared: boolean): Result<Uint8Array, 'module-missing'> {
-  const url = new URL(shared ? '../../eval/nnue/kernels-shared.wasm' : '../../eval/nnue/kernels.wasm', import.meta.url);
+  const url = new URL(
+    shared ? '../../../browser/kernels-shared.wasm' : '../../../browser/kernels.wasm',
+    import.meta.url,
+  );
   try {
     return ok(readFileSync(url));
   } catch (e) {
@@ -21,18 +25,18 @@ export function readKernelModule(shared: boolean): Result<Uint8Array, 'module-mi
   }
 }
 
-/** The WebAssembly zstd decoder's module (zstd.wasm, put beside this file by the build: zstd-wasm.ts). */
+/** The WebAssembly zstd decoder's module (zstd.wasm, in dist/browser/; src/eval/nnue/zstd-wasm.ts drives it). */
 export async function loadZstdModule(): Promise<Uint8Array> {
-  return readFile(new URL('../../eval/nnue/zstd.wasm', import.meta.url));
+  return readFile(new URL('../../../browser/zstd.wasm', import.meta.url));
 }
 
 /**
- * The bytes of Kirin's embedded network (kirin.knet, copied next to the Kirin
- * network code by the build), or null when this build has none.
+ * The bytes of Kirin's embedded network (kirin.knet, copied into dist/browser/
+ * by the build), or null when this build has none.
  */
 export function readEmbeddedNetwork(): Uint8Array | null {
   try {
-    return readFileSync(new URL('../../eval/kirinnet/kirin.knet', import.meta.url));
+    return readFileSync(new URL('../../../browser/kirin.knet', import.meta.url));
   } catch {
     return null;
   }
