@@ -30,6 +30,7 @@ const LAYERS: Record<string, number> = {
   'src/eval': 2,
   'src/eval/nnue': 2,
   'src/eval/kirinnet': 2,
+  'src/notation': 2,
   'src/search': 3,
   'src/engine': 4,
   'src/protocol': 5,

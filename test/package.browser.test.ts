@@ -14,7 +14,7 @@
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -265,12 +265,14 @@ test(
   },
 );
 
-test("the browser entry's types, and the README's examples, type-check under TypeScript's bundler resolution", () => {
-  // Every README example that imports the package, as a TypeScript module of the app.
-  const examples = [...readFileSync(join(root, 'README.md'), 'utf8').matchAll(/```(?:ts|js)\n([\s\S]*?)```/g)]
+test("the browser entry's types, and the docs' examples, type-check under TypeScript's bundler resolution", () => {
+  // Every example in README.md and docs/ that imports the package, as a TypeScript module of the app.
+  const pages = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  const examples = pages
+    .flatMap((page) => [...readFileSync(join(root, page), 'utf8').matchAll(/```(?:ts|js)\n([\s\S]*?)```/g)])
     .map((m) => m[1])
     .filter((code) => /from 'kirin-xiangqi/.test(code));
-  assert.ok(examples.length >= 2, 'the README shows the library and the browser package');
+  assert.ok(examples.length >= 2, 'the docs show the library and the browser package');
   examples.forEach((code, i) => writeFileSync(join(app, `readme-${i}.ts`), code));
   writeFileSync(
     join(app, 'typed.ts'),

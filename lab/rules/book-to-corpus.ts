@@ -23,13 +23,13 @@ import {
   type Result,
 } from '../../src/dev.js';
 import { commandLineOrExit, commandSpec, exitWithError, readTextFile } from '../../commands/lib.js';
-import { chineseToMove, wxfToMove } from './notation.js';
 import { nativeFirstVerdict } from './pikafish-oracle.js';
 import { trace } from './wxf-notation.js';
 
 const SPEC = commandSpec({
   name: 'book-to-corpus',
-  usage: 'usage: node dist/lab/rules/book-to-corpus.js --book axf|chinese --pikafish <rulejudge binary> <case file>...',
+  usage:
+    'usage: node dist/lab/rules/book-to-corpus.js --book axf|chinese --pikafish <rulejudge binary> <case file>...',
   options: { book: { type: 'string' }, pikafish: { type: 'string' } },
   positionals: { min: 1 },
 });
@@ -45,7 +45,7 @@ function corpusLine(line: string, book: Book, pikafish: string): Result<string, 
   const [id, fen, wxf, uci, ruling, note, extra] = line.split('\t');
   if (note === undefined) return err('case', `${id}: fewer than six tab-separated fields`);
   const moves = uci.trim().split(/\s+/);
-  const traced = trace(fen, wxf.trim().split(/\s+/), book === 'axf' ? wxfToMove : chineseToMove);
+  const traced = trace(fen, wxf.trim().split(/\s+/), book === 'axf' ? 'wxf' : 'chinese');
   if (!traced.ok) return err('case', `${id}: ${traced.error.message}`);
   const converted = traced.value.uci;
   if (converted.join(' ') !== moves.join(' '))
