@@ -518,7 +518,7 @@ test(
         assert.equal(await exitCode(p), 1);
         assert.match(
           p.stderr,
-          /does not run engine "node dist\/tools\/match\/fake-engine\.js" \(not in its --allow-engine list\)/,
+          /does not run engine "node dist\/commands\/match\/fake-engine\.js" \(not in its --allow-engine list\)/,
         );
       } finally {
         await stopAll([refusing]);

@@ -28,8 +28,7 @@ import { trace } from './wxf-notation.js';
 
 const SPEC = commandSpec({
   name: 'book-to-corpus',
-  usage:
-    'usage: node dist/lab/rules/book-to-corpus.js --book axf|chinese --pikafish <rulejudge binary> <case file>...',
+  usage: 'usage: node dist/lab/rules/book-to-corpus.js --book axf|chinese --pikafish <rulejudge binary> <case file>...',
   options: { book: { type: 'string' }, pikafish: { type: 'string' } },
   positionals: { min: 1 },
 });
