@@ -48,6 +48,9 @@ export {
   type RuleConfig,
 } from './core/rules.js';
 
+// Openings: the ECCO name of a game's opening.
+export { classifyOpening, eccoName, type ClassifyErrorCode, type OpeningName } from './opening/ecco.js';
+
 // Evaluation and the score model.
 export { evaluate, traceClassical } from './eval/evaluate.js';
 export {

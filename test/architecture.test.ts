@@ -27,6 +27,8 @@ const LAYERS: Record<string, number> = {
   'src/eval/kirinnet': 1,
   'src/eval/networks': 1,
   'src/search': 2,
+  'src/book': 2,
+  'src/opening': 2,
   'src/engine': 3,
   'src/protocol': 4,
   src: 5,
