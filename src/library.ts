@@ -48,7 +48,9 @@ export {
   type RuleConfig,
 } from './core/rules.js';
 
-// Openings: the ECCO name of a game's opening.
+// Openings: opening books (probing; the engine plays from one with OwnBook), the ECCO name of a game's opening.
+export { OpeningBook, type BookMove } from './book/book.js';
+export type { BookDescription, BookLoadCode } from './book/format.js';
 export { classifyOpening, eccoName, type ClassifyErrorCode, type OpeningName } from './opening/ecco.js';
 
 // Evaluation and the score model.
