@@ -1,0 +1,176 @@
+// `kirin book`: builds and probes opening books (docs/BOOK.md).
+//
+//   kirin book build --out FILE [--depth PLIES] [--min-games N] [--min-score PERCENT]
+//                    [--keep-duplicates] [--encoding NAME] [--name TEXT] PGN|DIR ...
+//   kirin book probe [--book FILE] [startpos | FEN] [moves] [MOVE ...]
+
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { OpeningBook, Position, START_FEN, classifyOpening, playUciMoves, readEmbeddedBook } from '../../src/dev.js';
+import { commandSpec, integerOption, readCommandLine, reportCommandLine } from '../lib.js';
+import { DEFAULT_BOOK_OPTIONS, buildBook, type BookGame } from './build.js';
+import { readPgnGames } from './games.js';
+
+const USAGE = `usage: kirin book build --out FILE [--depth PLIES] [--min-games N] [--min-score PERCENT]
+                       [--keep-duplicates] [--encoding NAME] [--name TEXT] PGN|DIR ...
+       kirin book probe [--book FILE] [startpos | FEN] [moves] [MOVE ...]
+
+build   counts the moves of the first PLIES plies (default ${DEFAULT_BOOK_OPTIONS.depth}) of every game in the
+        PGN files (a directory: every .pgn below it) and writes the book: a move
+        goes in when at least N games (default ${DEFAULT_BOOK_OPTIONS.minGames}) played it and it scored at
+        least PERCENT (default ${DEFAULT_BOOK_OPTIONS.minScore}) for the side that played it (a draw or an
+        unknown result counts half). A game repeating an earlier one counts once
+        unless --keep-duplicates. --encoding: the files' text encoding (utf-8,
+        the default, gb18030, big5, ...). The same games give the same file.
+probe   lists the book moves of a position (the start position, a FEN, and
+        moves played from it) with their weights, games and results, from FILE
+        or Kirin's default book.
+`;
+
+const SPEC = commandSpec({
+  name: 'kirin book',
+  usage: USAGE,
+  options: {
+    out: { type: 'string' },
+    depth: { type: 'string' },
+    'min-games': { type: 'string' },
+    'min-score': { type: 'string' },
+    'keep-duplicates': { type: 'boolean' },
+    encoding: { type: 'string' },
+    name: { type: 'string' },
+    book: { type: 'string' },
+  },
+  positionals: { min: 1 },
+});
+
+/** The .pgn files a path names: the file, or every .pgn below a directory (sorted). */
+function pgnFiles(path: string): string[] {
+  if (!statSync(path).isDirectory()) return [path];
+  const out: string[] = [];
+  for (const e of readdirSync(path, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    const p = join(path, e.name);
+    if (e.isDirectory()) out.push(...pgnFiles(p));
+    else if (/\.pgn$/i.test(e.name)) out.push(p);
+  }
+  return out;
+}
+
+function build(cl: { values: Record<string, unknown>; positionals: readonly string[] }): number {
+  const fail = (message: string): number => {
+    process.stderr.write(`kirin book build: ${message}\n`);
+    return 2;
+  };
+  const out = cl.values.out;
+  if (typeof out !== 'string' || out === '') return fail('--out FILE is required');
+  const depth = integerOption(cl.values, 'depth', DEFAULT_BOOK_OPTIONS.depth, { min: 1, max: 200 });
+  const minGames = integerOption(cl.values, 'min-games', DEFAULT_BOOK_OPTIONS.minGames, { min: 1 });
+  const minScore = integerOption(cl.values, 'min-score', DEFAULT_BOOK_OPTIONS.minScore, { min: 0, max: 100 });
+  for (const r of [depth, minGames, minScore]) if (!r.ok) return fail(r.error.message);
+  if (!depth.ok || !minGames.ok || !minScore.ok) return 2;
+  const encoding = typeof cl.values.encoding === 'string' ? cl.values.encoding : 'utf-8';
+  let decoder: { decode(bytes: Uint8Array): string };
+  try {
+    decoder = new TextDecoder(encoding);
+  } catch {
+    return fail(`--encoding ${encoding}: not an encoding this Node knows`);
+  }
+  const files: string[] = [];
+  for (const p of cl.positionals.slice(1)) {
+    try {
+      files.push(...pgnFiles(p));
+    } catch (e) {
+      return fail(`${p}: ${(e as Error).message}`);
+    }
+  }
+  if (files.length === 0) return fail('no PGN files given');
+  const problems: string[] = [];
+  function* games(): Generator<BookGame> {
+    for (const f of files) {
+      const r = readPgnGames(decoder.decode(readFileSync(f)), f);
+      problems.push(...r.problems);
+      yield* r.games;
+    }
+  }
+  const name = typeof cl.values.name === 'string' ? cl.values.name : basename(out);
+  const book = buildBook(
+    games(),
+    {
+      depth: depth.value,
+      minGames: minGames.value,
+      minScore: minScore.value,
+      dedupe: cl.values['keep-duplicates'] !== true,
+    },
+    { name },
+  );
+  problems.push(...book.problems);
+  writeFileSync(out, book.bytes);
+  for (const p of problems.slice(0, 20)) process.stderr.write(`kirin book build: ${p}\n`);
+  if (problems.length > 20) process.stderr.write(`kirin book build: ... and ${problems.length - 20} more problems\n`);
+  process.stdout.write(
+    `${out}: ${book.bytes.length} bytes, ${book.entries} moves in ${book.positions} positions, from ${book.counted} games ` +
+      `(${files.length} files, ${book.games} games read, ${book.duplicates} duplicates, ${problems.length} problems)\n`,
+  );
+  return 0;
+}
+
+function probe(cl: { values: Record<string, unknown>; positionals: readonly string[] }): number {
+  const fail = (message: string): number => {
+    process.stderr.write(`kirin book probe: ${message}\n`);
+    return 2;
+  };
+  const file = typeof cl.values.book === 'string' ? cl.values.book : null;
+  let bytes: Uint8Array | null;
+  try {
+    bytes = file === null ? readEmbeddedBook() : readFileSync(file);
+  } catch (e) {
+    return fail(`${file}: ${(e as Error).message}`);
+  }
+  if (!bytes) return fail('this build has no default book: give --book FILE');
+  const book = OpeningBook.fromBytes(bytes, file ?? 'kirin.book');
+  if (!book.ok) return fail(book.error.message);
+  // The position: startpos or a FEN (words up to 'moves'), then moves.
+  let words = cl.positionals.slice(1);
+  let fen: string | null = null;
+  if (words[0] === 'startpos') words = words.slice(1);
+  else if (words[0]?.includes('/')) {
+    const end = words.indexOf('moves');
+    fen = (end < 0 ? words : words.slice(0, end)).join(' ');
+    words = end < 0 ? [] : words.slice(end + 1);
+  }
+  if (words[0] === 'moves') words = words.slice(1);
+  const pos = Position.fromFen(fen ?? START_FEN);
+  if (!pos.ok) return fail(pos.error.message);
+  const played = playUciMoves(pos.value, words);
+  if (!played.ok) return fail(played.error.message);
+  const lines = [`book: ${book.value.label()}`, `position: ${pos.value.fen()}`];
+  const opening = classifyOpening(words, fen);
+  if (opening.ok && words.length > 0)
+    lines.push(
+      `opening: ${[opening.value.code, opening.value.name, opening.value.variation].filter((x) => x).join(' ')}`,
+    );
+  const moves = book.value.probe(pos.value);
+  if (moves.length === 0) lines.push('no book moves');
+  else {
+    lines.push('move  weight   games    wins   draws  losses  score');
+    for (const m of moves) {
+      const score = m.games > 0 ? (100 * (m.wins + m.draws / 2)) / m.games : 50;
+      lines.push(
+        `${m.uci}  ${(100 * m.share).toFixed(1).padStart(5)}%  ${[m.games, m.wins, m.draws, m.losses]
+          .map((n) => String(n).padStart(6))
+          .join('  ')}  ${score.toFixed(1).padStart(4)}%`,
+      );
+    }
+  }
+  process.stdout.write(lines.join('\n') + '\n');
+  return 0;
+}
+
+export function runBookCli(argv: string[]): number {
+  const cl = readCommandLine(argv, SPEC);
+  if (!cl.ok) return reportCommandLine(SPEC, cl.error);
+  const command = cl.value.positionals[0];
+  const values = cl.value.values as Record<string, unknown>;
+  if (command === 'build') return build({ values, positionals: cl.value.positionals });
+  if (command === 'probe') return probe({ values, positionals: cl.value.positionals });
+  return reportCommandLine(SPEC, { code: 'arguments', message: `unknown command '${command}' (build or probe)` });
+}
