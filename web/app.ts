@@ -10,6 +10,7 @@ import {
   RED,
   START_FEN,
   browserSupport,
+  classifyOpening,
   formatScore,
   judge,
   legalMoves,
@@ -36,6 +37,8 @@ const $ = <T extends HTMLElement = HTMLElement>(id: string): T => {
 // the command line's does): JavaScript runs slowly until compiled, and a cold
 // thread's first searches would reach a fraction of the depth.
 const engine = new Engine({ warmup: true });
+// The page opens from Kirin's default book, by weight among the masters' moves: varied openings.
+engine.options.set('OwnBook', 'true');
 // The WebAssembly zstd decoder compiles meanwhile, for the network a player may load.
 const decoderReady = prepareNetworkDecoder();
 let startFen = START_FEN;
@@ -124,6 +127,10 @@ function render(): void {
   else if (thinking) status.textContent = `Kirin is thinking (${side})...`;
   else status.textContent = pos.side === human ? `Your move (${side})` : `Kirin to move (${side})`;
   $('eval-status').textContent = `Evaluation: ${engine.evaluationName()}`;
+  const opening = classifyOpening(moves, startFen);
+  $('opening').textContent = opening.ok
+    ? [opening.value.code, opening.value.name, opening.value.variation].filter((x) => x !== '').join(' ')
+    : '';
 }
 
 /**
@@ -241,6 +248,10 @@ async function engineMove(pos: Position): Promise<void> {
     if (gen !== generation) return;
     const r = await engine.go({ movetime, startTime: Date.now() }, { info: (i) => showInfo(i, pos) });
     best = r.bestMove;
+    if (r.book) {
+      $('depth').textContent = 'book';
+      $('pv').textContent = `book: ${moveToUci(best)}`;
+    }
   } catch (e) {
     thinking = false;
     $('status').textContent = `Search failed: ${(e as Error).message}`;
