@@ -39,7 +39,7 @@ export interface OpeningName {
 }
 
 /** Plies the classification reads. */
-export const ECCO_PLIES = 20;
+const ECCO_PLIES = 20;
 
 // ---- The rule language ------------------------------------------------------------
 

@@ -7,7 +7,7 @@ import { after, test } from 'node:test';
 import { OpeningBook, Position, playUciMoves } from '../../src/dev.js';
 import { repoPath } from '../lib.js';
 import { buildBook, type BookGame } from './build.js';
-import { readPgnGames } from './games.js';
+import { readBookGames } from './games.js';
 
 const game = (moves: string, result: string, source = 'test'): BookGame => ({
   fen: null,
@@ -91,30 +91,49 @@ test('--min-games, --min-score and --depth leave moves out', () => {
   assert.equal(probe(shallow.bytes, '').length, 4);
 });
 
-test('the PGN adapter reads ICCS and UCI moves, the FEN and the result, and refuses other notations', () => {
+test('game files are read in any notation and encoding, main line, start position and result', () => {
   const text = [
     '[Event "one"]',
     '[Result "1-0"]',
     '',
-    '1. h2e2 {a comment} h9g7 (1... b9c7 2. h0g2) 2. H0-G2 1-0',
+    '1. h2e2 {a comment} h9g7 (1... b9c7 2. h0g2) 2. h0g2 1-0',
     '',
     '[Event "two"]',
     '[FEN "4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1"]',
-    '1. d0e0 *',
+    '1. d0d1 *',
+    '',
     '[Event "three"]',
-    '1. 炮二平五 马８进７ 1/2-1/2',
+    '1. 炮二平五 马８进７ 2. 马二进三 1/2-1/2',
+    '',
+    '[Event "four"]',
+    '1. 炮二进九 *',
   ].join('\n');
-  const r = readPgnGames(text, 'x.pgn');
+  const r = readBookGames(new TextEncoder().encode(text), 'x.pgn');
   assert.deepEqual(
     r.games.map((g) => [g.moves.join(' '), g.result, g.fen, g.source]),
     [
-      ['h2e2 h9g7 h0g2', '1-0', null, 'x.pgn game 1'],
-      ['d0e0', '*', '4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1', 'x.pgn game 2'],
+      [
+        'h2e2 h9g7 h0g2',
+        '1-0',
+        'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1',
+        'x.pgn game 1',
+      ],
+      ['d0d1', '*', '4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1', 'x.pgn game 2'],
+      [
+        'h2e2 h9g7 h0g2',
+        '1/2-1/2',
+        'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1',
+        'x.pgn game 3',
+      ],
     ],
   );
-  assert.deepEqual(r.problems, [
-    "x.pgn game 3: '炮二平五' is not a move in ICCS/UCI coordinates (this reader takes no other notation)",
-  ]);
+  assert.equal(r.problems.length, 1);
+  assert.match(r.problems[0], /^x\.pgn game 4: /);
+  // Big5 (traditional characters), named by --encoding.
+  const big5 = new Uint8Array([0xac, 0xb6, 0xa4, 0x47, 0xa5, 0xad, 0xa4, 0xad]); // 炮二平五
+  const b = readBookGames(new Uint8Array([...new TextEncoder().encode('1. '), ...big5, 0x20, 0x2a]), 'y.pgn', 'big5');
+  assert.deepEqual(b.problems, []);
+  assert.deepEqual(b.games[0].moves, ['h2e2']);
 });
 
 const dir = mkdtempSync(join(tmpdir(), 'kirin-book-cli-'));

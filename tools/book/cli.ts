@@ -1,7 +1,7 @@
 // `kirin book`: builds and probes opening books (docs/BOOK.md).
 //
 //   kirin book build --out FILE [--depth PLIES] [--min-games N] [--min-score PERCENT]
-//                    [--keep-duplicates] [--encoding NAME] [--name TEXT] PGN|DIR ...
+//                    [--keep-duplicates] [--encoding NAME] [--name TEXT] FILE|DIR ...
 //   kirin book probe [--book FILE] [startpos | FEN] [moves] [MOVE ...]
 
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -9,19 +9,21 @@ import { basename, join } from 'node:path';
 import { OpeningBook, Position, START_FEN, classifyOpening, playUciMoves, readEmbeddedBook } from '../../src/dev.js';
 import { commandSpec, integerOption, readCommandLine, reportCommandLine } from '../lib.js';
 import { DEFAULT_BOOK_OPTIONS, buildBook, type BookGame } from './build.js';
-import { readPgnGames } from './games.js';
+import { readBookGames } from './games.js';
 
 const USAGE = `usage: kirin book build --out FILE [--depth PLIES] [--min-games N] [--min-score PERCENT]
-                       [--keep-duplicates] [--encoding NAME] [--name TEXT] PGN|DIR ...
+                       [--keep-duplicates] [--encoding NAME] [--name TEXT] FILE|DIR ...
        kirin book probe [--book FILE] [startpos | FEN] [moves] [MOVE ...]
 
 build   counts the moves of the first PLIES plies (default ${DEFAULT_BOOK_OPTIONS.depth}) of every game in the
-        PGN files (a directory: every .pgn below it) and writes the book: a move
+        game files (PGN in any notation, or XQF; a directory: every .pgn and .xqf
+        below it) and writes the book: a move
         goes in when at least N games (default ${DEFAULT_BOOK_OPTIONS.minGames}) played it and it scored at
         least PERCENT (default ${DEFAULT_BOOK_OPTIONS.minScore}) for the side that played it (a draw or an
         unknown result counts half). A game repeating an earlier one counts once
-        unless --keep-duplicates. --encoding: the files' text encoding (utf-8,
-        the default, gb18030, big5, ...). The same games give the same file.
+        unless --keep-duplicates. --encoding: the files' text encoding (big5,
+        ...; by default told from the bytes: UTF-8, UTF-16 or GB18030). The same
+        games give the same file.
 probe   lists the book moves of a position (the start position, a FEN, and
         moves played from it) with their weights, games and results, from FILE
         or Kirin's default book.
@@ -43,14 +45,14 @@ const SPEC = commandSpec({
   positionals: { min: 1 },
 });
 
-/** The .pgn files a path names: the file, or every .pgn below a directory (sorted). */
+/** The game files a path names: the file, or every .pgn and .xqf below a directory (sorted). */
 function pgnFiles(path: string): string[] {
   if (!statSync(path).isDirectory()) return [path];
   const out: string[] = [];
   for (const e of readdirSync(path, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
     const p = join(path, e.name);
     if (e.isDirectory()) out.push(...pgnFiles(p));
-    else if (/\.pgn$/i.test(e.name)) out.push(p);
+    else if (/\.(pgn|xqf)$/i.test(e.name)) out.push(p);
   }
   return out;
 }
@@ -67,13 +69,13 @@ function build(cl: { values: Record<string, unknown>; positionals: readonly stri
   const minScore = integerOption(cl.values, 'min-score', DEFAULT_BOOK_OPTIONS.minScore, { min: 0, max: 100 });
   for (const r of [depth, minGames, minScore]) if (!r.ok) return fail(r.error.message);
   if (!depth.ok || !minGames.ok || !minScore.ok) return 2;
-  const encoding = typeof cl.values.encoding === 'string' ? cl.values.encoding : 'utf-8';
-  let decoder: { decode(bytes: Uint8Array): string };
-  try {
-    decoder = new TextDecoder(encoding);
-  } catch {
-    return fail(`--encoding ${encoding}: not an encoding this Node knows`);
-  }
+  const encoding = typeof cl.values.encoding === 'string' ? cl.values.encoding : undefined;
+  if (encoding !== undefined)
+    try {
+      new TextDecoder(encoding);
+    } catch {
+      return fail(`--encoding ${encoding}: not an encoding this Node knows`);
+    }
   const files: string[] = [];
   for (const p of cl.positionals.slice(1)) {
     try {
@@ -82,11 +84,11 @@ function build(cl: { values: Record<string, unknown>; positionals: readonly stri
       return fail(`${p}: ${(e as Error).message}`);
     }
   }
-  if (files.length === 0) return fail('no PGN files given');
+  if (files.length === 0) return fail('no game files given');
   const problems: string[] = [];
   function* games(): Generator<BookGame> {
     for (const f of files) {
-      const r = readPgnGames(decoder.decode(readFileSync(f)), f);
+      const r = readBookGames(readFileSync(f), f, encoding);
       problems.push(...r.problems);
       yield* r.games;
     }
