@@ -22,6 +22,11 @@ async function run() {
     const { runMatchCli } = await import(cli.href);
     return runMatchCli(argv.slice(1));
   }
+  if (argv[0] === 'opening') {
+    // The ECCO opening of each game in game files (a product command: no engine starts).
+    const { runOpeningCommand } = await import('../dist/src/opening-command.js');
+    return runOpeningCommand(argv.slice(1));
+  }
   const tool = {
     datagen: ['datagen', 'runDatagenCli'],
     tune: ['tune', 'runTuneCli'],
