@@ -4,9 +4,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { OpeningBook, Position, playUciMoves } from '../../src/dev.js';
+import { OpeningBook, Position, mulberry32, playUciMoves } from '../../src/dev.js';
 import { repoPath } from '../lib.js';
 import { buildBook, type BookGame } from './build.js';
+import { bookVariety } from './cli.js';
 import { readBookGames } from './games.js';
 
 const game = (moves: string, result: string, source = 'test'): BookGame => ({
@@ -169,4 +170,19 @@ test('kirin book build and probe', () => {
   const missing = kirin('build', pgn);
   assert.equal(missing.status, 2);
   assert.match(missing.stderr, /--out FILE is required/);
+});
+
+test('kirin book variety: Book Variety 0 plays one line, 100 several', () => {
+  const book = OpeningBook.fromBytes(buildBook(GAMES, opts).bytes, 't.book');
+  assert.ok(book.ok);
+  const one = bookVariety(book.value, 30, 0, mulberry32(1));
+  assert.equal(one.lines, 1);
+  assert.equal(one.plies, 3);
+  const many = bookVariety(book.value, 30, 100, mulberry32(1));
+  assert.ok(many.lines >= 3, `${many.lines} lines`);
+  assert.ok(many.openings.size >= 2);
+  assert.equal(
+    [...many.openings.values()].reduce((a, b) => a + b, 0),
+    30,
+  );
 });

@@ -3,10 +3,21 @@
 //   kirin book build --out FILE [--depth PLIES] [--min-games N] [--min-score PERCENT]
 //                    [--keep-duplicates] [--encoding NAME] [--name TEXT] FILE|DIR ...
 //   kirin book probe [--book FILE] [startpos | FEN] [moves] [MOVE ...]
+//   kirin book variety [--book FILE] [--games N] [--variety V] [--seed S]
 
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { OpeningBook, Position, START_FEN, classifyOpening, playUciMoves, readEmbeddedBook } from '../../src/dev.js';
+import {
+  OpeningBook,
+  Position,
+  START_FEN,
+  classifyOpening,
+  err,
+  mulberry32,
+  playUciMoves,
+  readEmbeddedBook,
+  type Result,
+} from '../../src/dev.js';
 import { commandSpec, integerOption, readCommandLine, reportCommandLine } from '../lib.js';
 import { DEFAULT_BOOK_OPTIONS, buildBook, type BookGame } from './build.js';
 import { readBookGames } from './games.js';
@@ -14,6 +25,7 @@ import { readBookGames } from './games.js';
 const USAGE = `usage: kirin book build --out FILE [--depth PLIES] [--min-games N] [--min-score PERCENT]
                        [--keep-duplicates] [--encoding NAME] [--name TEXT] FILE|DIR ...
        kirin book probe [--book FILE] [startpos | FEN] [moves] [MOVE ...]
+       kirin book variety [--book FILE] [--games N] [--variety V] [--seed S]
 
 build   counts the moves of the first PLIES plies (default ${DEFAULT_BOOK_OPTIONS.depth}) of every game in the
         game files (PGN in any notation, or XQF; a directory: every .pgn and .xqf
@@ -27,6 +39,9 @@ build   counts the moves of the first PLIES plies (default ${DEFAULT_BOOK_OPTION
 probe   lists the book moves of a position (the start position, a FEN, and
         moves played from it) with their weights, games and results, from FILE
         or Kirin's default book.
+variety plays N games (default 50) from the start with both sides choosing
+        from the book (Book Variety V, default 100) until it has no move or 20
+        plies are played, and counts the different lines and ECCO openings.
 `;
 
 const SPEC = commandSpec({
@@ -41,6 +56,9 @@ const SPEC = commandSpec({
     encoding: { type: 'string' },
     name: { type: 'string' },
     book: { type: 'string' },
+    games: { type: 'string' },
+    variety: { type: 'string' },
+    seed: { type: 'string' },
   },
   positionals: { min: 1 },
 });
@@ -115,20 +133,25 @@ function build(cl: { values: Record<string, unknown>; positionals: readonly stri
   return 0;
 }
 
+/** The book --book names, or Kirin's default book; or the error. */
+function openBook(values: Record<string, unknown>): Result<OpeningBook, string> {
+  const file = typeof values.book === 'string' ? values.book : null;
+  let bytes: Uint8Array | null;
+  try {
+    bytes = file === null ? readEmbeddedBook() : readFileSync(file);
+  } catch (e) {
+    return err('book', `${file}: ${(e as Error).message}`);
+  }
+  if (!bytes) return err('book', 'this build has no default book: give --book FILE');
+  return OpeningBook.fromBytes(bytes, file ?? 'kirin.book');
+}
+
 function probe(cl: { values: Record<string, unknown>; positionals: readonly string[] }): number {
   const fail = (message: string): number => {
     process.stderr.write(`kirin book probe: ${message}\n`);
     return 2;
   };
-  const file = typeof cl.values.book === 'string' ? cl.values.book : null;
-  let bytes: Uint8Array | null;
-  try {
-    bytes = file === null ? readEmbeddedBook() : readFileSync(file);
-  } catch (e) {
-    return fail(`${file}: ${(e as Error).message}`);
-  }
-  if (!bytes) return fail('this build has no default book: give --book FILE');
-  const book = OpeningBook.fromBytes(bytes, file ?? 'kirin.book');
+  const book = openBook(cl.values);
   if (!book.ok) return fail(book.error.message);
   // The position: startpos or a FEN (words up to 'moves'), then moves.
   let words = cl.positionals.slice(1);
@@ -167,6 +190,60 @@ function probe(cl: { values: Record<string, unknown>; positionals: readonly stri
   return 0;
 }
 
+/**
+ * Plays `games` openings with both sides choosing from the book (Book Variety
+ * `variety`) until it has no move or 20 plies are played: the different lines,
+ * the different ECCO openings, and the plies the book lasted on average.
+ */
+export function bookVariety(
+  book: OpeningBook,
+  games: number,
+  variety: number,
+  random: () => number,
+): { lines: number; openings: Map<string, number>; plies: number } {
+  const lines = new Set<string>();
+  const openings = new Map<string, number>();
+  let plies = 0;
+  for (let g = 0; g < games; g++) {
+    const pos = new Position();
+    const moves: string[] = [];
+    while (moves.length < 20) {
+      const m = book.choose(pos, variety, random);
+      if (!m) break;
+      moves.push(m.uci);
+      pos.doMove(m.move);
+    }
+    plies += moves.length;
+    lines.add(moves.join(' '));
+    const o = classifyOpening(moves);
+    if (o.ok) openings.set(o.value.code, (openings.get(o.value.code) ?? 0) + 1);
+  }
+  return { lines: lines.size, openings, plies: plies / games };
+}
+
+function variety(cl: { values: Record<string, unknown> }): number {
+  const fail = (message: string): number => {
+    process.stderr.write(`kirin book variety: ${message}\n`);
+    return 2;
+  };
+  const book = openBook(cl.values);
+  if (!book.ok) return fail(book.error.message);
+  const games = integerOption(cl.values, 'games', 50, { min: 1 });
+  const v = integerOption(cl.values, 'variety', 100, { min: 0, max: 100 });
+  const seed = integerOption(cl.values, 'seed', 1, { min: 0 });
+  for (const r of [games, v, seed]) if (!r.ok) return fail(r.error.message);
+  if (!games.ok || !v.ok || !seed.ok) return 2;
+  const r = bookVariety(book.value, games.value, v.value, mulberry32(seed.value));
+  const top = [...r.openings.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  process.stdout.write(
+    `${games.value} games, Book Variety ${v.value}, ${book.value.label()}: ${r.lines} different lines, ` +
+      `${r.openings.size} different ECCO openings, ${r.plies.toFixed(1)} book plies a game\n` +
+      top.map(([code, n]) => `${code} ${n}`).join(' ') +
+      '\n',
+  );
+  return 0;
+}
+
 export function runBookCli(argv: string[]): number {
   const cl = readCommandLine(argv, SPEC);
   if (!cl.ok) return reportCommandLine(SPEC, cl.error);
@@ -174,5 +251,9 @@ export function runBookCli(argv: string[]): number {
   const values = cl.value.values as Record<string, unknown>;
   if (command === 'build') return build({ values, positionals: cl.value.positionals });
   if (command === 'probe') return probe({ values, positionals: cl.value.positionals });
-  return reportCommandLine(SPEC, { code: 'arguments', message: `unknown command '${command}' (build or probe)` });
+  if (command === 'variety') return variety({ values });
+  return reportCommandLine(SPEC, {
+    code: 'arguments',
+    message: `unknown command '${command}' (build, probe or variety)`,
+  });
 }
