@@ -85,6 +85,10 @@ test(
       assert.equal(played[0], 'h2e2');
       assert.equal(await shownFen(), fenAfter(played), 'the FEN shown is the position after both moves');
       assert.notEqual(await page.textContent('#pv'), '-', 'the search info is shown');
+      // Kirin's reply comes from its default book (fetched beside kirin.js), and the opening is named.
+      assert.equal(await page.textContent('#depth'), 'book');
+      assert.match((await page.textContent('#pv'))!, /^book: [a-i]\d[a-i]\d$/);
+      assert.match((await page.textContent('#opening'))!, /^[A-E]\d\d \S/);
 
       // Two more moves of ours: the first legal move of each position, clicked.
       for (let n = 4; n <= 6; n += 2) {
