@@ -42,18 +42,19 @@ const HEADER_SIZE = 1024;
 /** Piece letters (FEN) of the 32 entries of the piece list. */
 const PIECE_ORDER = 'RNBAKABNRCCPPPPPrnbakabnrccppppp';
 const RESULTS: readonly GameResult[] = ['*', '1-0', '0-1', '1/2-1/2', '1/2-1/2'];
-const TEXT_FIELDS: readonly [number, string][] = [
-  [80, 'Title'],
-  [208, 'Event'],
-  [272, 'Date'],
-  [288, 'Site'],
-  [304, 'Red'],
-  [320, 'Black'],
-  [336, 'TimeControl'],
-  [400, 'RedTime'],
-  [416, 'BlackTime'],
-  [464, 'Annotator'],
-  [480, 'Author'],
+/** The header's strings: offset, size (a length byte and the text), tag. */
+const TEXT_FIELDS: readonly [number, number, string][] = [
+  [80, 64, 'Title'],
+  [208, 64, 'Event'],
+  [272, 16, 'Date'],
+  [288, 16, 'Site'],
+  [304, 16, 'Red'],
+  [320, 16, 'Black'],
+  [336, 64, 'TimeControl'],
+  [400, 16, 'RedTime'],
+  [416, 16, 'BlackTime'],
+  [464, 16, 'Annotator'],
+  [480, 16, 'Author'],
 ];
 const COPYRIGHT = '[(C) Copyright Mr. Dong Shiwei.]';
 
@@ -66,9 +67,9 @@ function key(b: number, c: number): number {
   return (((((b * b * 3 + 9) * 3 + 8) * 2 + 1) * 3 + 8) * c) & 0xff;
 }
 
-/** A length-prefixed GBK string of the header. */
-function headerText(bytes: Uint8Array, at: number): string {
-  const len = Math.min(bytes[at], 63);
+/** A length-prefixed GBK string of the header, in a field of `size` bytes. */
+function headerText(bytes: Uint8Array, at: number, size: number): string {
+  const len = Math.min(bytes[at], size - 1);
   return decodeGb18030(bytes.subarray(at + 1, at + 1 + len))
     .replace(/\0.*$/s, '')
     .trim();
@@ -155,8 +156,8 @@ export function parseXqf(bytes: Uint8Array, name = 'the XQF file'): Result<Game,
   if (!start.ok) return err('xqf-format', `${name}: the start position: ${start.error.message}`);
 
   const headers: Record<string, string> = {};
-  for (const [offset, tag] of TEXT_FIELDS) {
-    const v = headerText(bytes, offset);
+  for (const [offset, size, tag] of TEXT_FIELDS) {
+    const v = headerText(bytes, offset, size);
     if (v !== '') headers[tag] = v;
   }
   const result = RESULTS[bytes[51]] ?? '*';
