@@ -31,6 +31,7 @@ const LAYERS: Record<string, number> = {
   'src/protocol': 4,
   'src/review': 4,
   src: 5,
+  'src/cli': 5,
   'src/browser': 5,
 };
 
