@@ -48,6 +48,37 @@ export {
   type RuleConfig,
 } from './core/rules.js';
 
+// Moves in the players' notations (Chinese 炮二平五, WXF C2=5, ICCS H2-E2, UCI
+// h2e2), both ways, and game files: PGN (read in any notation and encoding,
+// written in a chosen notation) and XQF (read). docs/NOTATION.md.
+export {
+  NOTATIONS,
+  detectNotation,
+  formatLine,
+  formatMove,
+  parseMove,
+  type FormatErrorCode,
+  type MoveReading,
+  type MoveStyle,
+  type Notation,
+  type NotationErrorCode,
+} from './notation/move.js';
+export {
+  addMove,
+  mainLine,
+  newGame,
+  readResult,
+  type Game,
+  type GameErrorCode,
+  type GameResult,
+  type MoveNode,
+  type MoveTree,
+} from './notation/game.js';
+export { parseGames, writePgn, type PgnStyle } from './notation/pgn.js';
+export { isXqf, parseXqf } from './notation/xqf.js';
+export { readGames } from './notation/files.js';
+export { decodeText, type DecodedText, type TextEncoding } from './notation/text.js';
+
 // Evaluation and the score model.
 export { evaluate, traceClassical } from './eval/evaluate.js';
 export {

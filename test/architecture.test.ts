@@ -26,6 +26,7 @@ const LAYERS: Record<string, number> = {
   'src/eval/nnue': 1,
   'src/eval/kirinnet': 1,
   'src/eval/networks': 1,
+  'src/notation': 1,
   'src/search': 2,
   'src/engine': 3,
   'src/protocol': 4,
