@@ -119,7 +119,9 @@ export {
   type Terminal,
   type Thresholds,
 } from './review/review.js';
-export { formatReviewScore, reviewChartSvg, type ChartOptions } from './review/chart.js';
+export { reviewChartSvg, type ChartOptions } from './review/chart.js';
+export { formatReviewScore, reviewMoveTexts } from './review/text.js';
+export { annotateGame, reviewSummary, type AnnotateOptions } from './review/annotate.js';
 
 // The one way to fail.
 export { err, ok, type KirinError, type Result } from './core/result.js';

@@ -5,8 +5,7 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { parseXml } from '../../test/support/xml.js';
 import { Engine } from '../engine/engine.js';
-import { VALUE_MATE } from '../core/types.js';
-import { formatReviewScore, reviewChartSvg } from './chart.js';
+import { reviewChartSvg } from './chart.js';
 import { reviewGame, type Review } from './review.js';
 
 const engine = new Engine();
@@ -84,15 +83,4 @@ test('chart options: size, id prefix, no labels; the curve follows the win chanc
     labels.map((t) => t.text),
     ['10', '20', '30', '40'],
   );
-});
-
-test('formatReviewScore: pawns from Red, mates in moves, a finished game by its result', () => {
-  const s = (value: number, cp: number | null, mate: number | null) => ({ value, cp, mate, redWin: 0.5 });
-  assert.equal(formatReviewScore(s(50, 125, null)), '+1.25');
-  assert.equal(formatReviewScore(s(-50, -40, null)), '-0.40');
-  assert.equal(formatReviewScore(s(0, 0, null)), '0.00');
-  assert.equal(formatReviewScore(s(VALUE_MATE - 9, null, 5)), '#5');
-  assert.equal(formatReviewScore(s(-VALUE_MATE + 6, null, -3)), '#-3');
-  assert.equal(formatReviewScore(s(VALUE_MATE, null, 0)), '1-0');
-  assert.equal(formatReviewScore(s(-VALUE_MATE, null, 0)), '0-1');
 });

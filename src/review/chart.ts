@@ -7,7 +7,9 @@
 // the first move, 0 for the start position) with a tooltip, so that a page can
 // make the chart clickable by listening on `[data-ply]`.
 
-import type { Classification, Review, ReviewScore } from './review.js';
+import type { MoveStyle } from '../notation/move.js';
+import type { Classification, Review } from './review.js';
+import { formatReviewScore, reviewMoveTexts } from './text.js';
 
 export interface ChartOptions {
   /** Size in pixels (the viewBox; default 600 x 160). */
@@ -19,6 +21,8 @@ export interface ChartOptions {
   readonly idPrefix?: string;
   /** Show the move-number axis labels (default true). */
   readonly labels?: boolean;
+  /** How the tooltips write moves (default UCI: h2e2). */
+  readonly moves?: MoveStyle;
 }
 
 const MARKED: readonly Classification[] = ['inaccuracy', 'mistake', 'blunder'];
@@ -40,16 +44,6 @@ function n(v: number): string {
   return String(Math.round(v * 100) / 100);
 }
 
-/** A score as players read it: +1.25 (pawns, from Red), #5 / #-3 (mate in moves), or the result. */
-export function formatReviewScore(s: ReviewScore): string {
-  if (s.mate !== null) {
-    if (s.mate === 0) return s.value > 0 ? '1-0' : '0-1';
-    return `#${s.mate}`;
-  }
-  const cp = s.cp ?? 0;
-  return (cp > 0 ? '+' : cp < 0 ? '-' : '') + (Math.abs(cp) / 100).toFixed(2);
-}
-
 /** The chart of a review: an SVG document as text. */
 export function reviewChartSvg(review: Review, opts: ChartOptions = {}): string {
   const width = opts.width ?? 600;
@@ -60,6 +54,8 @@ export function reviewChartSvg(review: Review, opts: ChartOptions = {}): string 
   const plotH = height - axis;
   const positions = review.positions;
   const plies = Math.max(1, positions.length - 1);
+  const texts = reviewMoveTexts(review, opts.moves);
+  const title = (i: number): string => plyTitle(review, i, texts);
   const x = (i: number): number => (i * width) / plies;
   const y = (redWin: number): number => (1 - redWin) * plotH;
   const out: string[] = [];
@@ -106,7 +102,7 @@ export function reviewChartSvg(review: Review, opts: ChartOptions = {}): string 
     out.push(
       `<circle class="marker ${p.classification}" data-ply="${p.ply}" cx="${n(x(p.ply))}" ` +
         `cy="${n(y(p.scoreAfter.redWin))}" r="4" fill="${MARK_COLOUR[p.classification]}" stroke="#ffffff" ` +
-        `stroke-width="1"><title>${xml(plyTitle(review, p.ply))}</title></circle>`,
+        `stroke-width="1"><title>${xml(title(p.ply))}</title></circle>`,
     );
   }
   // Hit areas last (on top): each ply owns the slot centred on its point.
@@ -116,7 +112,7 @@ export function reviewChartSvg(review: Review, opts: ChartOptions = {}): string 
     const right = Math.min(width, x(i) + slot / 2);
     out.push(
       `<rect class="ply" id="${xml(prefix)}${i}" data-ply="${i}" x="${n(left)}" y="0" width="${n(right - left)}" ` +
-        `height="${height}" fill="transparent"><title>${xml(plyTitle(review, i))}</title></rect>`,
+        `height="${height}" fill="transparent"><title>${xml(title(i))}</title></rect>`,
     );
   }
   out.push('</svg>');
@@ -124,7 +120,7 @@ export function reviewChartSvg(review: Review, opts: ChartOptions = {}): string 
 }
 
 /** The tooltip of ply i: "12. b7b1 +0.35 (blunder, best h2e2)", or the start position's score. */
-function plyTitle(review: Review, i: number): string {
+function plyTitle(review: Review, i: number, texts: readonly [string, string | null][]): string {
   const score = formatReviewScore(review.positions[i].score);
   if (i === 0) return `start ${score}`;
   const p = review.plies[i - 1];
@@ -132,6 +128,6 @@ function plyTitle(review: Review, i: number): string {
   const note =
     p.classification === 'best' || p.classification === 'good'
       ? ''
-      : ` (${p.classification}${p.best !== null ? `, best ${p.best}` : ''})`;
-  return `${number} ${p.move} ${score}${note}`;
+      : ` (${p.classification}${texts[i - 1][1] !== null ? `, best ${texts[i - 1][1]}` : ''})`;
+  return `${number} ${texts[i - 1][0]} ${score}${note}`;
 }
