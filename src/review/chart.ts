@@ -28,10 +28,10 @@ export interface ChartOptions {
 const MARKED: readonly Classification[] = ['inaccuracy', 'mistake', 'blunder'];
 const MARK_COLOUR: Readonly<Record<string, string>> = {
   inaccuracy: '#56b4e9',
-  mistake: '#e69f00',
-  blunder: '#d55e00',
+  mistake: '#f5a300',
+  blunder: '#b3001b',
 };
-const RED_AREA = '#c8102e';
+const RED_AREA = '#e58e8e';
 const BLACK_AREA = '#2b2b2b';
 
 /** Escapes text for an XML attribute or element. */
@@ -101,7 +101,7 @@ export function reviewChartSvg(review: Review, opts: ChartOptions = {}): string 
     if (!MARKED.includes(p.classification)) continue;
     out.push(
       `<circle class="marker ${p.classification}" data-ply="${p.ply}" cx="${n(x(p.ply))}" ` +
-        `cy="${n(y(p.scoreAfter.redWin))}" r="4" fill="${MARK_COLOUR[p.classification]}" stroke="#ffffff" ` +
+        `cy="${n(y(p.scoreAfter.redWin))}" r="4.5" fill="${MARK_COLOUR[p.classification]}" stroke="#ffffff" ` +
         `stroke-width="1"><title>${xml(title(p.ply))}</title></circle>`,
     );
   }
