@@ -41,8 +41,11 @@ async function run() {
   }
   // The search thread starts first: it loads its modules and builds its tables
   // on the other core while this thread loads the engine (readyok comes sooner).
-  const { prestartSearchThread } = await import('../dist/src/engine/prestart.js');
-  prestartSearchThread();
+  // `kirin convert` searches nothing.
+  if (argv[0] !== 'convert') {
+    const { prestartSearchThread } = await import('../dist/src/engine/prestart.js');
+    prestartSearchThread();
+  }
   const { main } = await import('../dist/src/main.js');
   return main(argv);
 }

@@ -120,3 +120,6 @@ export { DEFAULT_SEARCH_OPTIONS, type SearchOptions } from './search/types.js';
 // The bench (its positions and the fixed searches).
 export { runBench } from './protocol/bench.js';
 export { BENCH_FENS } from './protocol/benchpositions.js';
+
+// The command-line reader of the product's commands, which the tools share (tools/lib.ts).
+export * from './cli/command-line.js';

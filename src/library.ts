@@ -97,5 +97,31 @@ export {
 export { NnueNetwork, NnueEvaluator, type NetworkHandle } from './eval/nnue/network.js';
 export { prepareNetworkDecoder, type NnueLoadCode } from './eval/nnue/loader.js';
 
+// Game review: every move scored, classified and summed up as accuracy, and its chart (docs/REVIEW.md).
+export {
+  DEFAULT_THRESHOLDS,
+  classifyDrop,
+  reviewGame,
+  winChance,
+  type Classification,
+  type Review,
+  type ReviewErrorCode,
+  type ReviewGame,
+  type ReviewLimits,
+  type ReviewLine,
+  type ReviewOptions,
+  type ReviewPly,
+  type ReviewPosition,
+  type ReviewProgress,
+  type ReviewScore,
+  type Side,
+  type SideSummary,
+  type Terminal,
+  type Thresholds,
+} from './review/review.js';
+export { reviewChartSvg, type ChartOptions } from './review/chart.js';
+export { formatReviewScore, reviewMoveTexts } from './review/text.js';
+export { annotateGame, reviewSummary, type AnnotateOptions } from './review/annotate.js';
+
 // The one way to fail.
 export { err, ok, type KirinError, type Result } from './core/result.js';

@@ -30,7 +30,9 @@ const LAYERS: Record<string, number> = {
   'src/search': 2,
   'src/engine': 3,
   'src/protocol': 4,
+  'src/review': 4,
   src: 5,
+  'src/cli': 5,
   'src/browser': 5,
 };
 
