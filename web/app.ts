@@ -16,8 +16,10 @@ import {
   RED,
   START_FEN,
   addMove,
+  annotateGame,
   browserSupport,
   formatLine,
+  formatReviewScore,
   formatScore,
   judge,
   legalMoves,
@@ -30,6 +32,9 @@ import {
   parseLegalMove,
   prepareNetworkDecoder,
   readGames,
+  reviewChartSvg,
+  reviewGame,
+  reviewMoveTexts,
   squareName,
   toCp,
   wdl,
@@ -43,6 +48,7 @@ import {
   type MoveTree,
   type Notation,
   type Result,
+  type Review,
   type SearchInfo,
 } from '../src/browser/index.js';
 import { PIECE_NAMES, arrowsSvg, boardSvg, glyphSprite, pieceSvg, type Arrow } from './drawing.js';
@@ -92,6 +98,10 @@ function clearLines(): void {
 let lastScore: { fens: string[]; red: number; material: number; depth: number } | null = null;
 /** Moves Kirin played from its opening book. */
 const bookMoves = new Set<MoveNode>();
+/** The last review, and the main-line moves it reviewed (review.plies[i] is reviewed[i]). */
+let review: { result: Review; reviewed: MoveNode[] } | null = null;
+/** The review running: cancel() stops it. */
+let reviewing: AbortController | null = null;
 /** The move list as drawn (to find a clicked move). */
 let listed: RenderedList = { nodes: [], parents: new Map() };
 
@@ -203,6 +213,13 @@ function renderArrows(): void {
       const m = info?.pv[0];
       if (m) arrows.push({ from: moveFrom(m), to: moveTo(m), line: i + 1, uci: moveToUci(m) });
     });
+  else if (review && !reviewing) {
+    // The review's best move in the position shown.
+    const i = reviewedIndex();
+    const best = i >= 0 ? review.result.positions[i].lines[0]?.pv[0] : undefined;
+    const m = best ? parseLegalMove(pos, best) : null;
+    if (m?.ok) arrows.push({ from: moveFrom(m.value), to: moveTo(m.value), line: 1, uci: best! });
+  }
   $('arrows').innerHTML = arrows.length > 0 ? arrowsSvg(arrows, flipped) : '';
 }
 
@@ -215,6 +232,16 @@ function renderEvalBar(): void {
     score = { red: pos.side === RED ? stm : -stm, material: materialCount(pos), depth: lines[0].depth };
   } else if (lastScore && lastScore.fens.includes(fen)) score = lastScore;
   const bar = $('evalbar');
+  const i = score ? -1 : reviewedIndex();
+  if (i >= 0 && review) {
+    // The review's score of the position shown.
+    const s = review.result.positions[i].score;
+    bar.style.setProperty('--red', `${(s.redWin * 100).toFixed(1)}%`);
+    bar.dataset.redShare = s.redWin.toFixed(3);
+    bar.setAttribute('aria-label', `evaluation bar: ${formatReviewScore(s)} for Red (review)`);
+    bar.title = `${formatReviewScore(s)} for Red (the review's search; Red's expected score ${Math.round(s.redWin * 100)}%)`;
+    return;
+  }
   const share = score ? redShare(score.red, score.material) : 0.5;
   bar.style.setProperty('--red', `${(share * 100).toFixed(1)}%`);
   bar.dataset.redShare = score ? share.toFixed(3) : '';
@@ -223,7 +250,30 @@ function renderEvalBar(): void {
   bar.title = score ? `${text} for Red at depth ${score.depth} (Red's expected score ${Math.round(share * 100)}%)` : '';
 }
 
-function markOf(node: MoveNode): MoveMark | null {
+/** The review's glyphs by class. */
+const REVIEW_GLYPHS: Record<string, string> = { inaccuracy: '?!', mistake: '?', blunder: '??' };
+
+/** The position shown as a position of the review (its index), or -1 when the review does not cover it. */
+function reviewedIndex(): number {
+  if (!review) return -1;
+  const r = review.reviewed;
+  if (path.length > r.length) return -1;
+  for (let i = 0; i < path.length; i++) if (path[i] !== r[i]) return -1;
+  return path.length;
+}
+
+/** A move's mark: the review's class where the review covers it, else the game file's annotation. */
+function markOf(node: MoveNode, ply: number): MoveMark | null {
+  if (review && review.reviewed[ply - 1] === node) {
+    const p = review.result.plies[ply - 1];
+    const glyph = REVIEW_GLYPHS[p.classification];
+    if (!glyph) return null;
+    return {
+      kind: p.classification,
+      glyph,
+      title: `${p.classification}: ${sideName(p.side === 'red' ? RED : BLACK)}'s win chance ${Math.round(100 * p.winBefore)}% -> ${Math.round(100 * p.winAfter)}%`,
+    };
+  }
   return nagMark(node);
 }
 
@@ -232,7 +282,7 @@ function renderMoves(): void {
   listed = renderMoveList(list, game, {
     notation,
     current: path.length > 0 ? path[path.length - 1] : null,
-    mark: (node) => markOf(node),
+    mark: markOf,
     book: bookMoves,
   });
   const cur = list.querySelector<HTMLElement>('.move.current');
@@ -336,9 +386,58 @@ function updateLink(): void {
   $<HTMLInputElement>('share-url').value = location.href;
 }
 
+/** The review's chart (the move shown marked), each side's accuracy, and what it says of the move shown. */
+function renderReview(): void {
+  const chart = $('review-chart');
+  const said = $('review-move');
+  if (!review) {
+    chart.replaceChildren();
+    $('review-summary').replaceChildren();
+    said.textContent = '';
+    return;
+  }
+  const r = review.result;
+  const i = reviewedIndex();
+  chart.innerHTML = reviewChartSvg(r, {
+    width: 600,
+    height: 120,
+    currentPly: i >= 0 ? i : undefined,
+    moves: { notation },
+  });
+  const summary = $('review-summary');
+  summary.replaceChildren();
+  for (const side of ['red', 'black'] as const) {
+    const s = r[side];
+    const row = document.createElement('div');
+    row.className = `side ${side}`;
+    row.dataset.side = side;
+    row.textContent =
+      `${side === 'red' ? 'Red' : 'Black'}: accuracy ${s.accuracy === null ? '-' : `${s.accuracy.toFixed(1)}%`}, ` +
+      `${s.inaccuracies} inaccurac${s.inaccuracies === 1 ? 'y' : 'ies'}, ${s.mistakes} mistake${s.mistakes === 1 ? '' : 's'}, ` +
+      `${s.blunders} blunder${s.blunders === 1 ? '' : 's'}`;
+    summary.appendChild(row);
+  }
+  said.textContent = '';
+  if (i > 0) {
+    const p = r.plies[i - 1];
+    const [played, best] = reviewMoveTexts(r, { notation })[i - 1];
+    const glyph = REVIEW_GLYPHS[p.classification] ?? '';
+    const verdict =
+      p.classification === 'best'
+        ? "Kirin's best move"
+        : p.classification === 'good'
+          ? 'a good move'
+          : `${p.classification}: ${sideName(p.side === 'red' ? RED : BLACK)}'s win chance ` +
+            `${Math.round(100 * p.winBefore)}% -> ${Math.round(100 * p.winAfter)}%` +
+            (best !== null ? `; best ${best} (${formatReviewScore(p.scoreBefore)})` : '');
+    said.textContent = `${p.moveNumber}${p.side === 'red' ? '.' : '...'} ${played}${glyph} ${formatReviewScore(p.scoreAfter)}, ${verdict}`;
+  }
+}
+
 function render(): void {
   renderBoard();
   renderMoves();
+  renderReview();
   renderLines();
   renderEvalBar();
   renderStatus();
@@ -390,6 +489,7 @@ function goTo(moves: MoveNode[]): void {
 /** A new game record (an imported one, a FEN, the start): the position shown is its start, or `ply` moves in. */
 function setGame(g: Game, ply = 0): void {
   game = g;
+  review = null;
   bookMoves.clear();
   lastScore = null;
   const line: MoveNode[] = [];
@@ -433,7 +533,7 @@ function playLine(moves: readonly Move[]): void {
 }
 
 function clickSquare(sq: number): void {
-  if (gameOver(pos) || (!analysing() && (thinking || pos.side !== human))) return;
+  if (reviewing || gameOver(pos) || (!analysing() && (thinking || pos.side !== human))) return;
   if (selected >= 0) {
     const m = legalMoves(pos).find((mv) => moveFrom(mv) === selected && moveTo(mv) === sq);
     if (m !== undefined) {
@@ -457,7 +557,7 @@ async function next(): Promise<void> {
   stopSearch();
   thinking = false;
   render();
-  if (!canSearch) return;
+  if (!canSearch || reviewing) return;
   await engine.waitIdle();
   if (gen !== generation) return;
   const r = engine.setPosition(
@@ -620,6 +720,74 @@ function onKey(ev: KeyboardEvent): void {
   action();
 }
 
+// ---- Review ------------------------------------------------------------------------
+
+/**
+ * Reviews the game's main line (docs/REVIEW.md: the library's reviewGame, the
+ * review `kirin review` runs), every position searched by the page's search
+ * thread at the nodes asked for, from the last position back. Shows the
+ * progress, can be cancelled; when it ends, the chart, the accuracies and the
+ * marks in the move list.
+ */
+async function startReview(): Promise<void> {
+  if (reviewing || !canSearch) return;
+  const nodes = Number($<HTMLInputElement>('review-nodes').value);
+  if (!Number.isSafeInteger(nodes) || nodes < 1) {
+    $('review-status').textContent = `nodes ${$<HTMLInputElement>('review-nodes').value}: not a positive whole number`;
+    return;
+  }
+  const reviewed = currentLineFromStart();
+  if (reviewed.length === 0) {
+    $('review-status').textContent = 'no moves to review';
+    return;
+  }
+  const controller = new AbortController();
+  reviewing = controller;
+  generation++; // the analysis or Kirin's move stops
+  stopSearch();
+  clearLines();
+  review = null;
+  const progress = $<HTMLProgressElement>('review-progress');
+  progress.hidden = false;
+  progress.max = reviewed.length + 1;
+  progress.value = 0;
+  $('review-start').hidden = true;
+  $('review-cancel').hidden = false;
+  $('review-status').textContent = 'Reviewing...';
+  document.body.dataset.review = 'running';
+  render();
+  await engine.waitIdle();
+  const r = await reviewGame(
+    engine,
+    { startFen: game.fen, moves: reviewed.map((n) => moveToUci(n.move)) },
+    {
+      nodes,
+      signal: controller.signal,
+      onProgress: (p) => {
+        progress.value = p.done;
+        $('review-status').textContent = `Reviewing: ${p.done} of ${p.total} positions`;
+      },
+    },
+  );
+  reviewing = null;
+  progress.hidden = true;
+  $('review-start').hidden = false;
+  $('review-cancel').hidden = true;
+  if (r.ok) {
+    review = { result: r.value, reviewed };
+    const seconds = (r.value.timeMs / 1000).toFixed(1);
+    $('review-status').textContent =
+      `Reviewed ${reviewed.length} moves at ${nodes} nodes a position in ${seconds} s (${r.value.evaluation})`;
+    document.body.dataset.review = 'done';
+  } else {
+    $('review-status').textContent =
+      r.error.code === 'cancelled' ? 'Review cancelled' : `Review failed: ${r.error.message}`;
+    document.body.dataset.review = r.error.code === 'cancelled' ? 'cancelled' : 'failed';
+  }
+  generation++;
+  void next();
+}
+
 // ---- Game files and the address -----------------------------------------------
 
 /** The games read from a file or a text: the good ones offered, the bad ones' errors said. */
@@ -687,7 +855,13 @@ function exportPgn(): void {
     const j = judge(end, engine.ruleConfig());
     if (j.result !== 'none') g.result = j.result === 'red' ? '1-0' : j.result === 'black' ? '0-1' : '1/2-1/2';
   }
-  const r = writePgn(g, { notation });
+  // A reviewed game goes out with the review: scores, marks, the best lines.
+  const reviewedMain =
+    review !== null &&
+    review.reviewed.length === currentLineFromStart().length &&
+    review.reviewed.every((n, i) => n === currentLineFromStart()[i]);
+  const annotated = reviewedMain && review ? annotateGame(g, review.result, { notation, annotator: 'Kirin' }) : null;
+  const r = writePgn(annotated?.ok ? annotated.value : g, { notation });
   if (!r.ok) {
     $('import-error').textContent = `export: ${r.error.message}`;
     return;
@@ -811,6 +985,7 @@ function wire(): void {
     }
     renderMoves();
     renderLines();
+    renderReview();
   });
   $('moves').addEventListener('click', (ev) => {
     const span = (ev.target as HTMLElement).closest<HTMLElement>('.move[data-node]');
@@ -846,6 +1021,14 @@ function wire(): void {
     if (g) openGame(g);
   });
   $('export-pgn').addEventListener('click', exportPgn);
+  $('review-start').addEventListener('click', () => void startReview());
+  $('review-cancel').addEventListener('click', () => reviewing?.abort());
+  $('review-chart').addEventListener('click', (ev) => {
+    const hit = (ev.target as Element).closest('[data-ply]');
+    if (!hit || !review) return;
+    const ply = Number(hit.getAttribute('data-ply'));
+    if (Number.isSafeInteger(ply) && ply >= 0 && ply <= review.reviewed.length) goTo(review.reviewed.slice(0, ply));
+  });
   $('share-copy').addEventListener('click', () => {
     const url = $<HTMLInputElement>('share-url');
     url.select();

@@ -340,3 +340,74 @@ test(
     }
   },
 );
+
+test(
+  'Review game: progress, cancel, then a real game reviewed, its blunder marked, the chart clickable',
+  { skip, timeout: 240_000 },
+  async () => {
+    // cchess-test2.pgn: an online game (102 plies) whose ply 45 (Red's 23rd move, e5f5) loses a knight: a
+    // blunder by docs/REVIEW.md's thresholds at any node count from 1,000 to 30,000 (measured in Node).
+    const [g] = gamesOf('cchess-test2.pgn');
+    const moves = mainLine(g).map(moveToUci);
+    assert.equal(moves[44], 'e5f5');
+    const { page, errors } = await open(url);
+    try {
+      await page.setInputFiles('#import-file', join(repoRoot(), 'test', 'data', 'games', 'cchess-test2.pgn'));
+      await page.waitForFunction(`document.querySelectorAll('#moves .move[data-ply]').length === ${moves.length}`);
+      await page.uncheck('#analysis');
+
+      // A long review, cancelled once it is under way: no marks.
+      await page.fill('#review-nodes', '2000000');
+      await page.click('#review-start');
+      assert.equal(await page.getAttribute('body', 'data-review'), 'running');
+      assert.equal(await page.isVisible('#review-cancel'), true);
+      assert.equal(await page.isVisible('#review-progress'), true);
+      await page.waitForFunction("document.getElementById('review-progress').value >= 2", null, { timeout: 60_000 });
+      assert.match((await page.textContent('#review-status')) ?? '', /^Reviewing: \d+ of 103 positions$/);
+      await page.click('#review-cancel');
+      await page.waitForSelector('body[data-review="cancelled"]', { timeout: 10_000 });
+      assert.equal(await page.textContent('#review-status'), 'Review cancelled');
+      assert.equal(await page.isVisible('#review-progress'), false);
+      assert.equal(await page.$$eval('#moves [class*="mark-"]', (m) => m.length), 0);
+
+      // The review at a small node count finishes and marks the blunder.
+      await page.fill('#review-nodes', '3000');
+      await page.click('#review-start');
+      await page.waitForSelector('body[data-review="done"]', { timeout: 180_000 });
+      assert.match((await page.textContent('#review-status')) ?? '', /^Reviewed 102 moves at 3000 nodes a position/);
+      const blunder = '#moves .move[data-ply="45"]';
+      assert.match((await page.getAttribute(blunder, 'class')) ?? '', /mark-blunder/);
+      assert.equal(await page.textContent(`${blunder} .glyph`), '??');
+      const summary = await page.$$eval('#review-summary .side', (s) => s.map((x) => x.textContent ?? ''));
+      assert.equal(summary.length, 2);
+      assert.match(summary[0], /^Red: accuracy \d+\.\d%, \d+ inaccurac(y|ies), \d+ mistakes?, [1-9]\d* blunders?$/);
+      // The chart: a hit area per position; a click goes to that move.
+      assert.equal(await page.$$eval('#review-chart rect.ply', (r) => r.length), moves.length + 1);
+      assert.ok((await page.$$eval('#review-chart circle.marker.blunder', (c) => c.length)) >= 1);
+      await page.click('#review-chart rect.ply[data-ply="45"]');
+      assert.equal(await currentPly(page), '45');
+      assert.equal(await shownFen(page), fenAfter(moves.slice(0, 45)));
+      assert.match(
+        (await page.textContent('#review-move')) ?? '',
+        /^23\. \S+\?\? [+-]\d+\.\d\d, blunder: Red's win chance \d+% -> \d+%; best \S+ \([+-]\d+\.\d\d\)$/,
+      );
+      assert.match((await page.getAttribute('#evalbar', 'aria-label')) ?? '', /\(review\)$/);
+      assert.equal(await page.$$eval('#review-chart line.current', (l) => l.length), 1);
+      // The board shows the review's best move in the position shown.
+      await page.keyboard.press('ArrowLeft');
+      assert.equal(await page.$$eval('#arrows polygon', (p) => p.length), 1);
+
+      // The export carries the review: ?? ($4) at the blunder; the moves read back the same.
+      await page.click('#export-pgn');
+      const back = parseGames(await page.inputValue('#pgn'));
+      assert.ok(back[0].ok);
+      assert.deepEqual(mainLine(back[0].value).map(moveToUci), moves);
+      let node = back[0].value.children[0];
+      for (let i = 1; i < 45; i++) node = node.children[0];
+      assert.deepEqual(node.nags, [4]);
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.context().close();
+    }
+  },
+);
