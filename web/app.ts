@@ -311,6 +311,7 @@ function renderLines(): void {
   const live = at === pos;
   const first = lines[0];
   const red = (info: SearchInfo): number => (at.side === RED ? info.score : -info.score);
+  $('info').hidden = !first;
   $('score').textContent = first ? scoreText(red(first), materialCount(at)) : '-';
   $('depth').textContent = first ? String(first.depth) : '-';
   $('nodes').textContent = first ? String(first.nodes) : '-';

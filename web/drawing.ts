@@ -81,7 +81,7 @@ export function boardSvg(): string {
 }
 
 /** The centre of a square (0..89, file + 9 * rank from Red's side) in the board's 900 x 1000 view box. */
-export function squareCentre(sq: number, flipped: boolean): { x: number; y: number } {
+function squareCentre(sq: number, flipped: boolean): { x: number; y: number } {
   const file = sq % 9;
   const rank = (sq / 9) | 0;
   const col = flipped ? 8 - file : file;

@@ -43,7 +43,7 @@ export interface RenderedList {
 
 /** PGN's annotation glyphs $1 .. $6. */
 const NAG_GLYPHS: Record<number, string> = { 1: '!', 2: '?', 3: '!!', 4: '??', 5: '!?', 6: '?!' };
-export const NAG_KIND: Record<number, string> = {
+const NAG_KIND: Record<number, string> = {
   1: 'good',
   2: 'mistake',
   3: 'brilliant',
@@ -59,7 +59,7 @@ export function nagMark(node: MoveNode): MoveMark | null {
 }
 
 /** The start position's side to move and full-move number, for numbering the moves. */
-export function moveNumbering(fen: string): { blackFirst: boolean; first: number } {
+function moveNumbering(fen: string): { blackFirst: boolean; first: number } {
   const f = fen.trim().split(/\s+/);
   const n = Number(f[5]);
   return { blackFirst: f[1] === 'b', first: Number.isSafeInteger(n) && n > 0 ? n : 1 };
