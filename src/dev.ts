@@ -9,6 +9,12 @@
 
 export * from './index.js';
 
+// Opening books: the file format and keys (tools/book builds books).
+export { BOOK_FLAG_MIRROR, encodeBook, type BookEntry } from './book/format.js';
+export { bookKey } from './book/key.js';
+export { bookMoveCode } from './book/book.js';
+export { readEmbeddedBook } from './book/files.js';
+
 // Rules internals: move generation into caller-owned lists, chase detection,
 // random numbers, piece and value constants.
 export { assignIds, chasedMask, idBoard, moveId } from './core/chase.js';

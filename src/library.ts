@@ -48,6 +48,11 @@ export {
   type RuleConfig,
 } from './core/rules.js';
 
+// Openings: opening books (probing; the engine plays from one with OwnBook), the ECCO name of a game's opening.
+export { OpeningBook, type BookMove } from './book/book.js';
+export type { BookDescription, BookLoadCode } from './book/format.js';
+export { classifyOpening, eccoName, type ClassifyErrorCode, type OpeningName } from './opening/ecco.js';
+
 // Moves in the players' notations (Chinese 炮二平五, WXF C2=5, ICCS H2-E2, UCI
 // h2e2), both ways, and game files: PGN (read in any notation and encoding,
 // written in a chosen notation) and XQF (read). docs/NOTATION.md.

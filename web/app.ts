@@ -18,7 +18,9 @@ import {
   addMove,
   annotateGame,
   browserSupport,
+  classifyOpening,
   formatLine,
+  formatMove,
   formatReviewScore,
   formatScore,
   judge,
@@ -65,6 +67,8 @@ const $ = <T extends HTMLElement = HTMLElement>(id: string): T => {
 // the command line's does): JavaScript runs slowly until compiled, and a cold
 // thread's first searches would reach a fraction of the depth.
 const engine = new Engine({ warmup: true });
+// The page opens from Kirin's default book, by weight among the masters' moves: varied openings.
+engine.options.set('OwnBook', 'true');
 // The WebAssembly zstd decoder compiles meanwhile, for the network a player may load.
 const decoderReady = prepareNetworkDecoder();
 
@@ -93,11 +97,14 @@ let linesAt: { pos: Position; ply: number } = { pos, ply: 0 };
 function clearLines(): void {
   lines = [];
   linesAt = { pos, ply: path.length };
+  bookLine = null;
 }
 /** The last score Kirin's search gave, from Red, and the positions it is about (the searched one and after its move). */
 let lastScore: { fens: string[]; red: number; material: number; depth: number } | null = null;
 /** Moves Kirin played from its opening book. */
 const bookMoves = new Set<MoveNode>();
+/** Kirin's last move when it came from the book (shown in place of a search's line), and where it was played. */
+let bookLine: { move: Move; at: Position; ply: number } | null = null;
 /** The last review, and the main-line moves it reviewed (review.plies[i] is reviewed[i]). */
 let review: { result: Review; reviewed: MoveNode[] } | null = null;
 /** The review running: cancel() stops it. */
@@ -307,6 +314,25 @@ function renderMoves(): void {
 function renderLines(): void {
   const box = $('lines');
   box.replaceChildren();
+  renderBookMoves();
+  if (bookLine && lines.length === 0) {
+    const row = document.createElement('div');
+    row.className = 'line book';
+    row.dataset.line = '1';
+    const label = plyLabel(game.fen, bookLine.ply);
+    const text = formatMove(bookLine.at, bookLine.move, { notation });
+    row.innerHTML = '<span class="score">book</span><span class="pv"></span>';
+    const pv = row.querySelector('.pv')!;
+    pv.append(`${label.number}.${label.black ? '..' : ''} `);
+    const m = document.createElement('span');
+    m.className = 'pv-move';
+    m.dataset.uci = moveToUci(bookLine.move);
+    m.textContent = text.ok ? text.value : moveToUci(bookLine.move);
+    pv.appendChild(m);
+    box.appendChild(row);
+    $('info').hidden = true;
+    return;
+  }
   const at = linesAt.pos;
   const live = at === pos;
   const first = lines[0];
@@ -347,6 +373,27 @@ function renderLines(): void {
   });
 }
 
+/** With Analysis on: the opening book's moves for the position shown, with their share and games. */
+function renderBookMoves(): void {
+  const box = $('book-moves');
+  const moves = analysing() && canSearch ? engine.bookMoves() : [];
+  // The engine's position is the position shown once next() has set it.
+  const shown = engine.fen() === pos.fen() ? moves : [];
+  box.hidden = shown.length === 0;
+  box.textContent = shown.length === 0 ? '' : 'Book: ';
+  shown.slice(0, 6).forEach((b, i) => {
+    const t = formatMove(pos, b.move, { notation });
+    const m = document.createElement('span');
+    m.className = 'book-move';
+    m.dataset.uci = b.uci;
+    m.textContent = `${t.ok ? t.value : b.uci} ${Math.round(100 * b.share)}%`;
+    m.title = `${b.games} games: ${b.wins} won, ${b.draws} drawn, ${b.losses} lost by the side that played it`;
+    m.addEventListener('click', () => playLine([b.move]));
+    if (i > 0) box.append(', ');
+    box.appendChild(m);
+  });
+}
+
 let linesQueued = false;
 /** Redraws what a search's output changes, once per frame at most. */
 function queueSearchOutput(): void {
@@ -371,6 +418,14 @@ function renderStatus(): void {
   else if (here().children.length > 0) status.textContent = `Move ${path.length} of the game (${side} to move)`;
   else status.textContent = pos.side === human ? `Your move (${side})` : `Kirin to move (${side})`;
   $('eval-status').textContent = `Evaluation: ${engine.evaluationName()}`;
+  // The ECCO opening of the moves to the position shown.
+  const opening = classifyOpening(
+    path.map((n) => moveToUci(n.move)),
+    game.fen,
+  );
+  $('opening').textContent = opening.ok
+    ? [opening.value.code, opening.value.name, opening.value.variation].filter((x) => x !== '').join(' ')
+    : '';
 }
 
 /** The address holds the game: the start FEN, the line shown and the move shown. */
@@ -570,6 +625,7 @@ async function next(): Promise<void> {
     return;
   }
   void showStaticEval();
+  renderBookMoves();
   if (gameOver(pos)) return;
   if (analysing()) return analyse(gen);
   if (pos.side !== human && here().children.length === 0) return engineMove(gen);
@@ -605,6 +661,7 @@ async function engineMove(gen: number): Promise<void> {
   let best: Move;
   let score = 0;
   let depth = 0;
+  let fromBook = false;
   try {
     await engine.ready(); // the clock starts after the warm-up
     if (gen !== generation) return;
@@ -621,6 +678,7 @@ async function engineMove(gen: number): Promise<void> {
     best = r.bestMove;
     score = r.score;
     depth = r.depth;
+    fromBook = r.book === true;
   } catch (e) {
     thinking = false;
     $('status').textContent = `Search failed: ${(e as Error).message}`;
@@ -629,6 +687,15 @@ async function engineMove(gen: number): Promise<void> {
   if (gen !== generation) return; // the game changed meanwhile (take back, new game)
   thinking = false;
   if (best === 0) return renderStatus();
+  if (fromBook) {
+    // A book move: no search, no score; the move says where it came from.
+    const node = playMove(best);
+    bookMoves.add(node);
+    bookLine = { move: best, at: searched, ply: searchedPly };
+    renderMoves();
+    renderLines();
+    return;
+  }
   const red = searched.side === RED ? score : -score;
   const fens = [searched.fen()];
   const after = searched.clone();
@@ -758,6 +825,8 @@ async function startReview(): Promise<void> {
   document.body.dataset.review = 'running';
   render();
   await engine.waitIdle();
+  // The review searches every position: no move may come from the book.
+  engine.options.set('OwnBook', 'false');
   const r = await reviewGame(
     engine,
     { startFen: game.fen, moves: reviewed.map((n) => moveToUci(n.move)) },
@@ -770,6 +839,7 @@ async function startReview(): Promise<void> {
       },
     },
   );
+  engine.options.set('OwnBook', 'true');
   reviewing = null;
   progress.hidden = true;
   $('review-start').hidden = false;

@@ -50,6 +50,8 @@ const RENAMED: Readonly<Record<string, string>> = Object.freeze({
   hash: 'hashsize',
   threads: 'threads',
   ponder: 'ponder',
+  ownbook: 'usebook',
+  bookfile: 'bookfiles',
 });
 
 /** The UCCI name of a Kirin option. */

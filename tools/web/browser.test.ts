@@ -85,6 +85,11 @@ test(
       assert.equal(played[0], 'h2e2');
       assert.equal(await shownFen(), fenAfter(played), 'the FEN shown is the position after both moves');
       assert.notEqual(await page.textContent('#lines .pv'), '', "Kirin's line is shown");
+      // Kirin's reply comes from its default book (fetched beside kirin.js), and the opening is named.
+      assert.match((await page.getAttribute('#lines .line.book .pv-move', 'data-uci'))!, /^[a-i]\d[a-i]\d$/);
+      assert.equal(await page.getAttribute('#moves .move[data-ply="2"]', 'data-uci'), played[1]);
+      assert.match((await page.getAttribute('#moves .move[data-ply="2"]', 'class'))!, /\bbook\b/);
+      assert.match((await page.textContent('#opening'))!, /^[A-E]\d\d \S/);
 
       // Two more moves of ours: the first legal move of each position, clicked.
       for (let n = 4; n <= 6; n += 2) {
