@@ -2,11 +2,13 @@
 // /usr/bin/chromium, driven by playwright-core; skipped where it is absent):
 // the address opens a game at a move and follows the board; the keys, the
 // buttons and the move list navigate; a move played in the middle of the game
-// makes a variation; a real PGN (test/data/games/) pasted or opened shows its
-// moves in Chinese notation and in the notation chosen; the PGN exported reads
-// back to the same moves; MultiPV 2 and 3 draw as many lines and arrows; the
-// evaluation bar follows the analysis; at phone width the bar lies above the
-// board and nothing sticks out. Searches run at the page's own pace, kept short.
+// makes a variation; the opening is named and the book's moves for the position
+// listed; a real PGN (test/data/games/) pasted or opened shows its moves in
+// Chinese notation and in the notation chosen; the PGN exported reads back to
+// the same moves; MultiPV 2 and 3 draw as many lines and arrows; the evaluation
+// bar follows the analysis; Review game shows its progress, cancels, and finds
+// a real game's blunder; at phone width the bar lies above the board and
+// nothing sticks out. Searches run at the page's own pace, kept short.
 
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -16,6 +18,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { START_FEN } from '../../src/core/fen.js';
+import { Engine } from '../../src/engine/engine.js';
 import { Position } from '../../src/core/position.js';
 import { moveToUci } from '../../src/core/types.js';
 import { playUciMoves } from '../../src/core/ucimove.js';
@@ -117,6 +120,18 @@ test(
       assert.equal(await page.getAttribute('.cell[data-square="g2"]', 'aria-label'), 'g2: red knight');
       // An address is analysis: Kirin moves for neither side.
       assert.equal(await page.isChecked('#analysis'), true);
+      // The opening of the moves shown, and the book's moves for the position shown, as the library gives them.
+      assert.match((await page.textContent('#opening')) ?? '', /^[A-E]\d\d \S/);
+      await page.waitForSelector('#book-moves .book-move', { timeout: 30_000 });
+      const engine = new Engine();
+      assert.ok(engine.setPosition(null, moves.slice(0, 3)).ok);
+      const expected = engine.bookMoves().slice(0, 6);
+      await engine.close();
+      assert.ok(expected.length > 0);
+      assert.deepEqual(
+        await page.$$eval('#book-moves .book-move', (ms) => ms.map((m) => m.getAttribute('data-uci'))),
+        expected.map((b) => b.uci),
+      );
 
       await page.keyboard.press('ArrowLeft');
       assert.equal(await shownFen(page), fenAfter(moves.slice(0, 2)));
