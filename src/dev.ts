@@ -9,6 +9,9 @@
 
 export * from './index.js';
 
+// The guard of text that goes into an engine command (the match runner, the cluster).
+export { checkCommandFields, checkCommandText, shownText } from './core/command-text.js';
+
 // Rules internals: move generation into caller-owned lists, chase detection,
 // random numbers, piece and value constants.
 export { assignIds, chasedMask, idBoard, moveId } from './core/chase.js';
