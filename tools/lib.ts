@@ -44,8 +44,9 @@
 //     readCommandLine(argv, SPEC): Result<CommandLine, 'help' | 'arguments'>
 //       Pure: `{ values, positionals, groups }` (values typed from the options), or the
 //       error 'help' (--help or -h anywhere) or 'arguments' (an unknown option, an
-//       option without its value, a value that looks like an option - write
-//       `--name=-5` for a value starting with '-' -, a flag given a value, too
+//       option without its value, a value that looks like an option - a negative
+//       number is a value: `--seed -5` reads as `--seed=-5`, and the tool's check
+//       of the number refuses it in its own words -, a flag given a value, too
 //       many or too few positionals), with the message.
 //     reportCommandLine(spec, error, out?, err?): number
 //       Prints the usage for 'help' to stdout (returns 0), or `<name>: <message>`
@@ -213,6 +214,31 @@ type ArgToken =
   | { kind: 'positional'; value: string }
   | { kind: 'option-terminator' };
 
+/**
+ * The words with each negative number that follows an option taking a value
+ * joined to it (`--positions -5` -> `--positions=-5`): util.parseArgs calls such
+ * a value ambiguous, and the tool's own check of the number says what is wrong.
+ */
+function joinNegativeValues(argv: readonly string[], options: OptionsSpec): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--') {
+      out.push(...argv.slice(i));
+      break;
+    }
+    const long = /^--([^=]+)$/.exec(a)?.[1];
+    const short = /^-([^-])$/.exec(a)?.[1];
+    const name = long ?? Object.keys(options).find((k) => short !== undefined && options[k].short === short);
+    const next = argv[i + 1];
+    if (name !== undefined && options[name]?.type === 'string' && next !== undefined && /^-\.?\d/.test(next)) {
+      out.push(`--${name}=${next}`);
+      i++;
+    } else out.push(a);
+  }
+  return out;
+}
+
 /** Reads a command line (util.parseArgs, strict): its values, or 'help' or 'arguments' with the message. */
 export function readCommandLine<O extends OptionsSpec>(
   argv: readonly string[],
@@ -225,7 +251,7 @@ export function readCommandLine<O extends OptionsSpec>(
   let parsed: { values: Record<string, unknown>; tokens: ArgToken[] };
   try {
     parsed = parseArgs({
-      args: [...argv],
+      args: joinNegativeValues(argv, spec.options),
       options: spec.options as Record<string, OptionSpec>,
       strict: true,
       allowPositionals: spec.positionals !== undefined || groupNames.size > 0,
