@@ -15,6 +15,9 @@ export { bookKey } from './book/key.js';
 export { bookMoveCode } from './book/book.js';
 export { readEmbeddedBook } from './book/files.js';
 
+// The guard of text that goes into an engine command (the match runner, the cluster).
+export { checkCommandFields, checkCommandText, shownText } from './core/command-text.js';
+
 // Rules internals: move generation into caller-owned lists, chase detection,
 // random numbers, piece and value constants.
 export { assignIds, chasedMask, idBoard, moveId } from './core/chase.js';

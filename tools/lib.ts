@@ -46,8 +46,9 @@
 //     readCommandLine(argv, SPEC): Result<CommandLine, 'help' | 'arguments'>
 //       Pure: `{ values, positionals, groups }` (values typed from the options), or the
 //       error 'help' (--help or -h anywhere) or 'arguments' (an unknown option, an
-//       option without its value, a value that looks like an option - write
-//       `--name=-5` for a value starting with '-' -, a flag given a value, too
+//       option without its value, a value that looks like an option - a negative
+//       number is a value: `--seed -5` reads as `--seed=-5`, and the tool's check
+//       of the number refuses it in its own words -, a flag given a value, too
 //       many or too few positionals), with the message.
 //     reportCommandLine(spec, error, out?, err?): number
 //       Prints the usage for 'help' to stdout (returns 0), or `<name>: <message>`

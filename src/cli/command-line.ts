@@ -73,6 +73,31 @@ type ArgToken =
   | { kind: 'positional'; value: string }
   | { kind: 'option-terminator' };
 
+/**
+ * The words with each negative number that follows an option taking a value
+ * joined to it (`--positions -5` -> `--positions=-5`): util.parseArgs calls such
+ * a value ambiguous, and the tool's own check of the number says what is wrong.
+ */
+function joinNegativeValues(argv: readonly string[], options: OptionsSpec): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--') {
+      out.push(...argv.slice(i));
+      break;
+    }
+    const long = /^--([^=]+)$/.exec(a)?.[1];
+    const short = /^-([^-])$/.exec(a)?.[1];
+    const name = long ?? Object.keys(options).find((k) => short !== undefined && options[k].short === short);
+    const next = argv[i + 1];
+    if (name !== undefined && options[name]?.type === 'string' && next !== undefined && /^-\.?\d/.test(next)) {
+      out.push(`--${name}=${next}`);
+      i++;
+    } else out.push(a);
+  }
+  return out;
+}
+
 /** Reads a command line (util.parseArgs, strict): its values, or 'help' or 'arguments' with the message. */
 export function readCommandLine<O extends OptionsSpec>(
   argv: readonly string[],
@@ -85,7 +110,7 @@ export function readCommandLine<O extends OptionsSpec>(
   let parsed: { values: Record<string, unknown>; tokens: ArgToken[] };
   try {
     parsed = parseArgs({
-      args: [...argv],
+      args: joinNegativeValues(argv, spec.options),
       options: spec.options as Record<string, OptionSpec>,
       strict: true,
       allowPositionals: spec.positionals !== undefined || groupNames.size > 0,
