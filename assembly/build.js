@@ -3,10 +3,11 @@
 // one module) - kernels.wasm imports an ordinary memory, kernels-shared.wasm a
 // shared one (WebAssembly cannot import one kind as the other) -, takes the
 // WebAssembly zstd decoder out of npm zstddec (zstd.wasm) and copies Kirin's
-// embedded network (src/eval/kirinnet/kirin.knet, when committed), all into
-// dist/browser/: the package ships each file once, there, where the browser
-// build's kirin.js finds them beside itself and the Node engine reads them
-// (src/platform/node/files.ts). Then, unless --product, the
+// embedded network (src/eval/kirinnet/kirin.knet) and default opening book
+// (src/book/kirin.book), when committed, all into dist/browser/: the package
+// ships each file once, there, where the browser build's kirin.js finds them
+// beside itself and the Node engine reads them (src/platform/node/files.ts,
+// book-files.ts). Then, unless --product, the
 // training kernels of `kirin train` (train-kernels.ts) into
 // dist/commands/train/train-kernels.wasm (shared memory). Plain JavaScript, so the
 // product builds without compiling the tools.
@@ -47,9 +48,11 @@ if (!productOnly) variants.push([[join(root, 'assembly/train-kernels.ts')], 'dis
 // script): \`npm run test:unit\` runs this script on every call.
 const zstddecFile = fileURLToPath(import.meta.resolve('zstddec/stream'));
 const netSource = join(root, 'src/eval/kirinnet/kirin.knet');
+const bookSource = join(root, 'src/book/kirin.book');
 const inputs = [
   ...new Set(variants.flatMap(([sources]) => sources)),
   netSource,
+  bookSource,
   fileURLToPath(import.meta.url),
   join(root, 'node_modules/assemblyscript/package.json'),
   zstddecFile,
@@ -60,6 +63,7 @@ const outputs = [
   join(root, 'dist/browser/zstd.wasm'),
   join(root, 'dist/browser/zstd.wasm.LICENSE'),
   ...(existsSync(netSource) ? [join(root, 'dist/browser/kirin.knet')] : []),
+  ...(existsSync(bookSource) ? [join(root, 'dist/browser/kirin.book')] : []),
 ];
 const newestInput = Math.max(...inputs.map((f) => statSync(f).mtimeMs));
 if (outputs.every((f) => existsSync(f) && statSync(f).mtimeMs > newestInput)) {
@@ -113,3 +117,8 @@ const net = netSource;
 const netOut = join(root, 'dist/browser/kirin.knet');
 if (existsSync(net)) copyFileSync(net, netOut);
 else rmSync(netOut, { force: true });
+
+// Kirin's default opening book likewise (src/platform/node/book-files.ts readEmbeddedBook).
+const bookOut = join(root, 'dist/browser/kirin.book');
+if (existsSync(bookSource)) copyFileSync(bookSource, bookOut);
+else rmSync(bookOut, { force: true });

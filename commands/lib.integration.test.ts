@@ -42,6 +42,14 @@ const SCRIPTS: readonly string[][] = [
   ['bin/kirin.js', 'tune'],
   ['bin/kirin.js', 'train'],
   ['dist/commands/train/bench.js'],
+  ['dist/commands/cluster/bench.js'],
+  ['bin/kirin.js', 'cluster', 'worker'],
+  ['bin/kirin.js', 'cluster', 'sprt'],
+  ['bin/kirin.js', 'cluster', 'datagen'],
+  ['bin/kirin.js', 'cluster', 'analyse'],
+  ['bin/kirin.js', 'cluster', 'status'],
+  ['bin/kirin.js', 'cluster', 'resume'],
+  ['bin/kirin.js', 'cluster', 'cancel'],
 ];
 
 /** Runs a script with arguments: its exit status and output. */

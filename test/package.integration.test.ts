@@ -80,17 +80,22 @@ test('npm pack ships the product only, each file once: no tests, tools, test sup
       files.includes('bin/kirin.js') &&
       files.includes('dist/src/search/worker.js') &&
       files.includes('dist/browser/kirin.js') &&
-      files.includes('dist/browser/worker.js'),
+      files.includes('dist/browser/worker.js') &&
+      files.includes('dist/src/book/kirin.book') &&
+      files.includes('dist/browser/kirin.book') &&
+      files.includes('dist/src/opening-command.js'),
+    'the package holds the engine, the browser entry, the default book (for each) and kirin opening',
   );
   const bad = files.filter((f) =>
     /\.test\.|^(commands|lab|scripts|tools|test)\/|^dist\/(commands|lab|scripts|tools|test)\/|^src\/|\.map$/.test(f),
   );
   assert.deepEqual(bad, []);
-  // The kernels, the zstd decoder and the embedded network once each, in dist/browser/ (Node reads them there too).
-  const assets = files.filter((f) => /\.(wasm|knet)$/.test(f)).sort();
+  // The kernels, the zstd decoder, the embedded network and book once each, in dist/browser/ (Node reads them there too).
+  const assets = files.filter((f) => /\.(wasm|knet|book)$/.test(f)).sort();
   assert.deepEqual(assets, [
     'dist/browser/kernels-shared.wasm',
     'dist/browser/kernels.wasm',
+    'dist/browser/kirin.book',
     'dist/browser/kirin.knet',
     'dist/browser/zstd.wasm',
   ]);
@@ -155,6 +160,14 @@ test('the packed tarball installs offline and runs: npx kirin (UCI and UCCI), th
     assert.equal(uci.status, 0, uci.stderr);
     assert.match(uci.stdout, /^id name Kirin /m);
     assert.match(uci.stdout, /^uciok$/m);
+    // The default book ships with the package: a book move at once.
+    const book = run('npx', ['--offline', 'kirin'], app, 'setoption name OwnBook value true\ngo depth 5\nquit\n');
+    assert.match(book.stdout, /^info string book move [a-i]\d[a-i]\d from kirin\.book /m);
+    // kirin opening, a product command.
+    writeFileSync(join(app, 'g.pgn'), '1. h2e2 h9g7 2. h0g2 i9h9 *\n');
+    const opening = run('npx', ['--offline', 'kirin', 'opening', 'g.pgn'], app);
+    assert.equal(opening.status, 0, opening.stderr);
+    assert.equal(opening.stdout, 'B05\t中炮对进左马\t\n');
     const ucci = run('npx', ['--offline', 'kirin'], app, 'ucci\nquit\n');
     assert.match(ucci.stdout, /^ucciok$/m);
     assert.match(ucci.stdout, /^bye$/m);

@@ -11,12 +11,18 @@
 // coordinator goes on where the file and Redis say it stopped. When the
 // deduplication leaves the file short, more shards are queued. The file ends
 // with exactly --positions positions, in `kirin datagen`'s format.
+//
+// A new run into a file that an earlier run of the same seed filled begins
+// after that run's shards (DatagenSpec.firstShard): the coordinator finds the
+// earlier runs of the file in Redis, or, when Redis has forgotten them, counts
+// the shards the file's positions fill at least; its shard k is shard
+// firstShard + k of the seed, so no shard already in the file is played again.
 
 import { closeSync, fsyncSync, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Redis } from 'ioredis';
-import { Position } from '../../src/dev.js';
+import { err, ok, Position, type Result } from '../../src/dev.js';
 import { loadOpenings, type Opening } from '../match/openings.js';
 import { DEFAULT_NODES, DEFAULT_OPENINGS, progressLine } from '../datagen/cli.js';
 import {
@@ -26,31 +32,18 @@ import {
   forEachRecord,
   openForAppend,
   recordPosition,
+  type OpenData,
 } from '../datagen/format.js';
 import { ADJUDICATION, type GameMessage, type WorkerConfig } from '../datagen/worker.js';
 import { keys } from './redis.js';
-import type { Coordinator, RunEnd, RunHandler } from './runs.js';
-
-export interface DatagenSpec {
-  /** The data file (absolute, on the coordinator's machine). */
-  out: string;
-  positions: number;
-  /** Positions per shard. */
-  shard: number;
-  seed: number;
-  nodes: number;
-  depth: number;
-  randomPlies: number;
-  maxPly: number;
-  hash: number;
-  openings: Opening[];
-  openingsPath: string;
-}
+import type { Coordinator, HandlerCheck, RunHandler } from './runs.js';
+import type { DatagenSpec } from './specs.js';
 
 export interface DatagenRequest {
   out: string;
   positions: number;
   shard: number;
+  firstShard: number;
   seed: number;
   nodes: number;
   depth: number;
@@ -66,20 +59,22 @@ export interface DatagenRequest {
  */
 const MAX_POSITIONS = 16_000_000;
 
-/** The spec, with the openings read and checked (throws Error with the message). */
-export function makeDatagenSpec(r: DatagenRequest): DatagenSpec {
+/** The spec, with the openings read and checked. */
+export function makeDatagenSpec(r: DatagenRequest): Result<DatagenSpec, 'request'> {
   if (r.positions > MAX_POSITIONS)
-    throw new Error(
+    return err(
+      'request',
       `at most ${MAX_POSITIONS} positions in one file (its deduplication set holds 2^24 keys); write several files`,
     );
   const openingsPath = r.openingsPath ?? DEFAULT_OPENINGS;
   const loaded = loadOpenings(openingsPath);
-  if (!loaded.ok) throw new Error(`openings: ${loaded.error.message}`);
+  if (!loaded.ok) return err('request', `openings: ${loaded.error.message}`);
   const openings: Opening[] = loaded.value;
-  return {
+  return ok({
     out: resolve(r.out),
     positions: r.positions,
     shard: r.shard,
+    firstShard: r.firstShard,
     seed: r.seed,
     nodes: r.nodes === 0 && r.depth === 0 ? DEFAULT_NODES : r.nodes,
     depth: r.depth,
@@ -88,7 +83,29 @@ export function makeDatagenSpec(r: DatagenRequest): DatagenSpec {
     hash: r.hash,
     openings,
     openingsPath,
-  };
+  });
+}
+
+/**
+ * The first shard of a new run into `out` with this seed and shard size: after
+ * the shards of the earlier runs Redis remembers (each run's firstShard plus the
+ * shards it merged), and at least as many shards as the file's `have` positions
+ * fill (a shard adds at most `shard` positions).
+ */
+export function firstShardAfter(
+  earlier: ReadonlyArray<{ spec: unknown; merged: number }>,
+  out: string,
+  seed: number,
+  shard: number,
+  have: number,
+): number {
+  let first = Math.ceil(have / shard);
+  for (const run of earlier) {
+    const s = run.spec as Partial<DatagenSpec> | null;
+    if (!s || s.out !== out || s.seed !== seed || s.shard !== shard) continue;
+    first = Math.max(first, (typeof s.firstShard === 'number' ? s.firstShard : 0) + run.merged);
+  }
+  return first;
 }
 
 /** The seed of shard `index`. */
@@ -96,23 +113,27 @@ function shardSeed(seed: number, index: number): number {
   return (seed * 7919 + (index + 1) * 104729) >>> 0;
 }
 
-/** What a worker sends back for a shard: its records and their dedup keys (base64). */
+/** What a worker sends back for a shard: its records (base64) and counts. */
 export interface ShardResult {
   records: string;
-  keys: string;
   positions: number;
   games: number;
 }
 
 /**
- * Plays shard `index`: the datagen thread's games from the shard's seed until
- * `spec.shard` positions new within the shard are in (the last game's cut, as
- * `kirin datagen` cuts at its target). Null when the run was stopped meanwhile.
+ * Plays shard `index` of the run (the seed's shard firstShard + index): the
+ * datagen thread's games from the shard's seed until `spec.shard` positions new
+ * within the shard are in (the last game's cut, as `kirin datagen` cuts at its
+ * target). Null when the run was stopped meanwhile; the error when the thread failed.
  */
-export function generateShard(spec: DatagenSpec, index: number, cancelled: () => boolean): Promise<ShardResult | null> {
+export function generateShard(
+  spec: DatagenSpec,
+  index: number,
+  cancelled: () => boolean,
+): Promise<Result<ShardResult | null, 'job'>> {
   const cfg: WorkerConfig = {
     id: index,
-    seed: shardSeed(spec.seed, index),
+    seed: shardSeed(spec.seed, spec.firstShard + index),
     openings: spec.openings,
     randomPlies: spec.randomPlies,
     nodes: spec.nodes,
@@ -123,11 +144,10 @@ export function generateShard(spec: DatagenSpec, index: number, cancelled: () =>
   };
   const want = spec.shard;
   const records = new Uint8Array(want * RECORD_SIZE);
-  const keyList = new Float64Array(want);
   const seen = new Set<number>();
   let n = 0;
   let games = 0;
-  return new Promise((resolveShard, reject) => {
+  return new Promise((resolveShard) => {
     const w = new Worker(new URL('../datagen/worker.js', import.meta.url), { workerData: cfg });
     let settled = false;
     const end = (v: ShardResult | null, e?: Error): void => {
@@ -135,8 +155,7 @@ export function generateShard(spec: DatagenSpec, index: number, cancelled: () =>
       settled = true;
       clearInterval(watch);
       void w.terminate();
-      if (e) reject(e);
-      else resolveShard(v);
+      resolveShard(e ? err('job', `datagen thread: ${e.message}`) : ok(v));
     };
     const watch = setInterval(() => {
       if (cancelled()) end(null);
@@ -148,12 +167,11 @@ export function generateShard(spec: DatagenSpec, index: number, cancelled: () =>
         if (seen.has(m.keys[i])) continue;
         seen.add(m.keys[i]);
         records.set(m.records.subarray(i * RECORD_SIZE, (i + 1) * RECORD_SIZE), n * RECORD_SIZE);
-        keyList[n++] = m.keys[i];
+        n++;
       }
       if (n >= want) {
         end({
           records: Buffer.from(records.buffer, 0, n * RECORD_SIZE).toString('base64'),
-          keys: Buffer.from(keyList.buffer, 0, n * 8).toString('base64'),
           positions: n,
           games,
         });
@@ -164,6 +182,16 @@ export function generateShard(spec: DatagenSpec, index: number, cancelled: () =>
   });
 }
 
+/** openForAppend (a data file for appending), its errors (the folder missing, a file that is no data file) as values. */
+export function openDataFile(path: string): Result<OpenData, 'file'> {
+  try {
+    const r = openForAppend(path);
+    return r.ok ? r : err('file', `${path}: ${r.error.message}`);
+  } catch (e) {
+    return err('file', `${path}: ${(e as Error).message}`);
+  }
+}
+
 /** A merged shard's place in the results hash: its data is dropped, its numbers kept. */
 interface MergedMark {
   merged: true;
@@ -172,9 +200,25 @@ interface MergedMark {
   games: number;
 }
 
+/** A shard's result as read from Redis: its records and counts, their sizes checked. */
+function readShard(value: unknown, index: number): Result<ShardResult | MergedMark, 'result'> {
+  const v = value as Partial<ShardResult & MergedMark> | null;
+  const bad = (what: string): Result<never, 'result'> => err('result', `shard ${index}: malformed result (${what})`);
+  if (typeof v !== 'object' || v === null) return bad('not an object');
+  const count = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
+  if (v.merged === true) {
+    if (!count(v.kept) || !count(v.dupes) || !count(v.games)) return bad('its counts');
+    return ok({ merged: true, kept: v.kept, dupes: v.dupes, games: v.games });
+  }
+  if (typeof v.records !== 'string') return bad('records not text');
+  if (!count(v.positions) || !count(v.games)) return bad('its counts');
+  if (Buffer.byteLength(v.records, 'base64') !== v.positions * RECORD_SIZE) return bad('records of the wrong size');
+  return ok({ records: v.records, positions: v.positions, games: v.games });
+}
+
 /** Coordinator side: merges the shards in order into the data file. */
 export class ShardMerger implements RunHandler {
-  private readonly seen = new Set<number>();
+  private readonly seen: Set<number>;
   private readonly waiting = new Map<number, ShardResult>();
   /** Positions in the file. */
   count = 0;
@@ -187,48 +231,65 @@ export class ShardMerger implements RunHandler {
   private lastDraw = 0;
   private lastCount = -1;
 
-  /** Opens (and resumes) the data file; throws Error when it is not a data file. */
-  constructor(
+  private constructor(
     readonly spec: DatagenSpec,
     private readonly coordinator: Coordinator,
     private readonly redis: Redis,
     private readonly print: (line: string) => void,
+    seen: Set<number>,
+    count: number,
   ) {
     this.merged = coordinator.run.merged;
-    const opened = openForAppend(spec.out);
-    if (!opened.ok) throw new Error(`${spec.out}: ${opened.error.message}`);
+    this.seen = seen;
+    this.count = count;
+    this.startCount = count;
+  }
+
+  /** Opens (and resumes) the data file: the merger, or why the file is not a data file. */
+  static open(
+    spec: DatagenSpec,
+    coordinator: Coordinator,
+    redis: Redis,
+    print: (line: string) => void,
+  ): Result<ShardMerger, 'coordinator'> {
+    const opened = openDataFile(spec.out);
+    if (!opened.ok) return err('coordinator', opened.error.message);
     closeSync(opened.value.fd);
+    const seen = new Set<number>();
     const pos = new Position(null);
     const board = new Uint8Array(90);
     let badRecord = '';
     const r = forEachRecord(spec.out, (buf, off) => {
       const set = recordPosition(decodeRecord(buf, off, board), pos);
-      if (set.ok) this.seen.add(dedupKey(set.value));
+      if (set.ok) seen.add(dedupKey(set.value));
       else badRecord ||= set.error.message;
     });
-    if (!r.ok) throw new Error(`${spec.out}: ${r.error.message}`);
-    if (badRecord) throw new Error(`${spec.out}: ${badRecord}`);
-    this.count = r.value;
-    this.startCount = r.value;
+    if (!r.ok) return err('coordinator', `${spec.out}: ${r.error.message}`);
+    if (badRecord) return err('coordinator', `${spec.out}: ${badRecord}`);
+    return ok(new ShardMerger(spec, coordinator, redis, print, seen, r.value));
   }
 
-  result(index: number, value: unknown): void {
-    const v = value as ShardResult | MergedMark;
+  result(index: number, value: unknown): Result<null, 'result'> {
+    const read = readShard(value, index);
+    if (!read.ok) return read;
+    const v = read.value;
     if ('merged' in v) {
       this.games += v.games;
       this.dupes += v.dupes;
-      return;
+      return ok(null);
     }
     if (index >= this.merged) this.waiting.set(index, v);
+    return ok(null);
   }
 
   /** Merges the shards that are next in order; ends the run at the target, or queues more shards. */
-  async check(): Promise<RunEnd | null> {
+  async check(): Promise<HandlerCheck> {
     while (this.count < this.spec.positions && this.waiting.has(this.merged)) {
-      await this.mergeNext();
+      const merged = await this.mergeNext();
+      if (!merged.ok) return merged;
     }
     this.draw(false);
-    if (this.count >= this.spec.positions) return { state: 'done', summary: this.summary() };
+    if (this.count >= this.spec.positions) return ok({ state: 'done', summary: this.summary() });
     const run = this.coordinator.run;
     if (this.merged >= run.jobs) {
       // Every shard is in and deduplication left the file short: more shards (a tenth more than the gap).
@@ -238,36 +299,48 @@ export class ShardMerger implements RunHandler {
       );
       await this.coordinator.extend(more);
     }
-    return null;
+    return ok(null);
   }
 
-  private async mergeNext(): Promise<void> {
+  /**
+   * Appends the next shard's positions that are new to the file. Each record is
+   * read back into a position first (a shard is what a worker, or whoever wrote
+   * to Redis, sent): one that is not a legal position fails the run, and the
+   * deduplication keys are the merger's own.
+   */
+  private async mergeNext(): Promise<Result<null, 'coordinator' | 'result'>> {
     const index = this.merged;
     const shard = this.waiting.get(index)!;
     const records = new Uint8Array(Buffer.from(shard.records, 'base64'));
-    const kb = Buffer.from(shard.keys, 'base64');
-    const shardKeys = new Float64Array(kb.buffer.slice(kb.byteOffset, kb.byteOffset + kb.byteLength));
     const keep = new Uint8Array(records.length);
+    const pos = new Position(null);
+    const board = new Uint8Array(90);
     let k = 0;
     let dupes = 0;
-    for (let i = 0; i < shardKeys.length && this.count + k < this.spec.positions; i++) {
-      if (this.seen.has(shardKeys[i])) {
+    for (let i = 0; i < shard.positions && this.count + k < this.spec.positions; i++) {
+      const set = recordPosition(decodeRecord(records, i * RECORD_SIZE, board), pos);
+      if (!set.ok) return err('result', `shard ${index}: record ${i}: ${set.error.message}`);
+      const key = dedupKey(set.value);
+      if (this.seen.has(key)) {
         dupes++;
         continue;
       }
-      this.seen.add(shardKeys[i]);
+      this.seen.add(key);
       keep.set(records.subarray(i * RECORD_SIZE, (i + 1) * RECORD_SIZE), k * RECORD_SIZE);
       k++;
     }
-    const opened = openForAppend(this.spec.out);
-    if (!opened.ok) throw new Error(`${this.spec.out}: ${opened.error.message}`);
+    const opened = openDataFile(this.spec.out);
+    if (!opened.ok) return err('coordinator', opened.error.message);
     try {
       if (opened.value.records !== this.count)
-        throw new Error(
+        return err(
+          'coordinator',
           `${this.spec.out} changed under the run (${opened.value.records} positions, expected ${this.count})`,
         );
       if (k) writeSync(opened.value.fd, keep, 0, k * RECORD_SIZE);
       fsyncSync(opened.value.fd);
+    } catch (e) {
+      return err('coordinator', `${this.spec.out}: ${(e as Error).message}`);
     } finally {
       closeSync(opened.value.fd);
     }
@@ -283,6 +356,7 @@ export class ShardMerger implements RunHandler {
       .hset(keys.results(this.coordinator.run.id), String(index), JSON.stringify(mark))
       .exec();
     this.coordinator.run.merged = this.merged;
+    return ok(null);
   }
 
   /** A progress line when the count changed (at most every 2 s) or every 30 s. */

@@ -16,6 +16,7 @@
 
 import { wasmSimdSupported } from '../platform/simd.js';
 import { ASSET_URLS } from '../platform/browser/assets.js';
+import { fetchEmbeddedBook } from '../platform/browser/book-files.js';
 import { fetchEmbeddedNetwork, fetchKernelModule, provideZstdModuleUrl } from '../platform/browser/files.js';
 import { runtimeSupport, type BrowserSupport } from './support.js';
 
@@ -26,14 +27,15 @@ export type { BrowserSupport, SupportFacts, SupportProblem } from './support.js'
  * What this browser offers Kirin and what is missing, in words: what the
  * browser lacks (cross-origin isolation, SharedArrayBuffer, WebAssembly, SIMD)
  * and the files kirin.js could not fetch from beside itself (the kernels, the
- * embedded network: kernelModuleProblem, embeddedNetworkProblem), each naming
- * its URL. A missing search thread (worker.js) fails the first search with an
- * error naming its URL.
+ * embedded network and book: kernelModuleProblem, embeddedNetworkProblem,
+ * embeddedBookProblem), each naming its URL. A missing search thread
+ * (worker.js) fails the first search with an error naming its URL.
  */
 export function browserSupport(): BrowserSupport {
   const missing: string[] = [];
   if (kernelModuleProblem !== null && wasmSimdSupported()) missing.push(kernelModuleProblem);
   if (embeddedNetworkProblem !== null) missing.push(embeddedNetworkProblem);
+  if (embeddedBookProblem !== null) missing.push(embeddedBookProblem);
   return runtimeSupport(missing);
 }
 
@@ -41,6 +43,9 @@ export function browserSupport(): BrowserSupport {
 export function canSearch(): boolean {
   return browserSupport().canSearch;
 }
+
+// The default opening book is fetched while the kernels and the network load.
+const bookFetch = fetchEmbeddedBook(ASSET_URLS.book);
 
 // prepareNetworkDecoder() fetches the zstd decoder from beside kirin.js.
 provideZstdModuleUrl(ASSET_URLS.zstd);
@@ -64,3 +69,11 @@ export const kernelModuleProblem: string | null = wasmSimdSupported()
  * evaluation plays.
  */
 export const embeddedNetworkProblem: string | null = await fetchEmbeddedNetwork(ASSET_URLS.network);
+
+/**
+ * Why Kirin's default opening book could not be fetched from beside kirin.js
+ * (assets.ts), or null when it was: kirin.js fetches it when it is imported
+ * (in parallel with the network), and an Engine with `OwnBook` on plays from it
+ * unless a book is loaded (Engine.loadBookBytes). Without it there is no book.
+ */
+export const embeddedBookProblem: string | null = await bookFetch;

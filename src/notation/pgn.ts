@@ -13,8 +13,10 @@
 import { START_FEN } from '../core/fen.js';
 import { Position } from '../core/position.js';
 import { err, ok, type Result } from '../core/result.js';
-import { RED } from '../core/types.js';
+import { RED, moveToUci } from '../core/types.js';
+import { classifyOpening } from '../opening/ecco.js';
 import {
+  mainLine,
   moveName,
   readResult,
   type Game,
@@ -368,9 +370,20 @@ export function writePgn(game: Game, style: PgnStyle = {}): Result<string, Forma
     FEN: isStart ? null : start.value.fen(),
     Format: format,
   };
+  // The opening's ECCO code and names (a game from the start), where the game's own tags are missing or empty.
+  const opening = isStart ? classifyOpening(mainLine(game).map(moveToUci)) : null;
+  const named: Record<string, string> = opening?.ok
+    ? { ECCO: opening.value.code, Opening: opening.value.name, Variation: opening.value.variation }
+    : {};
+  for (const [k, v] of Object.entries(named)) if (tagValue(game.headers, k) === undefined && v !== '') set[k] = v;
   for (const [k, v] of Object.entries(game.headers)) {
     const canon = ['Game', 'Result', 'FEN', 'Format'].find((c) => c.toLowerCase() === k.toLowerCase());
     if (canon === 'Game') continue;
+    const ecco = Object.keys(named).find((c) => c.toLowerCase() === k.toLowerCase());
+    if (ecco !== undefined && v.trim() === '') {
+      if (named[ecco] !== '') tags.push([ecco, named[ecco]]);
+      continue;
+    }
     if (canon !== undefined) {
       const value = set[canon];
       if (value !== null) tags.push([canon, value]);

@@ -5,10 +5,12 @@
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { test } from 'node:test';
+import type * as browserBookFiles from './browser/book-files.js';
 import type * as browserFiles from './browser/files.js';
 import type * as browserPageToucher from './browser/page-toucher.js';
 import type * as browserSearchThread from './browser/search-thread.js';
 import type * as browserThreadHost from './browser/thread-host.js';
+import type * as nodeBookFiles from './node/book-files.js';
 import type * as nodeFiles from './node/files.js';
 import type * as nodePageToucher from './node/page-toucher.js';
 import type * as nodeSearchThread from './node/search-thread.js';
@@ -22,13 +24,20 @@ test("each browser twin has its Node module's names and types", async () => {
   // A twin that lacks a name or changes a type turns one of these into `false`, which does not compile.
   const agree: [
     StandsFor<typeof browserFiles, typeof nodeFiles>,
+    StandsFor<typeof browserBookFiles, typeof nodeBookFiles>,
     StandsFor<typeof browserPageToucher, typeof nodePageToucher>,
     StandsFor<typeof browserSearchThread, typeof nodeSearchThread>,
     StandsFor<typeof browserThreadHost, typeof nodeThreadHost>,
-  ] = [true, true, true, true];
-  assert.deepEqual(agree, [true, true, true, true]);
+  ] = [true, true, true, true, true];
+  assert.deepEqual(agree, [true, true, true, true, true]);
   // And at run time, the names (thread-host needs a worker's `self`: the browser tests load it).
-  const browserOnly = ['provideKernelModule', 'fetchKernelModule', 'fetchEmbeddedNetwork', 'provideZstdModuleUrl'];
+  const browserOnly = [
+    'provideKernelModule',
+    'fetchKernelModule',
+    'fetchEmbeddedNetwork',
+    'fetchEmbeddedBook',
+    'provideZstdModuleUrl',
+  ];
   for (const [nodeModule, twin] of Object.entries(BROWSER_TWINS)) {
     if (twin.endsWith('/thread-host.js')) continue;
     const a = Object.keys((await import(`../${nodeModule}`)) as object).sort();

@@ -7,7 +7,7 @@
 // checks that the library reaches Node built-ins only through these modules.
 
 /** The platform's modules: src/platform/node/NAME.ts and its twin src/platform/browser/NAME.ts. */
-export const PLATFORM_MODULES = ['search-thread', 'thread-host', 'files', 'page-toucher'] as const;
+export const PLATFORM_MODULES = ['search-thread', 'thread-host', 'files', 'book-files', 'page-toucher'] as const;
 
 /** Node module -> its browser twin (paths in dist/src, as compiled): what the browser build swaps. */
 export const BROWSER_TWINS: Readonly<Record<string, string>> = Object.fromEntries(
