@@ -44,7 +44,7 @@ test('the annotated game: a score per move, ?? and the best line at the blunder,
   assert.equal(back.headers.Annotator, 'Kirin test');
   assert.equal(back.headers.Red, 'Red player');
   assert.equal(back.comment, `Before the game. ${reviewSummary(r.value)}`);
-  assert.match(back.comment, /Red accuracy \d+\.\d%, \d+ inaccuracies, \d+ mistakes, [1-9]\d* blunders/);
+  assert.match(back.comment, /Red accuracy \d+\.\d%, \d+ inaccurac(y|ies), \d+ mistakes?, [1-9]\d* blunders?/);
   // Every main-line move has its score; comments already there come first.
   const nodes = [];
   for (let t = back.children[0]; t !== undefined; t = t.children[0]) nodes.push(t);

@@ -34,9 +34,19 @@ function percent(x: number): string {
   return `${Math.round(100 * x)}%`;
 }
 
+/** `1 mistake`, `2 mistakes`. */
+function count(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
 function sideLine(name: string, s: SideSummary): string {
   const acc = s.accuracy === null ? 'no moves' : `accuracy ${s.accuracy.toFixed(1)}%`;
-  return `${name} ${acc}, ${s.inaccuracies} inaccuracies, ${s.mistakes} mistakes, ${s.blunders} blunders`;
+  const marks = [
+    count(s.inaccuracies, 'inaccuracy', 'inaccuracies'),
+    count(s.mistakes, 'mistake', 'mistakes'),
+    count(s.blunders, 'blunder', 'blunders'),
+  ];
+  return `${name} ${acc}, ${marks.join(', ')}`;
 }
 
 /** What the review says before the first move. */
