@@ -2,7 +2,8 @@
 // Kirin xiangqi engine: UCI on stdin/stdout. See README.md.
 // `kirin match ...` runs the match runner (and `kirin datagen`, `kirin tune` the
 // training-data generator and the evaluation tuner, `kirin cluster` the job queue
-// that runs them on many machines, `kirin train` the network trainer), a
+// that runs them on many machines, `kirin train` the network trainer, `kirin
+// data` the data files' statistics and converter), a
 // development tool built into
 // dist/tools/ from a repository checkout; the published package does not
 // contain it.
@@ -27,6 +28,7 @@ async function run() {
     tune: ['tune', 'runTuneCli'],
     cluster: ['cluster', 'runClusterCli'],
     train: ['train', 'runTrainCli'],
+    data: ['data', 'runDataCli'],
   }[argv[0]];
   if (tool) {
     const cli = new URL(`../dist/tools/${tool[0]}/cli.js`, import.meta.url);

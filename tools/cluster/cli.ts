@@ -9,7 +9,8 @@ import type { Queue } from 'bullmq';
 import { MATCH_USAGE, parseMatchArgs } from '../match/cli.js';
 import { DATAGEN_NUMBERS } from '../datagen/cli.js';
 import { nameValueOptions } from '../lib.js';
-import { forEachRecord, openForAppend } from '../datagen/format.js';
+import { openChainForAppend } from '../datagen/chain.js';
+import { forEachRecord } from '../datagen/format.js';
 import { closeSync } from 'node:fs';
 import { checkRedis, connect, keys, parseRedisUrl, RUN_ID, type RedisTarget } from './redis.js';
 import {
@@ -444,7 +445,7 @@ async function datagenCommand(argv: string[]): Promise<number> {
   );
   // The file: a data file or nothing (checked before anything is queued); its positions count.
   const have = await checked(() => {
-    const opened = openForAppend(spec.out);
+    const opened = openChainForAppend(spec.out);
     if (!opened.ok) throw new Error(`${spec.out}: ${opened.error.message}`);
     closeSync(opened.value.fd);
     const r = forEachRecord(spec.out, () => {});

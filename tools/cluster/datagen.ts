@@ -1,32 +1,34 @@
 // `kirin cluster datagen`: `kirin datagen` in seeded shards.
 //
-// Shard k is what one `kirin datagen` thread with seed f(seed, k) writes first:
+// Shard k is what one `kirin datagen` thread with seed f(seed, k) plays first:
 // a worker runs tools/datagen/worker.js (the datagen's own self-play thread)
-// with that seed and keeps the first `shard` positions that are new within the
-// shard, so a shard is the same wherever and however often it runs. The
-// coordinator merges the shards into the data file strictly in shard order,
-// keeping only positions that are new to the file (deduplicated across shards
-// and against what the file held before), and records in Redis how many shards
-// it merged: a shard is written once even if its job ran twice, and a restarted
-// coordinator goes on where the file and Redis say it stopped. When the
-// deduplication leaves the file short, more shards are queued. The file ends
-// with exactly --positions positions, in `kirin datagen`'s format.
+// with that seed and keeps its games until they hold `shard` positions (quiet
+// positions new within the shard; the last game cut there), so a shard is the
+// same wherever and however often it runs. The coordinator merges the shards'
+// games into the data file strictly in shard order, one block each, counting
+// the positions new to the file (deduplicated across shards and against what
+// the file held before, as a reader of the file does), and records in Redis how
+// many shards it merged: a shard is written once even if its job ran twice, and
+// a restarted coordinator goes on where the file and Redis say it stopped. When
+// the deduplication leaves the file short, more shards are queued. The file
+// ends with exactly --positions positions (its record view: the last game is
+// cut there), in `kirin datagen`'s chain format (docs/DATAGEN.md).
 
-import { closeSync, fsyncSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Redis } from 'ioredis';
-import { Position } from '../../src/dev.js';
 import { loadOpenings, type Opening } from '../match/openings.js';
 import { DEFAULT_NODES, DEFAULT_OPENINGS, progressLine } from '../datagen/cli.js';
 import {
-  RECORD_SIZE,
-  dedupKey,
-  decodeRecord,
-  forEachRecord,
-  openForAppend,
-  recordPosition,
-} from '../datagen/format.js';
+  blockEntries,
+  cutGame,
+  makeBlock,
+  openChainForAppend,
+  type ChainEntry,
+  type ChainGame,
+} from '../datagen/chain.js';
+import { forEachChainRecord } from '../datagen/records.js';
 import { ADJUDICATION, type GameMessage, type WorkerConfig } from '../datagen/worker.js';
 import { keys } from './redis.js';
 import type { Coordinator, RunEnd, RunHandler } from './runs.js';
@@ -96,10 +98,15 @@ function shardSeed(seed: number, index: number): number {
   return (seed * 7919 + (index + 1) * 104729) >>> 0;
 }
 
-/** What a worker sends back for a shard: its records and their dedup keys (base64). */
+/**
+ * What a worker sends back for a shard (base64): its games as one chain block,
+ * and per position that counts (quiet, new within the shard) its dedup key and
+ * where it is (game index * 65536 + position index).
+ */
 export interface ShardResult {
-  records: string;
+  block: string;
   keys: string;
+  where: string;
   positions: number;
   games: number;
 }
@@ -122,11 +129,11 @@ export function generateShard(spec: DatagenSpec, index: number, cancelled: () =>
     hashMb: spec.hash,
   };
   const want = spec.shard;
-  const records = new Uint8Array(want * RECORD_SIZE);
+  const games: ChainGame[] = [];
   const keyList = new Float64Array(want);
+  const where = new Float64Array(want);
   const seen = new Set<number>();
   let n = 0;
-  let games = 0;
   return new Promise((resolveShard, reject) => {
     const w = new Worker(new URL('../datagen/worker.js', import.meta.url), { workerData: cfg });
     let settled = false;
@@ -143,19 +150,24 @@ export function generateShard(spec: DatagenSpec, index: number, cancelled: () =>
     }, 500);
     w.on('message', (m: GameMessage) => {
       if (settled) return;
-      games++;
+      let cut = m.game.scored.length;
       for (let i = 0; i < m.keys.length && n < want; i++) {
         if (seen.has(m.keys[i])) continue;
         seen.add(m.keys[i]);
-        records.set(m.records.subarray(i * RECORD_SIZE, (i + 1) * RECORD_SIZE), n * RECORD_SIZE);
-        keyList[n++] = m.keys[i];
+        keyList[n] = m.keys[i];
+        where[n++] = games.length * 65536 + m.quiet[i];
+        if (n === want) cut = m.quiet[i] + 1;
       }
+      games.push(cutGame(m.game, cut));
       if (n >= want) {
+        const block = makeBlock(games);
+        if (!block.ok) return end(null, new Error(block.error.message));
         end({
-          records: Buffer.from(records.buffer, 0, n * RECORD_SIZE).toString('base64'),
+          block: Buffer.from(block.value).toString('base64'),
           keys: Buffer.from(keyList.buffer, 0, n * 8).toString('base64'),
+          where: Buffer.from(where.buffer, 0, n * 8).toString('base64'),
           positions: n,
-          games,
+          games: games.length,
         });
       }
     });
@@ -174,7 +186,9 @@ interface MergedMark {
 
 /** Coordinator side: merges the shards in order into the data file. */
 export class ShardMerger implements RunHandler {
-  private readonly seen = new Set<number>();
+  private readonly seen: Set<number>;
+  /** The file's size after the last block merged. */
+  private bytes: number;
   private readonly waiting = new Map<number, ShardResult>();
   /** Positions in the file. */
   count = 0;
@@ -195,21 +209,15 @@ export class ShardMerger implements RunHandler {
     private readonly print: (line: string) => void,
   ) {
     this.merged = coordinator.run.merged;
-    const opened = openForAppend(spec.out);
+    const opened = openChainForAppend(spec.out);
     if (!opened.ok) throw new Error(`${spec.out}: ${opened.error.message}`);
     closeSync(opened.value.fd);
-    const pos = new Position(null);
-    const board = new Uint8Array(90);
-    let badRecord = '';
-    const r = forEachRecord(spec.out, (buf, off) => {
-      const set = recordPosition(decodeRecord(buf, off, board), pos);
-      if (set.ok) this.seen.add(dedupKey(set.value));
-      else badRecord ||= set.error.message;
-    });
+    const r = forEachChainRecord(spec.out, () => {});
     if (!r.ok) throw new Error(`${spec.out}: ${r.error.message}`);
-    if (badRecord) throw new Error(`${spec.out}: ${badRecord}`);
-    this.count = r.value;
-    this.startCount = r.value;
+    this.seen = r.value.view.seen;
+    this.count = r.value.records;
+    this.startCount = r.value.records;
+    this.bytes = r.value.summary.bytes;
   }
 
   result(index: number, value: unknown): void {
@@ -244,30 +252,42 @@ export class ShardMerger implements RunHandler {
   private async mergeNext(): Promise<void> {
     const index = this.merged;
     const shard = this.waiting.get(index)!;
-    const records = new Uint8Array(Buffer.from(shard.records, 'base64'));
-    const kb = Buffer.from(shard.keys, 'base64');
-    const shardKeys = new Float64Array(kb.buffer.slice(kb.byteOffset, kb.byteOffset + kb.byteLength));
-    const keep = new Uint8Array(records.length);
+    const entries = blockEntries(new Uint8Array(Buffer.from(shard.block, 'base64')));
+    if (!entries.ok) throw new Error(`shard ${index}: ${entries.error.message}`);
+    const f64 = (b64: string): Float64Array => {
+      const b = Buffer.from(b64, 'base64');
+      return new Float64Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
+    };
+    const shardKeys = f64(shard.keys);
+    const where = f64(shard.where);
+    // The shard's games up to the one that reaches the target, cut there.
+    let keep: ChainEntry[] = entries.value;
     let k = 0;
     let dupes = 0;
-    for (let i = 0; i < shardKeys.length && this.count + k < this.spec.positions; i++) {
+    for (let i = 0; i < shardKeys.length; i++) {
       if (this.seen.has(shardKeys[i])) {
         dupes++;
         continue;
       }
       this.seen.add(shardKeys[i]);
-      keep.set(records.subarray(i * RECORD_SIZE, (i + 1) * RECORD_SIZE), k * RECORD_SIZE);
-      k++;
+      if (this.count + ++k >= this.spec.positions) {
+        const game = Math.floor(where[i] / 65536);
+        keep = entries.value.slice(0, game + 1);
+        keep[game] = cutGame(keep[game] as ChainGame, (where[i] % 65536) + 1);
+        break;
+      }
     }
-    const opened = openForAppend(this.spec.out);
+    const block = makeBlock(keep);
+    if (!block.ok) throw new Error(`shard ${index}: ${block.error.message}`);
+    const opened = openChainForAppend(this.spec.out);
     if (!opened.ok) throw new Error(`${this.spec.out}: ${opened.error.message}`);
     try {
-      if (opened.value.records !== this.count)
-        throw new Error(
-          `${this.spec.out} changed under the run (${opened.value.records} positions, expected ${this.count})`,
-        );
-      if (k) writeSync(opened.value.fd, keep, 0, k * RECORD_SIZE);
+      const size = fstatSync(opened.value.fd).size;
+      if (size !== this.bytes)
+        throw new Error(`${this.spec.out} changed under the run (${size} bytes, expected ${this.bytes})`);
+      writeSync(opened.value.fd, block.value);
       fsyncSync(opened.value.fd);
+      this.bytes = size + block.value.length;
     } finally {
       closeSync(opened.value.fd);
     }

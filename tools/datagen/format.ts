@@ -1,9 +1,12 @@
-// Kirin training-data format (docs/DATAGEN.md): a 16-byte header, then
-// fixed-size 56-byte records, little-endian. Written by `kirin datagen`, read by
-// `kirin tune` and `kirin train` (tools/train/data.ts).
+// Kirin training-data format version 1 (docs/DATAGEN.md): a 16-byte header,
+// then fixed-size 56-byte records, little-endian. `kirin datagen` writes
+// version 2 (game chains, tools/datagen/chain.ts); `kirin tune`, `kirin train`
+// (tools/train/data.ts) and the tools here read both, a chain file as its
+// records (forEachRecord, tools/datagen/records.ts).
 
-import { closeSync, fstatSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { err, ok, Position, type Result } from '../../src/dev.js';
+import { forEachChainRecord } from './records.js';
 
 const MAGIC = 'KIRINDG\0';
 const VERSION = 1;
@@ -41,14 +44,25 @@ export function makeHeader(): Uint8Array {
   return h;
 }
 
-export function checkHeader(h: Uint8Array): Result<null, 'datagen-format'> {
+/** The version of a data file's header (1: records, 2: game chains), or why it is no data file. */
+export function headerVersion(h: Uint8Array): Result<number, 'datagen-format'> {
   if (h.length < HEADER_SIZE) return err('datagen-format', 'file too short for a header');
   for (let i = 0; i < 8; i++) {
     if (h[i] !== MAGIC.charCodeAt(i)) return err('datagen-format', 'not a Kirin data file (bad magic)');
   }
+  const v = new DataView(h.buffer, h.byteOffset, h.byteLength).getUint16(8, true);
+  if (v !== VERSION && v !== 2)
+    return err('datagen-format', `unsupported data file version ${v} (this reader knows 1 and 2)`);
+  return ok(v);
+}
+
+/** Checks a version-1 header. */
+export function checkHeader(h: Uint8Array): Result<null, 'datagen-format'> {
+  const hv = headerVersion(h);
+  if (!hv.ok) return hv;
   const dv = new DataView(h.buffer, h.byteOffset, h.byteLength);
-  const v = dv.getUint16(8, true);
-  if (v !== VERSION) return err('datagen-format', `unsupported data file version ${v} (this reader knows ${VERSION})`);
+  const v = hv.value;
+  if (v !== VERSION) return err('datagen-format', `a version-${v} file where version ${VERSION} is expected`);
   const rs = dv.getUint16(10, true);
   if (rs !== RECORD_SIZE) return err('datagen-format', `record size ${rs}, expected ${RECORD_SIZE}`);
   return ok(null);
@@ -141,41 +155,43 @@ export function dedupKey(pos: Position): number {
   return (pos.keyHi[pos.sp] & 0x1fffff) * 4294967296 + (pos.keyLo[pos.sp] >>> 0);
 }
 
-export interface OpenData {
-  fd: number;
-  /** Whole records in the file. */
-  records: number;
-  /** Bytes cut off a partial last record. */
-  truncated: number;
+/** The version of a data file (1 or 2), or why it is none. */
+export function fileVersion(path: string): Result<number, 'datagen-format'> {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (e) {
+    return err('datagen-format', `cannot open (${(e as Error).message})`);
+  }
+  try {
+    const h = new Uint8Array(HEADER_SIZE);
+    const got = readSync(fd, h, 0, HEADER_SIZE, 0);
+    return headerVersion(h.subarray(0, got));
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**
- * Opens (creating with a header when missing or empty) a data file for appending:
- * a partial last record (an interrupted write) is cut off.
+ * Calls `each(buf, off, index)` for every record of a data file: the whole
+ * records of a version-1 file, or the record view of a chain file
+ * (tools/datagen/records.ts; the buffer is reused between calls).
  */
-export function openForAppend(path: string): Result<OpenData, 'datagen-format'> {
-  const fd = openSync(path, 'a+');
-  const size = fstatSync(fd).size;
-  if (size === 0) {
-    writeSync(fd, makeHeader());
-    return ok({ fd, records: 0, truncated: 0 });
+export function forEachRecord(
+  path: string,
+  each: (buf: Uint8Array, off: number, index: number) => void,
+): Result<number, 'datagen-format'> {
+  const v = fileVersion(path);
+  if (!v.ok) return v;
+  if (v.value === 2) {
+    const r = forEachChainRecord(path, each);
+    return r.ok ? ok(r.value.records) : err('datagen-format', r.error.message);
   }
-  const h = new Uint8Array(HEADER_SIZE);
-  readSync(fd, h, 0, HEADER_SIZE, 0);
-  const c = checkHeader(h);
-  if (!c.ok) {
-    closeSync(fd);
-    return c;
-  }
-  const body = size - HEADER_SIZE;
-  const records = Math.floor(body / RECORD_SIZE);
-  const truncated = body - records * RECORD_SIZE;
-  if (truncated) ftruncateSync(fd, HEADER_SIZE + records * RECORD_SIZE);
-  return ok({ fd, records, truncated });
+  return forEachV1Record(path, each);
 }
 
-/** Calls `each(buf, off, index)` for every whole record of a file, reading in blocks. */
-export function forEachRecord(
+/** forEachRecord of a version-1 file, reading in blocks. */
+export function forEachV1Record(
   path: string,
   each: (buf: Uint8Array, off: number, index: number) => void,
 ): Result<number, 'datagen-format'> {
