@@ -71,7 +71,7 @@ test('importing the package has no side effects: no output, no throw, even with 
   assert.equal(r.stdout + r.stderr, '');
 });
 
-test('npm pack ships the product only: no tests, no tools, no test support', () => {
+test('npm pack ships the product only: no tests, no tools, no test support, no data', () => {
   const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
     cwd: root,
     encoding: 'utf8',
@@ -86,7 +86,7 @@ test('npm pack ships the product only: no tests, no tools, no test support', () 
       files.includes('dist/browser/kirin.js') &&
       files.includes('dist/browser/worker.js'),
   );
-  const bad = files.filter((f) => /\.test\.|^tools\/|^test\/|^dist\/(tools|test)\/|^src\//.test(f));
+  const bad = files.filter((f) => /\.test\.|^tools\/|^test\/|^data\/|^dist\/(tools|test)\/|^src\//.test(f));
   assert.deepEqual(bad, []);
 });
 

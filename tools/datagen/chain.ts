@@ -513,8 +513,6 @@ export interface ChainVisitor {
   position?(pos: Position, i: number, scored: boolean, score: number, evalv: number, best: Move, played: Move): void;
   /** A version-1 record kept as it is. */
   raw?(record: Uint8Array): void;
-  /** Returns true to stop reading after the current game. */
-  stop?(): boolean;
 }
 
 /** Splits a block's payload into its sections, uncompressed (at most MAX_RAW bytes in all). */
@@ -558,7 +556,7 @@ function decodeEntries(
   games: number,
   visit: ChainVisitor,
   pos = new Position(null),
-): Result<{ positions: number; stopped: boolean }, 'chain'> {
+): Result<number, 'chain'> {
   const sec = sections(payload);
   if (!sec.ok) return sec;
   const s = sec.value;
@@ -578,7 +576,6 @@ function decodeEntries(
       if (s.games.bad) return err('chain', `${where()}: the games section ends inside a raw record`);
       visit.raw?.(rec);
       positions++;
-      if (visit.stop?.()) return ok({ positions, stopped: true });
       continue;
     }
     const result = ((head >> 3) & 3) - 1;
@@ -643,12 +640,11 @@ function decodeEntries(
     }
     lastBoard.set(pos.board);
     lastPly = pos.gamePly;
-    if (visit.stop?.()) return ok({ positions, stopped: true });
   }
   for (const name of SECTIONS)
     if (s[name].left !== 0)
       return err('chain', `${s[name].left} bytes left in the ${name} section after the last game`);
-  return ok({ positions, stopped: false });
+  return ok(positions);
 }
 
 // ---- files -------------------------------------------------------------------------------
@@ -711,9 +707,10 @@ export interface ChainSummary {
 /**
  * Reads a chain file through `visit`, block by block: a damaged block, a cut-off
  * last block or a payload that does not decode is an error naming the byte
- * offset of its block (and the game in it).
+ * offset of its block (and the game in it). With `visit` null the blocks' CRCs
+ * are checked and their headers counted, nothing decoded.
  */
-export function readChain(path: string, visit: ChainVisitor): Result<ChainSummary, 'chain' | 'file'> {
+export function readChain(path: string, visit: ChainVisitor | null): Result<ChainSummary, 'chain' | 'file'> {
   let fd: number;
   try {
     fd = openSync(path, 'r');
@@ -739,17 +736,15 @@ export function readChain(path: string, visit: ChainVisitor): Result<ChainSummar
       const header = readAt(fd, info.offset, BLOCK_HEADER_SIZE);
       const raw = blockPayload(fd, info, header);
       if (!raw.ok) return raw;
-      const d = decodeEntries(raw.value, info.games, visit, pos);
-      if (!d.ok) return err('chain', `block at byte ${info.offset}: ${d.error.message}`);
-      if (!d.value.stopped && d.value.positions !== info.positions)
-        return err(
-          'chain',
-          `block at byte ${info.offset}: ${d.value.positions} positions, header says ${info.positions}`,
-        );
+      if (visit) {
+        const d = decodeEntries(raw.value, info.games, visit, pos);
+        if (!d.ok) return err('chain', `block at byte ${info.offset}: ${d.error.message}`);
+        if (d.value !== info.positions)
+          return err('chain', `block at byte ${info.offset}: ${d.value} positions, header says ${info.positions}`);
+      }
       sum.blocks++;
       sum.games += info.games;
-      sum.positions += d.value.positions;
-      if (d.value.stopped) break;
+      sum.positions += info.positions;
     }
     return ok(sum);
   } finally {

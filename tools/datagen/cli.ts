@@ -1,12 +1,13 @@
-// `kirin datagen`: self-play training data (docs/DATAGEN.md).
+// `kirin datagen`: self-play training data as game chains (docs/DATAGEN.md).
 //
 //   kirin datagen --out FILE [--positions N] [--threads T] [--nodes N | --depth D]
 //                 [--random-plies P] [--openings FILE] [--seed S] [--max-ply N]
 //   kirin datagen --to-text FILE [--limit N]
 //   kirin datagen --count FILE[,FILE...]
 //
-// Appends to FILE; an existing file is resumed (its positions count towards
-// --positions and are not written again).
+// Appends games to FILE (tools/datagen/chain.ts) in blocks; an existing file is
+// resumed (its positions - the record view, tools/datagen/records.ts - count
+// towards --positions and are not written again; a cut-off last block is cut).
 
 import { closeSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
@@ -27,8 +28,12 @@ const USAGE = `usage: kirin datagen --out FILE [--positions N] [--threads T] [--
 The games are played with the engine's default evaluation (Kirin's embedded
 network when the build has one, else the classical evaluation) unless
 --eval-file names a network file (Pikafish's .nnue or Kirin's .knet) or says
-classical. --count prints how many positions the files hold and how many
-different ones (board and side to move), per file and in all.
+classical. --hash MB sizes each thread's transposition table (default 0: 4 MiB
+for searches of up to 1000 nodes, else 16). FILE is a chain file (format
+version 2; \`kirin data convert\` turns a version-1 file into one); its
+positions are the quiet positions new in the file. --to-text prints its
+records, --count how many positions the files hold and how many different ones
+(board and side to move), per file and in all; both read either format.
 `;
 
 const SPEC = commandSpec({
@@ -59,7 +64,7 @@ export const DATAGEN_NUMBERS: ReadonlyArray<readonly [string, number, number]> =
   ['depth', 0, 0],
   ['random-plies', 6, 0],
   ['max-ply', 400, 10],
-  ['hash', 16, 1],
+  ['hash', 0, 0],
 ];
 /** Nodes per move when neither --nodes nor --depth is given. */
 export const DEFAULT_NODES = 5000;

@@ -41,6 +41,7 @@ export interface WorkerConfig {
   /** |score| (internal units) at which a game is adjudicated after `adjudicatePlies` plies agreeing. */
   adjudicateScore: number;
   adjudicatePlies: number;
+  /** The transposition table in MiB; 0: sized for the search (datagenHashMb). */
   hashMb: number;
   /**
    * The evaluation the games are played with: a network file (Pikafish's or
@@ -65,6 +66,16 @@ export function datagenNetwork(evalFile: string | undefined): Result<EvalNetwork
 export interface GameMessage extends PlayedGame {
   type: 'game';
   id: number;
+}
+
+/**
+ * The transposition table for datagen searches of `nodes` nodes (0: by depth):
+ * 4 MiB up to 1000 nodes a move (a game of 500-node searches fills about a
+ * fifth of it; a smaller table is cleared faster and stays in the caches),
+ * 16 MiB (the engine's default) above or by depth.
+ */
+export function datagenHashMb(nodes: number): number {
+  return nodes > 0 && nodes <= 1000 ? 4 : 16;
 }
 
 /** A game is adjudicated when the search score is at least 2000 internal units (~14 pawns) for one side 8 plies in a row. */
@@ -177,7 +188,7 @@ export function playGame(cfg: WorkerConfig, searcher: Searcher, rng: () => numbe
 if (parentPort) {
   const cfg = workerData as WorkerConfig;
   const port = parentPort;
-  const searcher = new Searcher(cfg.hashMb);
+  const searcher = new Searcher(cfg.hashMb > 0 ? cfg.hashMb : datagenHashMb(cfg.nodes));
   const net = datagenNetwork(cfg.evalFile);
   if (!net.ok) throw new Error(net.error.message);
   searcher.setNetwork(net.value);
