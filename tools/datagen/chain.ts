@@ -35,6 +35,8 @@ const START_DIFF_LAST = 3;
 // Tag bits (one byte per position).
 const TAG_SCORED = 1;
 const TAG_BEST = 2;
+/** A scored position whose static evaluation is 0 (none: the side to move is in check); nothing stored. */
+const TAG_EVAL_ZERO = 4;
 
 /** A game's start when it is not the standard start position. */
 export interface ChainStart {
@@ -406,15 +408,18 @@ function encodeEntries(
       const played = i < n ? e.moves[i] : MOVE_NONE;
       const scored = e.scored[i] !== 0;
       const explicit = scored && (i === n || e.best[i] !== played);
-      w.tags.byte((scored ? TAG_SCORED : 0) | (explicit ? TAG_BEST : 0));
+      const evalZero = scored && e.eval[i] === 0;
+      w.tags.byte((scored ? TAG_SCORED : 0) | (explicit ? TAG_BEST : 0) | (evalZero ? TAG_EVAL_ZERO : 0));
       if (scored) {
         positions++;
         const red = pos.side === 0 ? e.score[i] : -e.score[i];
-        const redEval = pos.side === 0 ? e.eval[i] : -e.eval[i];
         w.scores.signed(red - prevScore);
-        w.evals.signed(redEval - ((red + (prevEval ?? red)) >> 1));
         prevScore = red;
-        prevEval = redEval;
+        if (!evalZero) {
+          const redEval = pos.side === 0 ? e.eval[i] : -e.eval[i];
+          w.evals.signed(redEval - ((red + (prevEval ?? red)) >> 1));
+          prevEval = redEval;
+        }
       }
       if (explicit) {
         const b = e.best[i];
@@ -607,17 +612,20 @@ function decodeEntries(
       const k = sortedLegal(pos, list);
       const tag = s.tags.byte();
       if (s.tags.bad) return err('chain', `${where(i)}: the tags section ends early`);
-      if (tag > 3) return err('chain', `${where(i)}: bad tag ${tag}`);
+      if (tag > 7) return err('chain', `${where(i)}: bad tag ${tag}`);
       const scored = (tag & TAG_SCORED) !== 0;
+      if (!scored && tag !== 0) return err('chain', `${where(i)}: bad tag ${tag} of an unscored position`);
       let score = 0,
         evalv = 0;
       if (scored) {
         const red = prevScore + s.scores.signed();
-        const redEval: number = s.evals.signed() + ((red + (prevEval ?? red)) >> 1);
         prevScore = red;
-        prevEval = redEval;
         score = pos.side === 0 ? red : -red;
-        evalv = pos.side === 0 ? redEval : -redEval;
+        if (!(tag & TAG_EVAL_ZERO)) {
+          const redEval: number = s.evals.signed() + ((red + (prevEval ?? red)) >> 1);
+          prevEval = redEval;
+          evalv = pos.side === 0 ? redEval : -redEval;
+        }
         if (s.scores.bad || s.evals.bad) return err('chain', `${where(i)}: the scores or evals section ends early`);
         positions++;
       }
@@ -629,7 +637,6 @@ function decodeEntries(
       }
       let best: Move = scored ? played : MOVE_NONE;
       if (tag & TAG_BEST) {
-        if (!scored) return err('chain', `${where(i)}: a best move for an unscored position`);
         const v = s.best.varint();
         if (s.best.bad) return err('chain', `${where(i)}: the best-move section ends early`);
         best = v === 0 ? MOVE_NONE : v <= k ? list[v - 1] : v - 1 - k;
