@@ -10,7 +10,7 @@ import { MATCH_USAGE, parseMatchArgs } from '../match/cli.js';
 import { DATAGEN_NUMBERS } from '../datagen/cli.js';
 import { nameValueOptions } from '../lib.js';
 import { openChainForAppend } from '../datagen/chain.js';
-import { forEachRecord } from '../datagen/format.js';
+import { forEachRecord } from '../datagen/records.js';
 import { closeSync } from 'node:fs';
 import { checkRedis, connect, keys, parseRedisUrl, RUN_ID, type RedisTarget } from './redis.js';
 import {

@@ -31,8 +31,8 @@ import {
   type ChainEntry,
   type ChainGame,
 } from './chain.js';
-import { HEADER_SIZE, RECORD_SIZE, decodeRecord, encodeRecord, forEachRecord, makeHeader } from './format.js';
-import { forEachChainRecord, isQuiet } from './records.js';
+import { HEADER_SIZE, RECORD_SIZE, decodeRecord, encodeRecord, makeHeader } from './format.js';
+import { forEachChainRecord, forEachRecord, isQuiet } from './records.js';
 import { convertFile, sameRecords } from '../data/convert.js';
 import { fileStats, formatStats } from '../data/stats.js';
 

@@ -1,12 +1,14 @@
 // Kirin training-data format version 2: self-play kept as game chains
 // (docs/DATAGEN.md, "File format (version 2)"). A 16-byte header, then blocks:
-// each block a 28-byte header (magic, lengths, counts, method, CRC-32) and its
-// payload, the games of the block in six sections compressed together with
-// Brotli. A game is its start (the standard start position or a position), the
-// moves played (each its index in the position's legal moves sorted by move
-// code), per position whether the search scored it and then the search score,
-// the static evaluation and the best move when it is not the move played, and
-// the result. A version-1 record that no game can hold is kept as it is.
+// each block a 28-byte header (magic, lengths, counts, the CRC-32s of its
+// payload and of itself) and its payload, the games of the block in six
+// sections, each compressed with Brotli. A game is its start (the standard start
+// position, or a position as its differences from that or from the last
+// position of the game before), the moves played (each its index in the
+// position's legal moves sorted by move code), per position whether the search
+// scored it and then the search score, the static evaluation and the best move
+// when it is not the move played, and the result. A version-1 record that no
+// game can hold is kept as it is.
 //
 // Reading replays the games: `readChain` calls a visitor at every position with
 // the position set up, so that a reader sees the boards without decoding them
@@ -24,7 +26,7 @@ export const BLOCK_HEADER_SIZE = 28;
 const BLOCK_MAGIC = [0x4b, 0x42, 0x4c, 0x4b];
 const METHOD_STORED = 0;
 const METHOD_BROTLI = 1;
-/** A block's payload, raw, is at most this long (the reader refuses longer ones before allocating). */
+/** A block's sections are at most this long uncompressed, in all (the reader refuses longer ones before allocating). */
 const MAX_RAW = 1 << 28;
 
 // Start kinds (bits 0-1 of a game's head).

@@ -14,8 +14,8 @@ import { Worker } from 'node:worker_threads';
 import { commandSpec, integerOption, readCommandLine, reportCommandLine, repoPath } from '../lib.js';
 import { loadOpenings } from '../match/openings.js';
 import { ChainWriter, cutGame, openChainForAppend } from './chain.js';
-import { decodeRecord, forEachRecord, recordText } from './format.js';
-import { forEachChainRecord } from './records.js';
+import { decodeRecord, recordText } from './format.js';
+import { forEachChainRecord, forEachRecord } from './records.js';
 import { countPositions, formatCount } from './count.js';
 import { ADJUDICATION, datagenNetwork, type GameMessage, type WorkerConfig } from './worker.js';
 

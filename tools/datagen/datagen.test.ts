@@ -14,12 +14,11 @@ import {
   dedupKey,
   decodeRecord,
   encodeRecord,
-  forEachRecord,
   makeHeader,
   recordFen,
   recordPosition,
 } from './format.js';
-import { isQuiet } from './records.js';
+import { forEachRecord, isQuiet } from './records.js';
 import { playGame } from './worker.js';
 import { unwrap } from '../../test/support/fixtures.js';
 import { randomKirinNet } from '../../test/support/kirinnet-random.js';

@@ -2,11 +2,10 @@
 // then fixed-size 56-byte records, little-endian. `kirin datagen` writes
 // version 2 (game chains, tools/datagen/chain.ts); `kirin tune`, `kirin train`
 // (tools/train/data.ts) and the tools here read both, a chain file as its
-// records (forEachRecord, tools/datagen/records.ts).
+// records (forEachRecord in tools/datagen/records.ts).
 
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { err, ok, Position, type Result } from '../../src/dev.js';
-import { forEachChainRecord } from './records.js';
 
 const MAGIC = 'KIRINDG\0';
 const VERSION = 1;
@@ -172,25 +171,7 @@ export function fileVersion(path: string): Result<number, 'datagen-format'> {
   }
 }
 
-/**
- * Calls `each(buf, off, index)` for every record of a data file: the whole
- * records of a version-1 file, or the record view of a chain file
- * (tools/datagen/records.ts; the buffer is reused between calls).
- */
-export function forEachRecord(
-  path: string,
-  each: (buf: Uint8Array, off: number, index: number) => void,
-): Result<number, 'datagen-format'> {
-  const v = fileVersion(path);
-  if (!v.ok) return v;
-  if (v.value === 2) {
-    const r = forEachChainRecord(path, each);
-    return r.ok ? ok(r.value.records) : err('datagen-format', r.error.message);
-  }
-  return forEachV1Record(path, each);
-}
-
-/** forEachRecord of a version-1 file, reading in blocks. */
+/** Calls `each(buf, off, index)` for every whole record of a version-1 file, reading in blocks (forEachRecord in records.ts reads both formats). */
 export function forEachV1Record(
   path: string,
   each: (buf: Uint8Array, off: number, index: number) => void,

@@ -17,6 +17,7 @@
 // is kept as it is.
 
 import {
+  err,
   GEN_CAPTURES,
   generate,
   GEN_LEGAL,
@@ -29,7 +30,15 @@ import {
   type Result,
 } from '../../src/dev.js';
 import { GameBuilder, readChain, setStart, type ChainEntry, type ChainSummary, type ChainVisitor } from './chain.js';
-import { RECORD_SIZE, dedupKey, decodeRecord, encodeRecord, recordPosition } from './format.js';
+import {
+  RECORD_SIZE,
+  dedupKey,
+  decodeRecord,
+  encodeRecord,
+  fileVersion,
+  forEachV1Record,
+  recordPosition,
+} from './format.js';
 
 const captureList = new Int32Array(MAX_MOVES);
 
@@ -96,6 +105,22 @@ export class RecordView implements ChainVisitor {
     this.count++;
     this.emit(record, 0);
   }
+}
+
+/**
+ * Calls `each(buf, off, index)` for every record of a data file: the whole
+ * records of a version-1 file, or the record view of a chain file (the buffer
+ * is reused between calls).
+ */
+export function forEachRecord(
+  path: string,
+  each: (buf: Uint8Array, off: number, index: number) => void,
+): Result<number, 'datagen-format'> {
+  const v = fileVersion(path);
+  if (!v.ok) return v;
+  if (v.value === 1) return forEachV1Record(path, each);
+  const r = forEachChainRecord(path, each);
+  return r.ok ? ok(r.value.records) : err('datagen-format', r.error.message);
 }
 
 /** Calls `each(buf, off, index)` for every record of a chain file's record view. */

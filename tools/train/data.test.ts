@@ -7,7 +7,8 @@ import { Position } from '../../src/core/position.js';
 import { appendFeatures } from '../../src/eval/kirinnet/arch.js';
 import { postProcessFactor } from '../../src/eval/evaluate.js';
 import { randomCheckPositions, randomPositions, unwrap } from '../../test/support/fixtures.js';
-import { HEADER_SIZE, RECORD_SIZE, decodeRecord, forEachRecord, recordPosition } from '../datagen/format.js';
+import { HEADER_SIZE, RECORD_SIZE, decodeRecord, recordPosition } from '../datagen/format.js';
+import { forEachRecord } from '../datagen/records.js';
 import {
   DEFAULT_FILTER,
   DataError,
