@@ -4,7 +4,7 @@
 // kernels-shared.wasm a shared one (WebAssembly cannot import one kind as the
 // other) - takes the WebAssembly zstd decoder out of npm zstddec into
 // dist/src/eval/nnue/zstd.wasm, and puts Kirin's embedded network (src/eval/kirinnet/kirin.knet, when
-// committed) next to the compiled code that reads it; then, unless --product, the
+// committed) and default opening book (src/book/kirin.book) next to the compiled code that reads them; then, unless --product, the
 // training kernels of `kirin train` (train-kernels.ts) into
 // dist/tools/train/train-kernels.wasm (shared memory). Plain JavaScript, so the
 // product builds without compiling the tools.
@@ -87,3 +87,11 @@ if (existsSync(net)) {
   mkdirSync(join(root, 'dist/src/eval/kirinnet'), { recursive: true });
   copyFileSync(net, netOut);
 } else rmSync(netOut, { force: true });
+
+// Kirin's default opening book likewise (src/book/files.ts readEmbeddedBook).
+const book = join(root, 'src/book/kirin.book');
+const bookOut = join(root, 'dist/src/book/kirin.book');
+if (existsSync(book)) {
+  mkdirSync(join(root, 'dist/src/book'), { recursive: true });
+  copyFileSync(book, bookOut);
+} else rmSync(bookOut, { force: true });

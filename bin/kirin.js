@@ -2,9 +2,9 @@
 // Kirin xiangqi engine: UCI on stdin/stdout. See README.md.
 // `kirin match ...` runs the match runner (and `kirin datagen`, `kirin tune` the
 // training-data generator and the evaluation tuner, `kirin cluster` the job queue
-// that runs them on many machines, `kirin train` the network trainer, `kirin
-// data` the data files' statistics and converter), a
-// development tool built into
+// that runs them on many machines, `kirin train` the network trainer, `kirin book`
+// the opening book builder, `kirin data` the data files' statistics and
+// converter), a development tool built into
 // dist/tools/ from a repository checkout; the published package does not
 // contain it.
 import { existsSync } from 'node:fs';
@@ -23,12 +23,18 @@ async function run() {
     const { runMatchCli } = await import(cli.href);
     return runMatchCli(argv.slice(1));
   }
+  if (argv[0] === 'opening') {
+    // The ECCO opening of each game in game files (a product command: no engine starts).
+    const { runOpeningCommand } = await import('../dist/src/opening-command.js');
+    return runOpeningCommand(argv.slice(1));
+  }
   const tool = {
     datagen: ['datagen', 'runDatagenCli'],
     tune: ['tune', 'runTuneCli'],
     cluster: ['cluster', 'runClusterCli'],
     train: ['train', 'runTrainCli'],
     data: ['data', 'runDataCli'],
+    book: ['book', 'runBookCli'],
   }[argv[0]];
   if (tool) {
     const cli = new URL(`../dist/tools/${tool[0]}/cli.js`, import.meta.url);
@@ -43,8 +49,11 @@ async function run() {
   }
   // The search thread starts first: it loads its modules and builds its tables
   // on the other core while this thread loads the engine (readyok comes sooner).
-  const { prestartSearchThread } = await import('../dist/src/engine/prestart.js');
-  prestartSearchThread();
+  // `kirin convert` searches nothing.
+  if (argv[0] !== 'convert') {
+    const { prestartSearchThread } = await import('../dist/src/engine/prestart.js');
+    prestartSearchThread();
+  }
   const { main } = await import('../dist/src/main.js');
   return main(argv);
 }

@@ -9,6 +9,15 @@
 
 export * from './index.js';
 
+// Opening books: the file format and keys (tools/book builds books).
+export { BOOK_FLAG_MIRROR, encodeBook, type BookEntry } from './book/format.js';
+export { bookKey } from './book/key.js';
+export { bookMoveCode } from './book/book.js';
+export { readEmbeddedBook } from './book/files.js';
+
+// The guard of text that goes into an engine command (the match runner, the cluster).
+export { checkCommandFields, checkCommandText, shownText } from './core/command-text.js';
+
 // Rules internals: move generation into caller-owned lists, chase detection,
 // random numbers, piece and value constants.
 export { assignIds, chasedMask, idBoard, moveId } from './core/chase.js';
@@ -120,3 +129,6 @@ export { DEFAULT_SEARCH_OPTIONS, type SearchOptions } from './search/types.js';
 // The bench (its positions and the fixed searches).
 export { runBench } from './protocol/bench.js';
 export { BENCH_FENS } from './protocol/benchpositions.js';
+
+// The command-line reader of the product's commands, which the tools share (tools/lib.ts).
+export * from './cli/command-line.js';

@@ -48,6 +48,42 @@ export {
   type RuleConfig,
 } from './core/rules.js';
 
+// Openings: opening books (probing; the engine plays from one with OwnBook), the ECCO name of a game's opening.
+export { OpeningBook, type BookMove } from './book/book.js';
+export type { BookDescription, BookLoadCode } from './book/format.js';
+export { classifyOpening, eccoName, type ClassifyErrorCode, type OpeningName } from './opening/ecco.js';
+
+// Moves in the players' notations (Chinese 炮二平五, WXF C2=5, ICCS H2-E2, UCI
+// h2e2), both ways, and game files: PGN (read in any notation and encoding,
+// written in a chosen notation) and XQF (read). docs/NOTATION.md.
+export {
+  NOTATIONS,
+  detectNotation,
+  formatLine,
+  formatMove,
+  parseMove,
+  type FormatErrorCode,
+  type MoveReading,
+  type MoveStyle,
+  type Notation,
+  type NotationErrorCode,
+} from './notation/move.js';
+export {
+  addMove,
+  mainLine,
+  newGame,
+  readResult,
+  type Game,
+  type GameErrorCode,
+  type GameResult,
+  type MoveNode,
+  type MoveTree,
+} from './notation/game.js';
+export { parseGames, writePgn, type PgnStyle } from './notation/pgn.js';
+export { isXqf, parseXqf } from './notation/xqf.js';
+export { readGames } from './notation/files.js';
+export { decodeText, type DecodedText, type TextEncoding } from './notation/text.js';
+
 // Evaluation and the score model.
 export { evaluate, traceClassical } from './eval/evaluate.js';
 export {
@@ -65,6 +101,32 @@ export {
 // The network (NNUE): load a Pikafish network (a file on Node, bytes anywhere) and evaluate with it.
 export { NnueNetwork, NnueEvaluator, type NetworkHandle } from './eval/nnue/network.js';
 export { prepareNetworkDecoder, type NnueLoadCode } from './eval/nnue/loader.js';
+
+// Game review: every move scored, classified and summed up as accuracy, and its chart (docs/REVIEW.md).
+export {
+  DEFAULT_THRESHOLDS,
+  classifyDrop,
+  reviewGame,
+  winChance,
+  type Classification,
+  type Review,
+  type ReviewErrorCode,
+  type ReviewGame,
+  type ReviewLimits,
+  type ReviewLine,
+  type ReviewOptions,
+  type ReviewPly,
+  type ReviewPosition,
+  type ReviewProgress,
+  type ReviewScore,
+  type Side,
+  type SideSummary,
+  type Terminal,
+  type Thresholds,
+} from './review/review.js';
+export { reviewChartSvg, type ChartOptions } from './review/chart.js';
+export { formatReviewScore, reviewMoveTexts } from './review/text.js';
+export { annotateGame, reviewSummary, type AnnotateOptions } from './review/annotate.js';
 
 // The one way to fail.
 export { err, ok, type KirinError, type Result } from './core/result.js';

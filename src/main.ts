@@ -4,6 +4,8 @@
 //                              first command is `ucci`)
 //   kirin <uci command ...>    runs one command and exits (e.g. `kirin bench`,
 //                              `kirin go perft 5`, `kirin d`), like Stockfish
+//   kirin review FILE ...      reviews a game (src/cli/review.ts, docs/REVIEW.md)
+//   kirin convert FILE ...     writes games as PGN in a notation (src/cli/convert.ts)
 // (`kirin match ...`, a development tool, is dispatched by bin/kirin.js to
 // tools/match/cli.ts; the product does not import the tools.)
 
@@ -24,6 +26,9 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`kirin: ${weights.error.message}\n`);
     return 2;
   }
+  // The players' commands, loaded only when asked for.
+  if (argv[0] === 'review') return (await import('./cli/review.js')).runReviewCli(argv.slice(1));
+  if (argv[0] === 'convert') return (await import('./cli/convert.js')).runConvertCli(argv.slice(1));
   // The WebAssembly zstd decoder first (tens of milliseconds): the engine loads
   // the network it finds at once. The search thread starts (and warms up) now,
   // while the GUI sends uci/isready.

@@ -84,7 +84,11 @@ test('npm pack ships the product only: no tests, no tools, no test support, no d
       files.includes('bin/kirin.js') &&
       files.includes('dist/src/search/worker.js') &&
       files.includes('dist/browser/kirin.js') &&
-      files.includes('dist/browser/worker.js'),
+      files.includes('dist/browser/worker.js') &&
+      files.includes('dist/src/book/kirin.book') &&
+      files.includes('dist/browser/kirin.book') &&
+      files.includes('dist/src/opening-command.js'),
+    'the package holds the engine, the browser entry, the default book (for each) and kirin opening',
   );
   const bad = files.filter((f) => /\.test\.|^tools\/|^test\/|^data\/|^dist\/(tools|test)\/|^src\//.test(f));
   assert.deepEqual(bad, []);
@@ -141,6 +145,14 @@ test('the packed tarball installs offline and runs: npx kirin (UCI and UCCI), th
     assert.equal(uci.status, 0, uci.stderr);
     assert.match(uci.stdout, /^id name Kirin /m);
     assert.match(uci.stdout, /^uciok$/m);
+    // The default book ships with the package: a book move at once.
+    const book = run('npx', ['--offline', 'kirin'], app, 'setoption name OwnBook value true\ngo depth 5\nquit\n');
+    assert.match(book.stdout, /^info string book move [a-i]\d[a-i]\d from kirin\.book /m);
+    // kirin opening, a product command.
+    writeFileSync(join(app, 'g.pgn'), '1. h2e2 h9g7 2. h0g2 i9h9 *\n');
+    const opening = run('npx', ['--offline', 'kirin', 'opening', 'g.pgn'], app);
+    assert.equal(opening.status, 0, opening.stderr);
+    assert.equal(opening.stdout, 'B05\t中炮对进左马\t\n');
     const ucci = run('npx', ['--offline', 'kirin'], app, 'ucci\nquit\n');
     assert.match(ucci.stdout, /^ucciok$/m);
     assert.match(ucci.stdout, /^bye$/m);

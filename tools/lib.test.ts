@@ -84,9 +84,18 @@ test('readCommandLine: --help wins anywhere before --; unknown options, missing 
   const needsTwo = commandSpec({ name: 'v', usage: 'usage: v A B', options: {}, positionals: { min: 2, max: 2 } });
   const one = readCommandLine(['a'], needsTwo);
   assert.ok(!one.ok && one.error.message === '1 argument missing');
-  // A value that starts with '-' is written --name=value.
-  const neg = readCommandLine(['--runs=-3'], SPEC);
-  assert.ok(neg.ok && neg.value.values.runs === '-3');
+  // A value that starts with '-' is written --name=value; a negative number may follow its option as a word of its own,
+  // and the tool's check of the number says what is wrong with it (not util.parseArgs's "ambiguous").
+  for (const argv of [['--runs=-3'], ['--runs', '-3'], ['--runs', '-.5']]) {
+    const neg = readCommandLine(argv, SPEC);
+    assert.ok(neg.ok && neg.value.values.runs === argv.at(-1)!.replace('--runs=', ''), argv.join(' '));
+    assert.ok(neg.ok && neg.value.positionals.length === 0);
+  }
+  const tooLow = readCommandLine(['--runs', '-5'], SPEC);
+  assert.ok(tooLow.ok);
+  const checked = integerOption(tooLow.value.values, 'runs', 1, { min: 1 });
+  assert.ok(!checked.ok && checked.error.message === '--runs -5: below 1');
+  assert.match(refused(['--runs', '-x']), /argument is ambiguous/, 'only a number is taken for a value');
 });
 
 test('reportCommandLine: the usage on stdout for help (0), the message and usage on stderr otherwise (2)', () => {
@@ -188,9 +197,17 @@ const SCRIPTS: readonly string[][] = [
   ['dist/tools/web/build.js'],
   ['dist/tools/web/glyphs.js'],
   ['dist/tools/web/serve.js'],
+  ['dist/tools/cluster/bench.js'],
   ['bin/kirin.js', 'match'],
   ['bin/kirin.js', 'datagen'],
   ['bin/kirin.js', 'tune'],
+  ['bin/kirin.js', 'cluster', 'worker'],
+  ['bin/kirin.js', 'cluster', 'sprt'],
+  ['bin/kirin.js', 'cluster', 'datagen'],
+  ['bin/kirin.js', 'cluster', 'analyse'],
+  ['bin/kirin.js', 'cluster', 'status'],
+  ['bin/kirin.js', 'cluster', 'resume'],
+  ['bin/kirin.js', 'cluster', 'cancel'],
 ];
 
 /** Runs a script with arguments: its exit status and output. */

@@ -79,3 +79,68 @@ export function boardSvg(): string {
   s += word('楚', 210) + word('河', 320) + word('漢', 580) + word('界', 690);
   return s + '</svg>';
 }
+
+/** The centre of a square (0..89, file + 9 * rank from Red's side) in the board's 900 x 1000 view box. */
+function squareCentre(sq: number, flipped: boolean): { x: number; y: number } {
+  const file = sq % 9;
+  const rank = (sq / 9) | 0;
+  const col = flipped ? 8 - file : file;
+  const row = flipped ? rank : 9 - rank;
+  return { x: col * 100 + 50, y: row * 100 + 50 };
+}
+
+export interface Arrow {
+  from: number;
+  to: number;
+  /** 1 for the best line, 2 and 3 for the next ones: drawn thinner and fainter. */
+  line: number;
+  /** The move in UCI (data-uci, for tests and tools). */
+  uci: string;
+}
+
+/** Shaft half-widths and head sizes of the lines' arrows, in view-box units (a cell is 100). */
+const ARROW_SIZE = [
+  { shaft: 9, head: 26, length: 34 },
+  { shaft: 6, head: 19, length: 27 },
+  { shaft: 5, head: 16, length: 23 },
+];
+
+/**
+ * Arrows from square to square (the engine's best moves), as one SVG in the
+ * board's view box: a polygon each, shaft and head, ending short of the target
+ * square's centre so that the piece there stays readable.
+ */
+export function arrowsSvg(arrows: readonly Arrow[], flipped: boolean): string {
+  let s = '<svg class="arrows" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 900 1000" aria-hidden="true">';
+  // The fainter ones first, so that the best line is drawn on top.
+  for (const a of [...arrows].sort((p, q) => q.line - p.line)) {
+    const p = squareCentre(a.from, flipped);
+    const q = squareCentre(a.to, flipped);
+    const dx = q.x - p.x;
+    const dy = q.y - p.y;
+    const len = Math.hypot(dx, dy);
+    if (len === 0) continue;
+    const size = ARROW_SIZE[Math.min(a.line, ARROW_SIZE.length) - 1];
+    const ux = dx / len;
+    const uy = dy / len;
+    // The perpendicular.
+    const nx = -uy;
+    const ny = ux;
+    const start = 18;
+    const end = len - 14;
+    const neck = end - size.length;
+    const pt = (along: number, across: number): string =>
+      `${Math.round(p.x + ux * along + nx * across)},${Math.round(p.y + uy * along + ny * across)}`;
+    const points = [
+      pt(start, size.shaft),
+      pt(neck, size.shaft),
+      pt(neck, size.head),
+      pt(end, 0),
+      pt(neck, -size.head),
+      pt(neck, -size.shaft),
+      pt(start, -size.shaft),
+    ].join(' ');
+    s += `<polygon class="arrow line-${a.line}" data-line="${a.line}" data-uci="${a.uci}" points="${points}"/>`;
+  }
+  return s + '</svg>';
+}

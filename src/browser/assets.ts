@@ -18,6 +18,8 @@ export const ASSET_URLS = Object.freeze({
   zstd: new URL('./zstd.wasm', import.meta.url).href,
   /** Kirin's embedded network (src/eval/kirinnet/kirin.knet), what plays when no network is loaded. */
   network: new URL('./kirin.knet', import.meta.url).href,
+  /** Kirin's default opening book (src/book/kirin.book), what OwnBook plays from unless BookFile names another. */
+  book: new URL('./kirin.book', import.meta.url).href,
 });
 
 /** The files' URLs by name (what the search thread is handed in its first message). */

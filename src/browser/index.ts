@@ -16,6 +16,7 @@
 
 import { wasmSimdSupported } from '../eval/nnue/kernels-wasm.js';
 import { ASSET_URLS } from './assets.js';
+import { fetchEmbeddedBook } from './book-files.js';
 import { fetchEmbeddedNetwork, fetchKernelModule, provideZstdModuleUrl } from './nnue-files.js';
 import { browserSupport } from './support.js';
 
@@ -26,6 +27,9 @@ export { browserSupport, type BrowserSupport, type SupportFacts, type SupportPro
 export function canSearch(): boolean {
   return browserSupport().canSearch;
 }
+
+// The default opening book is fetched while the kernels and the network load.
+const bookFetch = fetchEmbeddedBook(ASSET_URLS.book);
 
 // prepareNetworkDecoder() fetches the zstd decoder from beside kirin.js.
 provideZstdModuleUrl(ASSET_URLS.zstd);
@@ -49,3 +53,11 @@ export const kernelModuleProblem: string | null = wasmSimdSupported()
  * evaluation plays.
  */
 export const embeddedNetworkProblem: string | null = await fetchEmbeddedNetwork(ASSET_URLS.network);
+
+/**
+ * Why Kirin's default opening book could not be fetched from beside kirin.js
+ * (assets.ts), or null when it was: kirin.js fetches it when it is imported
+ * (in parallel with the network), and an Engine with `OwnBook` on plays from it
+ * unless a book is loaded (Engine.loadBookBytes). Without it there is no book.
+ */
+export const embeddedBookProblem: string | null = await bookFetch;

@@ -95,3 +95,24 @@ test('a handler that refuses a value rejects the change', () => {
   }
   assert.equal(o.getString('EvalFile'), 'a');
 });
+
+test('a name or value with a control character is refused whole: nothing changes, no handler runs', () => {
+  const { o, changes } = make();
+  for (const [name, value, message] of [
+    ['Hash', '16\nsetoption name Debug Log File value /tmp/x', /^option "Hash" value: LF at offset 2 /],
+    ['Debug Log File', '/tmp/x\rsetoption name Hash value 1', /^option "Debug Log File" value: CR at offset 6 /],
+    ['Debug Log File', 'a\u0000b', /value: NUL at offset 1 /],
+    ['Debug Log File', 'a\u2028b', /value: U\+2028 at offset 1 /],
+    ['Ha\u0000sh', '1', /^option name: NUL at offset 2 /],
+    ['Hash\n', '1', /^option name: LF at offset 4 /],
+    ['Clear Hash\r', undefined, /^option name: CR at offset 10 /],
+  ] as const) {
+    const r = o.set(name, value);
+    assert.ok(!r.ok && r.error.code === 'command-text', JSON.stringify([name, value]));
+    assert.match(r.error.message, message);
+  }
+  assert.equal(o.getNumber('Hash'), 16);
+  assert.equal(o.getString('Debug Log File'), '');
+  assert.deepEqual(changes, []);
+  assert.equal(o.set('Debug Log File', 'ok.log').ok, true, 'plain text still goes through');
+});

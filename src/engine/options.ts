@@ -3,6 +3,7 @@
 // on change. The protocol prints them (protocol/info.ts uciOptionLines) and
 // passes `setoption` values in as text.
 
+import { checkCommandFields, shownText } from '../core/command-text.js';
 import { err, ok, type Result } from '../core/result.js';
 
 export type OptionType = 'check' | 'spin' | 'combo' | 'button' | 'string';
@@ -34,7 +35,7 @@ interface Option extends OptionDef {
 }
 
 /** Why a value was rejected. */
-export type OptionErrorCode = 'option-unknown' | 'option-value' | 'option-range' | 'option-rejected';
+export type OptionErrorCode = 'option-unknown' | 'option-value' | 'option-range' | 'option-rejected' | 'command-text';
 
 /** An accepted value may come with a message for the user (e.g. what a file held). */
 export type SetResult = Result<{ message?: string }, OptionErrorCode>;
@@ -83,8 +84,16 @@ export class Options {
     return this.opt(name).value as string;
   }
 
-  /** Sets an option from protocol text; `value` is undefined for buttons. */
+  /**
+   * Sets an option from protocol text; `value` is undefined for buttons. A name
+   * or value with a control character is refused (src/core/command-text.ts).
+   */
   set(name: string, value: string | undefined): SetResult {
+    const text = checkCommandFields([
+      ['option name', name],
+      ...(value === undefined ? [] : [[`option ${shownText(name)} value`, value] as const]),
+    ]);
+    if (!text.ok) return text;
     const o = this.byKey.get(name.trim().toLowerCase());
     if (!o) return err('option-unknown', `No such option: ${name}`);
     let v: OptionValue;

@@ -175,3 +175,13 @@ test('UCCI go arguments become UCI ones: seconds by default, the clocks by side 
   assert.equal(ucciName('Skill Level'), 'skilllevel');
   assert.equal(ucciName('Move Overhead'), 'moveoverhead');
 });
+
+test('UCCI setoption with a control character inside is refused with the field named', async () => {
+  const g = new EngineProcess();
+  await g.ask(/^ucciok$/, 'ucci');
+  const value = await g.ask(/ERROR/, 'setoption hashsize 16\u000bsetoption');
+  assert.match(value, /^info string ERROR: setoption value: U\+000B at offset 2 /);
+  const name = await g.ask(/ERROR/, 'setoption hash\u0000size 16');
+  assert.match(name, /^info string ERROR: setoption name: NUL at offset 4 /);
+  await g.ask(/^bye$/, 'quit');
+});

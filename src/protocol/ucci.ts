@@ -29,6 +29,7 @@ import { legalMoves } from '../core/movegen.js';
 import { moveToUci, RED, type Move } from '../core/types.js';
 import { parseLegalMove, playUciMoves } from '../core/ucimove.js';
 import { START_FEN } from '../core/fen.js';
+import { checkCommandFields } from '../core/command-text.js';
 import { err, ok, type Result } from '../core/result.js';
 import type { Engine } from '../engine/engine.js';
 import type { OptionInfo } from '../engine/options.js';
@@ -50,6 +51,8 @@ const RENAMED: Readonly<Record<string, string>> = Object.freeze({
   hash: 'hashsize',
   threads: 'threads',
   ponder: 'ponder',
+  ownbook: 'usebook',
+  bookfile: 'bookfiles',
 });
 
 /** The UCCI name of a Kirin option. */
@@ -301,13 +304,22 @@ class Ucci implements Session {
   }
 
   private setoption(rest: string): void {
-    const m = /^(\S+)(?:\s+(.*))?$/.exec(rest);
+    const m = /^(\S+)(?:\s+(.*))?$/s.exec(rest);
     if (!m) {
       this.error(`malformed setoption; expected 'setoption <name> [<value>]'`);
       return;
     }
     const name = m[1].toLowerCase();
     const value = m[2]?.trim();
+    // A name or value with a control character (a CR inside the line) is refused whole.
+    const text = checkCommandFields([
+      ['setoption name', m[1]],
+      ['setoption value', value ?? ''],
+    ]);
+    if (!text.ok) {
+      this.error(text.error.message);
+      return;
+    }
     const check = (): boolean | null => {
       const v = (value ?? '').toLowerCase();
       if (v === 'true' || v === 'on') return true;

@@ -2,7 +2,11 @@
 
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Engine } from '../engine/engine.js';
+import { Uci } from './uci.js';
 import { repoRoot } from '../../tools/lib.js';
 import {
   ANSWER_DEADLINE_MS,
@@ -318,4 +322,37 @@ test('every ordering of go/stop/isready/position/setoption/ucinewgame/unknown ke
   assert.equal(summary.sequences, 5040 + 300);
   assert.equal(summary.sequencesPassed, summary.sequences);
   assert.ok(summary.gos >= 5040);
+});
+
+test('setoption with a control character inside is refused whole: no Debug Log File is written', async () => {
+  // A front end fed by something other than a line reader (runUci behind a stream) can see a CR inside a line.
+  const dir = mkdtempSync(join(tmpdir(), 'kirin-uci-setoption-'));
+  const engine = new Engine();
+  const out: string[] = [];
+  const uci = new Uci(engine, (l) => out.push(l));
+  try {
+    const trap = join(dir, 'trap.log');
+    for (const [line, error] of [
+      [`setoption name Hash value 16\rsetoption name Debug Log File value ${trap}`, 'setoption value: CR at offset 2'],
+      [`setoption name Debug Log File value ${trap}\rx`, `setoption value: CR at offset ${trap.length}`],
+      [`setoption name Debug Log File value ${trap}\u0000`, `setoption value: NUL at offset ${trap.length}`],
+      [`setoption name Debug\u0085Log File value ${trap}`, 'setoption name: NEL at offset 5'],
+    ]) {
+      out.length = 0;
+      assert.equal(await uci.command(line), true);
+      assert.deepEqual(out, [
+        `info string ERROR: ${error} (control characters are not allowed in text sent to an engine; nothing was sent)`,
+      ]);
+    }
+    assert.ok(!existsSync(trap), 'no log file');
+    assert.equal(engine.options.getNumber('Hash'), 16);
+    // The control: the same option, asked plainly (a CRLF line's CR at the end is whitespace), writes the file.
+    const plain = join(dir, 'plain.log');
+    await uci.command(`setoption name Debug Log File value ${plain}\r`);
+    await uci.command('isready');
+    assert.ok(existsSync(plain));
+  } finally {
+    await engine.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

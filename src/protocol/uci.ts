@@ -3,6 +3,7 @@
 // (or Pikafish's "Unknown command" line) and the previous state is kept.
 
 import { appendFileSync } from 'node:fs';
+import { checkCommandFields } from '../core/command-text.js';
 import { perftReport } from '../core/perft.js';
 import { formatJudgement, judge } from '../core/rules.js';
 import { moveToUci, MOVE_NONE, RED, squareName, type Move } from '../core/types.js';
@@ -232,13 +233,22 @@ export class Uci implements Session {
   }
 
   private setoption(line: string): void {
-    const m = /^setoption\s+name\s+(.+?)(?:\s+value(?:\s+(.*))?)?\s*$/i.exec(line);
+    const m = /^setoption\s+name\s+(.+?)(?:\s+value(?:\s+(.*))?)?\s*$/is.exec(line);
     if (!m) {
       this.error(`malformed setoption; expected 'setoption name <name> [value <value>]'`);
       return;
     }
     const name = m[1].trim();
     const value = m[2]?.trim();
+    // A name or value with a control character (a CR inside the line) is refused whole.
+    const text = checkCommandFields([
+      ['setoption name', name],
+      ['setoption value', value ?? ''],
+    ]);
+    if (!text.ok) {
+      this.error(text.error.message);
+      return;
+    }
     // No need to wait for a running search (Pikafish does): a search reads the
     // options when it starts, and the options that live in the search thread
     // (Hash, Clear Hash) are messages it handles after the running search.

@@ -88,6 +88,8 @@ export interface SearchResult {
   score: number;
   nodes: number;
   depth: number;
+  /** The move came from the opening book (OwnBook): no search ran. */
+  book?: boolean;
 }
 
 /** The static evaluation of a position on a search thread: the evaluation its searches use. */

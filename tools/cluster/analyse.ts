@@ -13,6 +13,8 @@ import {
   DEFAULT_RULES,
   Engine,
   MOVE_NONE,
+  err,
+  ok,
   Position,
   START_FEN,
   isMateScore,
@@ -21,39 +23,15 @@ import {
   materialCount,
   moveToUci,
   toCp,
+  type Result,
   type SearchInfo,
 } from '../../src/dev.js';
 import { applyMoves, parseOpeningLine, type Opening } from '../match/openings.js';
-import type { RunEnd, RunHandler, WorkContext } from './runs.js';
+import type { HandlerCheck, RunHandler, WorkContext } from './runs.js';
+import type { AnalyseSpec, AnalysisLine, AnalysisPosition } from './specs.js';
+import { validateRun } from './validate.js';
 
-/** A game (or the line to one position): the start (null: the start position) and the moves. */
-interface AnalysisLine {
-  fen: string | null;
-  moves: string[];
-}
-
-/** One position to analyse: line `line` after its first `ply` moves. */
-interface AnalysisPosition {
-  line: number;
-  ply: number;
-  /** The FEN of the position itself (for the reader). */
-  at: string;
-  /** Game number (from 0) for positions of a game, else null. */
-  game: number | null;
-  /** The move the game played here, if any. */
-  played: string | null;
-}
-
-export interface AnalyseSpec {
-  /** Each game (or position's line) once: a position names its line. */
-  lines: AnalysisLine[];
-  positions: AnalysisPosition[];
-  depth: number;
-  nodes: number;
-  hash: number;
-  /** Engine options (name, value) for the searches. */
-  options: Array<[string, string]>;
-}
+type Request<T> = Result<T, 'request'>;
 
 /** Options a request may not set: the searches run on one thread (deterministic) and write no files. */
 const REFUSED = ['threads', 'debug log file'];
@@ -72,11 +50,10 @@ export interface AnalysisResult {
   evaluation: string;
 }
 
-function place(o: Opening, moves: readonly string[], what: string): Position {
+function place(o: Opening, moves: readonly string[], what: string): Request<Position> {
   const pos = new Position(o.fen ?? START_FEN);
   const r = applyMoves(pos, moves);
-  if (!r.ok) throw new Error(`${what}: ${r.error.message}`);
-  return pos;
+  return r.ok ? ok(pos) : err('request', `${what}: ${r.error.message}`);
 }
 
 /** The positions of a request as they are read, each game's moves kept once. */
@@ -86,24 +63,33 @@ class AnalysisInput {
   /** Games read so far (their numbers in the output). */
   games = 0;
 
-  /** The position at the end of an opening-syntax line (throws Error naming the line). */
-  position(text: string, what: string): void {
+  /** The position at the end of an opening-syntax line (the error names the line). */
+  position(text: string, what: string): Request<null> {
     const r = parseOpeningLine(text, 0);
-    if (!r.ok) throw new Error(`${what}: ${r.error.message.replace(/^line 0: /, '')}`);
-    if (r.value === null) throw new Error(`${what}: no position in "${text}"`);
+    if (!r.ok) return err('request', `${what}: ${r.error.message.replace(/^line 0: /, '')}`);
+    if (r.value === null) return err('request', `${what}: no position in "${text}"`);
     const o = r.value;
     const pos = place(o, o.moves, what);
+    if (!pos.ok) return pos;
     this.lines.push({ fen: o.fen, moves: o.moves });
-    this.positions.push({ line: this.lines.length - 1, ply: o.moves.length, at: pos.fen(), game: null, played: null });
+    this.positions.push({
+      line: this.lines.length - 1,
+      ply: o.moves.length,
+      at: pos.value.fen(),
+      game: null,
+      played: null,
+    });
+    return ok(null);
   }
 
   /**
    * A game: every position after the opening `o` up to the last one that still
    * has a move to find (the end of a game is not searched). Returns how many.
    */
-  game(o: Opening, gameMoves: readonly string[], what: string): number {
+  game(o: Opening, gameMoves: readonly string[], what: string): Request<number> {
     const all = [...o.moves, ...gameMoves];
-    place(o, all, what); // every move checked, with a clear error
+    const checked = place(o, all, what); // every move checked, with a clear error
+    if (!checked.ok) return checked;
     const game = this.games++;
     this.lines.push({ fen: o.fen, moves: all });
     const line = this.lines.length - 1;
@@ -116,14 +102,14 @@ class AnalysisInput {
       this.positions.push({ line, ply: o.moves.length + i, at: pos.fen(), game, played: gameMoves[i] ?? null });
       n++;
     }
-    return n;
+    return ok(n);
   }
 
   /**
    * Games from a file: `kirin match --log` lines (`game N | ... | opening ... | moves ... | end ...`),
    * or one game per line in the opening syntax (moves from the start, or FEN + moves). Returns the positions added.
    */
-  gameFile(text: string, file: string): number {
+  gameFile(text: string, file: string): Request<number> {
     let added = 0;
     const lines = text.split(/\r?\n/);
     for (let n = 0; n < lines.length; n++) {
@@ -135,21 +121,25 @@ class AnalysisInput {
         const openingField = fields.find((f) => f.startsWith('opening '));
         const movesField = fields.find((f) => f === 'moves' || f.startsWith('moves '));
         if (openingField === undefined || movesField === undefined)
-          throw new Error(`${what}: not a game-log line of kirin match (no "opening" or "moves" field)`);
+          return err('request', `${what}: not a game-log line of kirin match (no "opening" or "moves" field)`);
         const openingText = openingField.slice('opening '.length).replace(/\s+\(.*\)\s*$/, '');
         const r = parseOpeningLine(openingText === 'startpos' ? '' : openingText, n + 1);
-        if (!r.ok) throw new Error(`${what}: opening: ${r.error.message}`);
+        if (!r.ok) return err('request', `${what}: opening: ${r.error.message}`);
         const opening: Opening = r.value ?? { fen: null, moves: [], name: 'startpos', line: n + 1 };
         const moves = movesField.slice('moves'.length).trim().split(/\s+/).filter(Boolean);
-        added += this.game(opening, moves, what);
+        const g = this.game(opening, moves, what);
+        if (!g.ok) return g;
+        added += g.value;
       } else {
         const r = parseOpeningLine(line, n + 1);
-        if (!r.ok) throw new Error(`${what}: ${r.error.message.replace(/^line \d+: /, '')}`);
+        if (!r.ok) return err('request', `${what}: ${r.error.message.replace(/^line \d+: /, '')}`);
         if (r.value === null) continue;
-        added += this.game({ ...r.value, moves: [] }, r.value.moves, what);
+        const g = this.game({ ...r.value, moves: [] }, r.value.moves, what);
+        if (!g.ok) return g;
+        added += g.value;
       }
     }
-    return added;
+    return ok(added);
   }
 }
 
@@ -164,41 +154,51 @@ export interface AnalyseRequest {
   options: Array<[string, string]>;
 }
 
-/** The spec from a request, every position and option checked (throws Error with the message). */
-export function makeAnalyseSpec(r: AnalyseRequest): AnalyseSpec {
+/** The spec from a request, every position and option checked. */
+export function makeAnalyseSpec(r: AnalyseRequest): Request<AnalyseSpec> {
   if (r.depth <= 0 && r.nodes <= 0)
-    throw new Error('give a limit: --depth D or --nodes N (the answers are then reproducible)');
+    return err('request', 'give a limit: --depth D or --nodes N (the answers are then reproducible)');
   const input = new AnalysisInput();
-  r.positions.forEach((p, i) => input.position(p, `--position ${i + 1}`));
+  for (const [i, p] of r.positions.entries()) {
+    const added = input.position(p, `--position ${i + 1}`);
+    if (!added.ok) return added;
+  }
   for (const f of r.positionFiles) {
-    readText(f)
-      .split(/\r?\n/)
-      .forEach((l, n) => {
-        if (l.replace(/[#;].*$/, '').trim()) input.position(l, `${f} line ${n + 1}`);
-      });
+    const text = readText(f);
+    if (!text.ok) return text;
+    for (const [n, l] of text.value.split(/\r?\n/).entries()) {
+      if (!l.replace(/[#;].*$/, '').trim()) continue;
+      const added = input.position(l, `${f} line ${n + 1}`);
+      if (!added.ok) return added;
+    }
   }
   for (const [i, g] of r.games.entries()) {
     const pr = parseOpeningLine(g, 0);
-    if (!pr.ok) throw new Error(`--game ${i + 1}: ${pr.error.message.replace(/^line 0: /, '')}`);
-    if (pr.value === null) throw new Error(`--game ${i + 1}: no moves in "${g}"`);
-    input.game({ ...pr.value, moves: [] }, pr.value.moves, `--game ${i + 1}`);
+    if (!pr.ok) return err('request', `--game ${i + 1}: ${pr.error.message.replace(/^line 0: /, '')}`);
+    if (pr.value === null) return err('request', `--game ${i + 1}: no moves in "${g}"`);
+    const added = input.game({ ...pr.value, moves: [] }, pr.value.moves, `--game ${i + 1}`);
+    if (!added.ok) return added;
   }
   for (const f of r.gameFiles) {
-    if (input.gameFile(readText(f), f) === 0) throw new Error(`${f}: no game with a position to analyse`);
+    const text = readText(f);
+    if (!text.ok) return text;
+    const added = input.gameFile(text.value, f);
+    if (!added.ok) return added;
+    if (added.value === 0) return err('request', `${f}: no game with a position to analyse`);
   }
   if (input.positions.length === 0)
-    throw new Error('nothing to analyse: give --position, --positions FILE, --game or --games FILE');
+    return err('request', 'nothing to analyse: give --position, --positions FILE, --game or --games FILE');
   // The options, checked by an engine here (not started: no search thread).
   const probe = new Engine();
   for (const [name, value] of r.options) {
-    if (REFUSED.includes(name.toLowerCase()))
-      throw new Error(`option "${name}" is not allowed: analysis searches run on one thread and write no files`);
+    if (REFUSED.includes(name.trim().toLowerCase()))
+      return err('request', `option "${name}" is not allowed: analysis searches run on one thread and write no files`);
     const s = probe.options.set(name, value);
-    if (!s.ok) throw new Error(`option ${name}=${value}: ${s.error.message}`);
+    if (!s.ok) return err('request', `option ${name}=${value}: ${s.error.message}`);
   }
   const hashSet = probe.options.set('Hash', String(r.hash));
-  if (!hashSet.ok) throw new Error(`--hash ${r.hash}: ${hashSet.error.message}`);
-  return {
+  if (!hashSet.ok) return err('request', `--hash ${r.hash}: ${hashSet.error.message}`);
+  const spec: AnalyseSpec = {
     lines: input.lines,
     positions: input.positions,
     depth: Math.max(0, r.depth),
@@ -206,13 +206,16 @@ export function makeAnalyseSpec(r: AnalyseRequest): AnalyseSpec {
     hash: r.hash,
     options: r.options,
   };
+  // As a worker will read it (validate.ts): what it refuses is refused here, before anything is queued.
+  const valid = validateRun('analyse', spec, null);
+  return valid.ok ? ok(spec) : err('request', valid.error.message);
 }
 
-function readText(file: string): string {
+function readText(file: string): Request<string> {
   try {
-    return readFileSync(file, 'utf8');
+    return ok(readFileSync(file, 'utf8'));
   } catch (e) {
-    throw new Error(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    return err('request', `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
 }
 
@@ -224,17 +227,21 @@ export class AnalysisEngines {
     return JSON.stringify([spec.hash, spec.options]);
   }
 
-  async search(spec: AnalyseSpec, index: number, ctx: WorkContext): Promise<AnalysisResult | null> {
+  /** Searches position `index` of the run (its spec checked: validateRun); null when the run ended meanwhile. */
+  async search(spec: AnalyseSpec, index: number, ctx: WorkContext): Promise<Result<AnalysisResult | null, 'job'>> {
+    const p = spec.positions[index];
+    if (!p) return err('job', `no position ${index} in the run`);
     const key = this.key(spec);
-    const engine = this.idle.get(key)?.pop() ?? this.create(spec);
+    const idle = this.idle.get(key)?.pop();
+    const made = idle ? ok(idle) : this.create(spec);
+    if (!made.ok) return made;
+    const engine = made.value;
     let done = false;
     try {
-      const p = spec.positions[index];
-      if (!p) throw new Error(`no position ${index} in the run`);
       engine.newGame();
       const line = spec.lines[p.line];
       const set = engine.setPosition(line.fen, line.moves.slice(0, p.ply));
-      if (!set.ok) throw new Error(`position ${index}: ${set.error.message}`);
+      if (!set.ok) return err('job', `position ${index}: ${set.error.message}`);
       const pos = engine.position();
       const material = materialCount(pos);
       let last: SearchInfo | null = null;
@@ -255,16 +262,18 @@ export class AnalysisEngines {
             },
           },
         );
+      } catch (e) {
+        return err('job', `position ${index}: search failed: ${(e as Error).message}`);
       } finally {
         clearInterval(watch);
       }
       done = true;
-      if (ctx.cancelled()) return null;
+      if (ctx.cancelled()) return ok(null);
       const info = last as SearchInfo | null;
       const value = info?.score ?? result.score;
       const pv = info?.pv.map(moveToUci) ?? [];
       const best = result.bestMove === MOVE_NONE ? null : moveToUci(result.bestMove);
-      return {
+      return ok({
         bestMove: best,
         score: isMateScore(value)
           ? { mate: mateInMoves(value) }
@@ -275,7 +284,7 @@ export class AnalysisEngines {
         nodes: result.nodes,
         pv: best !== null && pv[0] !== best ? [best] : pv,
         evaluation: engine.evaluationName(),
-      };
+      });
     } finally {
       if (done) {
         const list = this.idle.get(key) ?? [];
@@ -287,19 +296,16 @@ export class AnalysisEngines {
     }
   }
 
-  private create(spec: AnalyseSpec): Engine {
+  private create(spec: AnalyseSpec): Result<Engine, 'job'> {
     const engine = new Engine();
-    const set = (name: string, value: string): void => {
+    for (const [name, value] of [['Threads', '1'], ['Hash', String(spec.hash)], ...spec.options]) {
       const r = engine.options.set(name, value);
-      if (!r.ok) throw new Error(`option ${name}=${value}: ${r.error.message}`);
-    };
-    set('Threads', '1');
-    set('Hash', String(spec.hash));
-    for (const [name, value] of spec.options) {
-      if (REFUSED.includes(name.toLowerCase())) throw new Error(`option "${name}" is not allowed`);
-      set(name, value);
+      if (!r.ok) {
+        void engine.close();
+        return err('job', `option ${name}=${value}: ${r.error.message}`);
+      }
     }
-    return engine;
+    return ok(engine);
   }
 
   async close(): Promise<void> {
@@ -318,18 +324,45 @@ interface AnalysedPosition extends AnalysisResult {
   played: string | null;
 }
 
+/** A search's result as read from Redis: the fields the document shows, their types checked. */
+function readAnalysis(value: unknown, index: number): Result<AnalysisResult, 'result'> {
+  const v = value as Partial<AnalysisResult> | null;
+  const bad = (what: string): Result<never, 'result'> => err('result', `position ${index}: malformed result (${what})`);
+  if (typeof v !== 'object' || v === null) return bad('not an object');
+  const int = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n);
+  if (v.bestMove !== null && typeof v.bestMove !== 'string') return bad('bestMove');
+  const score = v.score as { cp?: unknown; mate?: unknown } | undefined;
+  if (typeof score !== 'object' || score === null || !(int(score.cp) || int(score.mate))) return bad('score');
+  if (!int(v.value) || !int(v.depth) || !int(v.seldepth) || !int(v.nodes)) return bad('its numbers');
+  if (!Array.isArray(v.pv) || !v.pv.every((m) => typeof m === 'string')) return bad('pv');
+  if (typeof v.evaluation !== 'string') return bad('evaluation');
+  return ok({
+    bestMove: v.bestMove ?? null,
+    score: int(score.cp) ? { cp: score.cp } : { mate: score.mate as number },
+    value: v.value,
+    depth: v.depth,
+    seldepth: v.seldepth,
+    nodes: v.nodes,
+    pv: v.pv,
+    evaluation: v.evaluation,
+  });
+}
+
 /** Coordinator side: collects the searches; the run ends when every position is in. */
 export class AnalysisCollector implements RunHandler {
   readonly results = new Map<number, AnalysisResult>();
 
   constructor(readonly spec: AnalyseSpec) {}
 
-  result(index: number, value: unknown): void {
-    this.results.set(index, value as AnalysisResult);
+  result(index: number, value: unknown): Result<null, 'result'> {
+    const r = readAnalysis(value, index);
+    if (!r.ok) return r;
+    this.results.set(index, r.value);
+    return ok(null);
   }
 
-  check(): RunEnd | null {
-    return this.results.size >= this.spec.positions.length ? { state: 'done', summary: this.summary() } : null;
+  check(): HandlerCheck {
+    return ok(this.results.size >= this.spec.positions.length ? { state: 'done', summary: this.summary() } : null);
   }
 
   summary(): string {

@@ -10,15 +10,25 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { err, ok, type Result } from '../../src/dev.js';
 import { parseMatchArgs } from '../match/cli.js';
+import { commandSpec, integerOption, readCommandLine, reportCommandLine, runMain } from '../lib.js';
 import { connect, keys, parseRedisUrl, type RedisTarget } from './redis.js';
 import { Coordinator, createRun, newQueue, type RunHandler } from './runs.js';
 import { RedisServer } from './redis-server.js';
 import { makeSprtSpec, sprtJobs, SprtTally } from './sprt.js';
 
-const USAGE = `usage: node dist/tools/cluster/bench.js [--workers 1,2,4] [--ping-jobs N] [--games N] [--nodes N]
-`;
+const SPEC = commandSpec({
+  name: 'cluster bench',
+  usage: `usage: node dist/tools/cluster/bench.js [--workers 1,2,4] [--ping-jobs N] [--games N] [--nodes N]
+`,
+  options: {
+    workers: { type: 'string' },
+    'ping-jobs': { type: 'string' },
+    games: { type: 'string' },
+    nodes: { type: 'string' },
+  },
+});
 
 const bin = fileURLToPath(new URL('../../../bin/kirin.js', import.meta.url));
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -58,7 +68,7 @@ async function stopWorkers(ws: ChildProcess[]): Promise<void> {
   );
 }
 
-/** Runs a run to its end and returns its seconds (from creation to the last result). */
+/** Runs a run to its end: its seconds (from creation to the last result), or why it did not finish. */
 async function timeRun(
   t: RedisTarget,
   id: string,
@@ -66,54 +76,26 @@ async function timeRun(
   spec: unknown,
   jobs: number,
   handler: (c: Coordinator) => RunHandler,
-): Promise<number> {
+): Promise<Result<number, 'bench'>> {
   const redis = connect(t);
   const queue = newQueue(t);
   try {
     const t0 = performance.now();
     const run = await createRun(redis, id, kind, spec, jobs, 3);
-    if (typeof run === 'string') throw new Error(run);
-    const c = new Coordinator(redis, queue, run, { pollMs: 50, print: () => {} });
+    if (!run.ok) return err('bench', run.error.message);
+    const c = new Coordinator(redis, queue, run.value, { pollMs: 50, print: () => {} });
     await c.lock();
     const end = await c.follow(handler(c));
-    if (end.state !== 'done') throw new Error(`${id}: ${end.state} ${end.error}`);
-    return (performance.now() - t0) / 1000;
+    if (!end.ok) return err('bench', end.error.message);
+    if (end.value.state !== 'done') return err('bench', `${id}: ${end.value.state} ${end.value.error}`);
+    return ok((performance.now() - t0) / 1000);
   } finally {
     await queue.close();
     redis.disconnect();
   }
 }
 
-async function main(): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: process.argv.slice(2),
-      options: {
-        workers: { type: 'string', default: '1,2,4' },
-        'ping-jobs': { type: 'string', default: '2000' },
-        games: { type: 'string', default: '16' },
-        nodes: { type: 'string', default: '1000' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-    }));
-  } catch (e) {
-    process.stderr.write(`cluster bench: ${(e as Error).message}\n${USAGE}`);
-    return 2;
-  }
-  if (values.help) {
-    process.stdout.write(USAGE);
-    return 0;
-  }
-  const counts = values.workers.split(',').map(Number);
-  const pingJobs = Number(values['ping-jobs']);
-  const games = Number(values.games);
-  const nodes = Number(values.nodes);
-  if (counts.some((n) => !Number.isInteger(n) || n < 1) || !(pingJobs >= 1) || !(games >= 2) || !(nodes >= 1)) {
-    process.stderr.write(`cluster bench: bad numbers\n${USAGE}`);
-    return 2;
-  }
+async function bench(counts: number[], pingJobs: number, games: number, nodes: number): Promise<Result<null, 'bench'>> {
   process.stdout.write(`# ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), node ${process.version}\n`);
   const parsedMatch = parseMatchArgs([
     '--engine',
@@ -129,25 +111,32 @@ async function main(): Promise<number> {
     '--openings',
     'data/openings/openings.txt',
   ]);
-  if (!parsedMatch.ok) throw new Error(parsedMatch.error.message);
-  const sprtSpec = await makeSprtSpec(parsedMatch.value, 1);
+  if (!parsedMatch.ok) return err('bench', parsedMatch.error.message);
+  const made = await makeSprtSpec(parsedMatch.value, 1);
+  if (!made.ok) return err('bench', made.error.message);
+  const sprtSpec = made.value;
   process.stdout.write(
     '| workers | ping jobs/s | games/min (nodes ' + nodes + ') | pair jobs/min |\n|---|---|---|---|\n',
   );
   for (const n of counts) {
     const server = await RedisServer.start({ persist: true, fsync: 'everysec' });
-    const parsed = parseRedisUrl(server.url);
-    if (!parsed.ok) throw new Error(parsed.error.message);
+    if (!server.ok) return err('bench', server.error.message);
+    const parsed = parseRedisUrl(server.value.url);
+    if (!parsed.ok) return err('bench', parsed.error.message);
     const t = parsed.value;
-    const ws = startWorkers(server.url, n);
+    const ws = startWorkers(server.value.url, n);
     try {
       await waitForWorkers(t, n);
       let pings = 0;
       const pingSecs = await timeRun(t, `ping-${n}`, 'ping', {}, pingJobs, (c) => ({
-        result: () => void pings++,
-        check: () => (pings >= c.run.jobs ? { state: 'done', summary: `${pings} jobs` } : null),
+        result: () => {
+          pings++;
+          return ok(null);
+        },
+        check: () => ok(pings >= c.run.jobs ? { state: 'done', summary: `${pings} jobs` } : null),
         summary: () => `${pings} jobs`,
       }));
+      if (!pingSecs.ok) return pingSecs;
       const gameSecs = await timeRun(
         t,
         `sprt-${n}`,
@@ -156,23 +145,41 @@ async function main(): Promise<number> {
         sprtJobs(sprtSpec),
         () => new SprtTally(sprtSpec, () => {}, true),
       );
+      if (!gameSecs.ok) return gameSecs;
       process.stdout.write(
-        `| ${n} | ${(pingJobs / pingSecs).toFixed(0)} | ${((games * 60) / gameSecs).toFixed(1)} | ${((sprtJobs(sprtSpec) * 60) / gameSecs).toFixed(1)} |\n`,
+        `| ${n} | ${(pingJobs / pingSecs.value).toFixed(0)} | ${((games * 60) / gameSecs.value).toFixed(1)} | ` +
+          `${((sprtJobs(sprtSpec) * 60) / gameSecs.value).toFixed(1)} |\n`,
       );
     } finally {
       await stopWorkers(ws);
-      await server.stop();
+      await server.value.stop();
     }
   }
-  return 0;
+  return ok(null);
 }
 
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (e: Error) => {
-    process.stderr.write(`cluster bench: ${e.stack ?? e.message}\n`);
-    process.exitCode = 1;
-  },
-);
+async function main(argv: string[]): Promise<number> {
+  const cl = readCommandLine(argv, SPEC);
+  if (!cl.ok) return reportCommandLine(SPEC, cl.error);
+  const v = cl.value.values;
+  const counts = (v.workers ?? '1,2,4').split(',').map((w) => integerOption({ workers: w }, 'workers', 0, { min: 1 }));
+  const numbers = [
+    ...counts,
+    integerOption(v, 'ping-jobs', 2000, { min: 1 }),
+    integerOption(v, 'games', 16, { min: 2 }),
+    integerOption(v, 'nodes', 1000, { min: 1 }),
+  ];
+  for (const r of numbers) if (!r.ok) return reportCommandLine(SPEC, r.error);
+  const [pingJobs, games, nodes] = numbers.slice(counts.length).map((r) => (r as { value: number }).value);
+  const r = await bench(
+    counts.map((c) => (c as { value: number }).value),
+    pingJobs,
+    games,
+    nodes,
+  );
+  if (r.ok) return 0;
+  process.stderr.write(`cluster bench: ${r.error.message}\n`);
+  return 1;
+}
+
+runMain(import.meta.url, main);

@@ -1,18 +1,30 @@
 // `kirin cluster`: datagen, SPRT matches and analysis as jobs on a BullMQ queue
 // in Redis, run by workers on any number of machines (docs/CLUSTER.md).
+//
+// The command line of each command is read with tools/lib.ts's reader; every
+// step below returns a Result, and this file alone turns one into an exit code
+// and a message: 'help' (0, the usage), 'arguments' (2, the message and the
+// usage), 'request' (2: refused before anything was queued), 'failed' (1: Redis
+// cannot be reached, the run failed, the coordinator's own trouble).
 
-import { writeFileSync } from 'node:fs';
+import { closeSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Redis } from 'ioredis';
 import type { Queue } from 'bullmq';
-import { MATCH_USAGE, parseMatchArgs } from '../match/cli.js';
+import { err, ok, type Result } from '../../src/dev.js';
+import { MATCH_GROUPS, MATCH_OPTIONS, MATCH_USAGE, matchArgsFrom } from '../match/cli.js';
 import { DATAGEN_NUMBERS } from '../datagen/cli.js';
-import { nameValueOptions } from '../lib.js';
-import { openChainForAppend } from '../datagen/chain.js';
+import {
+  commandSpec,
+  integerOption,
+  nameValueOptions,
+  readCommandLine,
+  reportCommandLine,
+  type CommandLineCode,
+  type OptionsSpec,
+} from '../lib.js';
 import { forEachRecord } from '../datagen/records.js';
-import { closeSync } from 'node:fs';
-import { checkRedis, connect, keys, parseRedisUrl, RUN_ID, type RedisTarget } from './redis.js';
+import { RedisOutage, checkRedis, connect, keys, parseRedisUrl, RUN_ID, type RedisTarget } from './redis.js';
 import {
   Coordinator,
   createRun,
@@ -25,11 +37,14 @@ import {
   type RunKind,
   type RunRecord,
 } from './runs.js';
-import { makeSprtSpec, sprtHeader, sprtJobs, SprtTally, type SprtSpec } from './sprt.js';
-import { makeDatagenSpec, ShardMerger, type DatagenSpec } from './datagen.js';
-import { AnalysisCollector, makeAnalyseSpec, type AnalyseSpec } from './analyse.js';
-import { ClusterWorker, defaultAllowed } from './worker.js';
-import { clusterStatus, formatStatus } from './status.js';
+import { makeSprtSpec, sprtHeader, sprtJobs, SprtTally } from './sprt.js';
+import { firstShardAfter, makeDatagenSpec, openDataFile, ShardMerger } from './datagen.js';
+import { AnalysisCollector, makeAnalyseSpec } from './analyse.js';
+import type { AnalyseSpec, DatagenSpec, SprtSpec } from './specs.js';
+import { ClusterWorker } from './worker.js';
+import { clusterStatus, formatStatus, liveWorkers } from './status.js';
+import { defaultEngines, workerPolicy } from './policy.js';
+import { validateRun } from './validate.js';
 
 const CLUSTER_USAGE = `Usage: kirin cluster <command> --redis URL [options]
 
@@ -37,7 +52,8 @@ Runs datagen, SPRT matches and analysis as jobs on a queue in Redis (BullMQ);
 workers on any number of machines take the jobs (docs/CLUSTER.md).
 
 Commands:
-  worker   --redis URL [--concurrency N] [--name NAME] [--allow-engine CMD]... [--lock-ms MS]
+  worker   --redis URL [--concurrency N] [--name NAME] [--allow-engine CMD]... [--allow-option NAME]...
+           [--max-hash MB] [--max-threads N] [--lock-ms MS]
            take jobs and run them, N at a time (default 1; about one per core)
   sprt     --redis URL [--run ID] [--pairs-per-job N] [--attempts N] [--detach] <kirin match arguments>
            a match and its SPRT as game-pair jobs (kirin match --help lists the arguments)
@@ -54,19 +70,28 @@ Commands:
   cancel   RUN --redis URL             end a run and remove its queued jobs
 
 The Redis URL is redis://[user:password@]host:port[/db] (rediss:// for TLS); without
---redis, KIRIN_REDIS_URL is used. KIRIN_REDIS_PASSWORD gives a password not in the URL.
-Each command takes --help.
+--redis, KIRIN_REDIS_URL is used. KIRIN_REDIS_PASSWORD gives a password not in the URL;
+KIRIN_REDIS_TLS_CA, KIRIN_REDIS_TLS_CERT and KIRIN_REDIS_TLS_KEY name PEM files for TLS
+(a private CA, a client certificate and its key). Each command takes --help.
 `;
 
 const WORKER_USAGE = `Usage: kirin cluster worker --redis URL [--concurrency N] [--name NAME]
-                            [--allow-engine CMD]... [--lock-ms MS]
+                            [--allow-engine CMD]... [--allow-option NAME]...
+                            [--max-hash MB] [--max-threads N] [--lock-ms MS]
 
-Takes jobs from the queue and runs them, N at a time (default 1).
+Takes jobs from the queue and runs them, N at a time (default 1). Every run is
+checked against what this worker allows before anything of it runs; a run it
+refuses fails at once, with the reason.
   --concurrency N     jobs at once (each uses about one core)
   --name NAME         the worker's name in status (default host:pid)
   --allow-engine CMD  an engine command line this worker runs for SPRT jobs (repeatable);
-                      default: this checkout's Kirin ("node bin/kirin.js" or its full path);
+                      compared by what it runs (the program on PATH, paths resolved from
+                      this folder); default: this checkout's Kirin (node bin/kirin.js);
                       "any" runs every command (only on a Redis that you alone can write to)
+  --allow-option NAME an engine option a job may set besides the usual ones (repeatable;
+                      e.g. EvalFile, which reads a file; Debug Log File is never allowed)
+  --max-hash MB       the most hash a job may ask for, per engine or search (default 1024)
+  --max-threads N     the most threads a job may give an engine (default: the cores)
   --lock-ms MS        job lock (default 30000): a job of a worker that died goes back to
                       the queue about this long after
 `;
@@ -77,7 +102,8 @@ const SPRT_USAGE = `Usage: kirin cluster sprt --redis URL [--run ID] [--pairs-pe
 Plays kirin match's schedule as jobs of N game pairs (default 1) on the workers and
 adds up the results: live score and LLR, the run stopped when the SPRT decides,
 the final result as kirin match prints it. --concurrency and --debug of kirin match
-are the workers' business and are ignored here; --log is written at the end.
+are the workers' business and are ignored here; --log is written at the end. A run
+that a live worker would refuse (an engine or option it does not allow) is refused here.
   --run ID            the run's name (default sprt-<random>)
   --attempts N        tries of a job before the run fails with its error (default 3)
   --detach            queue the run and exit; follow it later with kirin cluster resume ID
@@ -90,7 +116,8 @@ const DATAGEN_USAGE = `Usage: kirin cluster datagen --redis URL --out FILE [--po
 
 kirin datagen's self-play data in seeded shards of N positions (default 1000) played
 by the workers, merged in shard order into FILE (kirin datagen's format; an existing
-file is resumed), deduplicated, exactly --positions positions in the end.
+file is resumed: a new run with the same seed begins after the shards already in it),
+deduplicated, exactly --positions positions in the end.
 `;
 
 const ANALYSE_USAGE = `Usage: kirin cluster analyse --redis URL (--position LINE | --positions FILE | --game LINE |
@@ -110,107 +137,153 @@ position's FEN, score, best move and principal variation.
 
 const STATUS_USAGE = `Usage: kirin cluster status --redis URL [--json]
 `;
-const RUN_USAGE = (cmd: string): string => `Usage: kirin cluster ${cmd} RUN --redis URL\n`;
+const RESUME_USAGE = `Usage: kirin cluster resume RUN --redis URL [--out FILE]
+`;
+const CANCEL_USAGE = `Usage: kirin cluster cancel RUN --redis URL
+`;
 
 type Print = (line: string) => void;
 const out: Print = (l) => process.stdout.write(l + '\n');
+const toStderr: Print = (l) => process.stderr.write(l + '\n');
 
-class UsageError extends Error {
-  constructor(
-    message: string,
-    readonly usage: string,
-  ) {
-    super(message);
-  }
-}
+/** Why a command ended without doing its work (see the file's head for the exit codes). */
+type ClusterCode = CommandLineCode | 'request' | 'failed';
+type Outcome = Result<number, ClusterCode>;
 
-/** A request refused before anything was queued (exit code 2, without the usage). */
-class BadRequest extends Error {}
-
-async function checked<T>(make: () => T | Promise<T>): Promise<T> {
-  try {
-    return await make();
-  } catch (e) {
-    throw new BadRequest((e as Error).message);
-  }
-}
-
-type Options = NonNullable<ParseArgsConfig['options']>;
-
-function parse(
-  argv: string[],
-  options: Options,
-  usage: string,
-  positionals = 0,
-): { values: Record<string, string | boolean | string[] | undefined>; positionals: string[] } {
-  let r;
-  try {
-    r = parseArgs({
-      args: argv,
-      options: { ...options, help: { type: 'boolean', short: 'h' } },
-      strict: true,
-      allowPositionals: positionals > 0,
-    });
-  } catch (e) {
-    throw new UsageError((e as Error).message, usage);
-  }
-  if (r.positionals.length > positionals)
-    throw new UsageError(`unexpected argument "${r.positionals[positionals]}"`, usage);
-  return { values: r.values as Record<string, string | boolean | string[] | undefined>, positionals: r.positionals };
-}
-
-function int(values: Record<string, unknown>, name: string, def: number, min: number, usage: string): number {
-  const v = values[name];
-  if (v === undefined) return def;
-  const n = Number(v);
-  if (typeof v !== 'string' || !/^\d+$/.test(v) || !Number.isSafeInteger(n) || n < min)
-    throw new UsageError(`--${name} must be an integer >= ${min} (got "${String(v)}")`, usage);
-  return n;
-}
-
-function target(values: Record<string, unknown>, usage: string): RedisTarget {
-  const url = (values.redis as string | undefined) ?? process.env.KIRIN_REDIS_URL;
-  if (!url) throw new UsageError('give --redis URL (or set KIRIN_REDIS_URL)', usage);
-  const t = parseRedisUrl(url);
-  if (!t.ok) throw new UsageError(t.error.message, usage);
-  return t.value;
-}
-
-/** Checks that Redis answers (a clear error otherwise); returns its version. */
-async function reach(t: RedisTarget): Promise<string> {
-  const r = await checkRedis(t);
-  if (!r.ok) throw new Error(r.error.message);
-  return r.value;
-}
-
-const RUN_OPTIONS: Options = {
-  redis: { type: 'string' },
+const REDIS_OPTIONS = { redis: { type: 'string' } } as const satisfies OptionsSpec;
+const RUN_OPTIONS = {
+  ...REDIS_OPTIONS,
   run: { type: 'string' },
   attempts: { type: 'string' },
   detach: { type: 'boolean' },
-};
+} as const satisfies OptionsSpec;
 
-/** Splits `kirin cluster sprt`'s own options from kirin match's arguments. */
-function splitSprtArgs(argv: string[]): { own: string[]; match: string[] } {
-  const own: string[] = [];
-  const match: string[] = [];
-  const withValue = ['--redis', '--run', '--attempts', '--pairs-per-job'];
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const name = a.split('=')[0];
-    if (withValue.includes(name)) {
-      own.push(a);
-      if (!a.includes('=') && i + 1 < argv.length) own.push(argv[++i]);
-    } else if (a === '--detach' || a === '--help' || a === '-h') own.push(a);
-    else match.push(a);
+const WORKER_SPEC = commandSpec({
+  name: 'kirin cluster worker',
+  usage: WORKER_USAGE,
+  options: {
+    ...REDIS_OPTIONS,
+    concurrency: { type: 'string' },
+    name: { type: 'string' },
+    'allow-engine': { type: 'string', multiple: true },
+    'allow-option': { type: 'string', multiple: true },
+    'max-hash': { type: 'string' },
+    'max-threads': { type: 'string' },
+    'lock-ms': { type: 'string' },
+  },
+});
+
+const SPRT_SPEC = commandSpec({
+  name: 'kirin cluster sprt',
+  usage: SPRT_USAGE,
+  options: { ...MATCH_OPTIONS, ...RUN_OPTIONS, 'pairs-per-job': { type: 'string' } },
+  groups: [...MATCH_GROUPS],
+});
+
+const DATAGEN_SPEC = commandSpec({
+  name: 'kirin cluster datagen',
+  usage: DATAGEN_USAGE,
+  options: {
+    ...RUN_OPTIONS,
+    positions: { type: 'string' },
+    nodes: { type: 'string' },
+    depth: { type: 'string' },
+    'random-plies': { type: 'string' },
+    'max-ply': { type: 'string' },
+    hash: { type: 'string' },
+    out: { type: 'string' },
+    shard: { type: 'string' },
+    openings: { type: 'string' },
+    seed: { type: 'string' },
+  },
+});
+
+const ANALYSE_SPEC = commandSpec({
+  name: 'kirin cluster analyse',
+  usage: ANALYSE_USAGE,
+  options: {
+    ...RUN_OPTIONS,
+    position: { type: 'string', multiple: true },
+    positions: { type: 'string', multiple: true },
+    game: { type: 'string', multiple: true },
+    games: { type: 'string', multiple: true },
+    depth: { type: 'string' },
+    nodes: { type: 'string' },
+    hash: { type: 'string' },
+    option: { type: 'string', multiple: true },
+    out: { type: 'string' },
+  },
+});
+
+const STATUS_SPEC = commandSpec({
+  name: 'kirin cluster status',
+  usage: STATUS_USAGE,
+  options: { ...REDIS_OPTIONS, json: { type: 'boolean' } },
+});
+
+const RESUME_SPEC = commandSpec({
+  name: 'kirin cluster resume',
+  usage: RESUME_USAGE,
+  options: { ...REDIS_OPTIONS, out: { type: 'string' } },
+  positionals: { min: 1, max: 1 },
+});
+
+const CANCEL_SPEC = commandSpec({
+  name: 'kirin cluster cancel',
+  usage: CANCEL_USAGE,
+  options: REDIS_OPTIONS,
+  positionals: { min: 1, max: 1 },
+});
+
+const request = (message: string): Result<never, 'request'> => err('request', message);
+const failed = (message: string): Result<never, 'failed'> => err('failed', message);
+
+function target(values: { redis?: string }): Result<RedisTarget, 'arguments'> {
+  const url = values.redis ?? process.env.KIRIN_REDIS_URL;
+  if (!url) return err('arguments', 'give --redis URL (or set KIRIN_REDIS_URL)');
+  const t = parseRedisUrl(url);
+  return t.ok ? t : err('arguments', t.error.message);
+}
+
+/** Checks that Redis answers; its version, or the reason it cannot be reached. */
+async function reach(t: RedisTarget): Promise<Result<string, 'failed'>> {
+  const r = await checkRedis(t);
+  return r.ok ? r : failed(r.error.message);
+}
+
+/**
+ * Checks a run against the policies the live workers publish (validateRun, as
+ * each worker will): refused when one of them would refuse it, naming the worker
+ * and why; a note when no worker is up.
+ */
+async function checkLiveWorkers(t: RedisTarget, kind: RunKind, spec: unknown): Promise<Result<string[], 'request'>> {
+  const redis = connect(t);
+  try {
+    const workers = await liveWorkers(redis);
+    if (workers.length === 0)
+      return ok(['Note: no worker is up; each worker checks the run against what it allows when it takes a job']);
+    const json = JSON.parse(JSON.stringify(spec)) as unknown;
+    const refusals: string[] = [];
+    for (const w of workers) {
+      if (w.closing || !w.policy) continue;
+      const r = validateRun(kind, json, w.policy);
+      if (!r.ok) refusals.push(`worker ${w.name} (${w.host}) would refuse it: ${r.error.message}`);
+    }
+    if (refusals.length)
+      return request(
+        `${refusals.join('; ')}. Start the workers with what the run needs (--allow-engine, --allow-option, ` +
+          '--max-hash, --max-threads) or stop the ones that refuse it.',
+      );
+    return ok([]);
+  } finally {
+    redis.disconnect();
   }
-  return { own, match };
 }
 
 /** The handler that follows a run of its kind, and what it prints at the end. */
 interface Follower {
   handler: RunHandler;
-  finish(outcome: FollowOutcome, run: RunRecord): number;
+  finish(outcome: FollowOutcome, run: RunRecord): Outcome;
 }
 
 function follower(
@@ -219,84 +292,94 @@ function follower(
   redis: Redis,
   print: Print,
   analyseOut: string | null,
-): Follower {
+): Result<Follower, 'failed'> {
   switch (run.kind) {
     case 'sprt': {
       const tally = new SprtTally(run.spec as SprtSpec, print);
-      return {
+      return ok({
         handler: tally,
         finish: (o) => {
           for (const l of tally.finalLines()) print(l);
-          tally.writeLog();
-          return report(o);
+          const written = tally.writeLog();
+          return written.ok ? report(o) : failed(written.error.message);
         },
-      };
+      });
     }
     case 'datagen': {
-      const merger = new ShardMerger(run.spec as DatagenSpec, coordinator, redis, print);
-      return {
-        handler: merger,
+      const merger = ShardMerger.open(run.spec as DatagenSpec, coordinator, redis, print);
+      if (!merger.ok) return failed(merger.error.message);
+      return ok({
+        handler: merger.value,
         finish: (o) => {
-          print(merger.finalLine());
+          print(merger.value.finalLine());
           return report(o);
         },
-      };
+      });
     }
     case 'analyse': {
       const collector = new AnalysisCollector(run.spec as AnalyseSpec);
-      return {
+      return ok({
         handler: collector,
         finish: (o, r) => {
           const text = JSON.stringify(collector.document(r.id), null, 1) + '\n';
-          if (analyseOut) writeFileSync(analyseOut, text);
-          else process.stdout.write(text);
+          if (!analyseOut) process.stdout.write(text);
+          else {
+            try {
+              writeFileSync(analyseOut, text);
+            } catch (e) {
+              return failed(`cannot write ${analyseOut}: ${(e as Error).message}`);
+            }
+          }
           return report(o);
         },
-      };
+      });
     }
     case 'ping': {
       let n = 0;
-      return {
+      return ok({
         handler: {
-          result: () => void n++,
-          check: () => (n >= coordinator.run.jobs ? { state: 'done', summary: `${n} jobs` } : null),
+          result: () => {
+            n++;
+            return ok(null);
+          },
+          check: () => ok(n >= coordinator.run.jobs ? { state: 'done', summary: `${n} jobs` } : null),
           summary: () => `${n}/${coordinator.run.jobs} jobs`,
         },
         finish: (o) => report(o),
-      };
+      });
     }
   }
 }
 
-function report(o: FollowOutcome): number {
-  if (o.state === 'done') return 0;
-  process.stderr.write(`kirin cluster: run ${o.state}${o.error ? `: ${o.error}` : ''}\n`);
-  return 1;
+function report(o: FollowOutcome): Outcome {
+  return o.state === 'done' ? ok(0) : failed(`run ${o.state}${o.error ? `: ${o.error}` : ''}`);
 }
 
-/** Follows a run to its end (or just queues it with --detach): the exit code. */
+/** Follows a run to its end (or just queues it with --detach). */
 async function followRun(
   t: RedisTarget,
   run: RunRecord,
   detach: boolean,
   analyseOut: string | null,
   print: Print,
-): Promise<number> {
-  const redis = connect(t);
-  const queue = newQueue(t);
+): Promise<Outcome> {
+  const outage = new RedisOutage(print, `Run ${run.id}: `);
+  const redis = connect(t, outage);
+  const queue = newQueue(t, outage);
   try {
-    const coordinator = new Coordinator(redis, queue, run, { print });
+    const coordinator = new Coordinator(redis, queue, run, { print, outage });
     const f = follower(run, coordinator, redis, print, analyseOut);
+    if (!f.ok) return f;
     if (!(await coordinator.lock())) {
       const holder = await redis.get(keys.coordinator(run.id));
-      throw new Error(`run ${run.id} is followed by another coordinator (${holder})`);
+      return failed(`run ${run.id} is followed by another coordinator (${holder})`);
     }
     if (detach) {
       // Queue every job, then leave: `resume` follows the run.
       await coordinator.submitAll();
       await coordinator.unlock();
       print(`Run ${run.id}: ${run.jobs} jobs queued; follow it with: kirin cluster resume ${run.id}`);
-      return 0;
+      return ok(0);
     }
     // Ctrl-C (or SIGTERM) stops following, not the run: the lock is given back at once for a later resume.
     const leave = (): void => {
@@ -306,8 +389,8 @@ async function followRun(
     process.once('SIGINT', leave);
     process.once('SIGTERM', leave);
     try {
-      const outcome = await coordinator.follow(f.handler);
-      return f.finish(outcome, coordinator.run);
+      const outcome = await coordinator.follow(f.value.handler);
+      return outcome.ok ? f.value.finish(outcome.value, coordinator.run) : failed(outcome.error.message);
     } finally {
       process.off('SIGINT', leave);
       process.off('SIGTERM', leave);
@@ -318,58 +401,72 @@ async function followRun(
   }
 }
 
+/** The run's id (--run, or a new one) and attempts (--attempts), checked. */
+function runSettings(
+  values: { run?: string; attempts?: string },
+  kind: RunKind,
+): Result<{ id: string; attempts: number }, 'arguments'> {
+  const id = values.run ?? newRunId(kind);
+  if (!RUN_ID.test(id)) return err('arguments', `bad run id "${id}" (letters, digits, _ and -, at most 64)`);
+  const attempts = integerOption(values, 'attempts', 3, { min: 1, max: 100 });
+  return attempts.ok ? ok({ id, attempts: attempts.value }) : attempts;
+}
+
 /** Creates a run (after every check) and follows it. */
 async function submit(
   t: RedisTarget,
-  values: Record<string, unknown>,
+  settings: { id: string; attempts: number; detach: boolean },
   kind: RunKind,
   spec: unknown,
   jobs: number,
-  usage: string,
   header: string[],
   analyseOut: string | null = null,
-): Promise<number> {
-  const id = (values.run as string | undefined) ?? newRunId(kind);
-  if (!RUN_ID.test(id)) throw new UsageError(`bad run id "${id}" (letters, digits, _ and -, at most 64)`, usage);
-  const attempts = int(values, 'attempts', 3, 1, usage);
+): Promise<Outcome> {
   const redis = connect(t);
-  let run: RunRecord | string;
+  let run: Result<RunRecord, 'run'>;
   try {
-    run = await createRun(redis, id, kind, spec, jobs, attempts);
+    run = await createRun(redis, settings.id, kind, spec, jobs, settings.attempts);
   } finally {
     redis.disconnect();
   }
-  if (typeof run === 'string') throw new Error(run);
-  const print = kind === 'analyse' && !analyseOut ? (l: string) => process.stderr.write(l + '\n') : out;
-  print(`Run ${id} (${kind}): ${jobs} jobs, coordinator ${hostname()}:${process.pid}`);
+  if (!run.ok) return request(run.error.message);
+  const print = kind === 'analyse' && !analyseOut ? toStderr : out;
+  print(`Run ${settings.id} (${kind}): ${jobs} jobs, coordinator ${hostname()}:${process.pid}`);
   for (const l of header) print(l);
-  return followRun(t, run, values.detach === true, analyseOut, print);
+  return followRun(t, run.value, settings.detach, analyseOut, print);
 }
 
-async function workerCommand(argv: string[]): Promise<number> {
-  const { values } = parse(
-    argv,
-    {
-      redis: { type: 'string' },
-      concurrency: { type: 'string' },
-      name: { type: 'string' },
-      'allow-engine': { type: 'string', multiple: true },
-      'lock-ms': { type: 'string' },
-    },
-    WORKER_USAGE,
-  );
-  if (values.help) return help(WORKER_USAGE);
-  const t = target(values, WORKER_USAGE);
-  const concurrency = int(values, 'concurrency', 1, 1, WORKER_USAGE);
-  const lockMs = int(values, 'lock-ms', 30000, 1000, WORKER_USAGE);
-  const name = (values.name as string | undefined) ?? `${hostname()}:${process.pid}`;
-  const allow = (values['allow-engine'] as string[] | undefined) ?? defaultAllowed();
-  const version = await reach(t);
-  const w = new ClusterWorker({ target: t, concurrency, name, allow, lockMs, print: out });
+async function workerCommand(argv: string[]): Promise<Outcome> {
+  const cl = readCommandLine(argv, WORKER_SPEC);
+  if (!cl.ok) return cl;
+  const v = cl.value.values;
+  const t = target(v);
+  if (!t.ok) return t;
+  const numbers = {
+    concurrency: integerOption(v, 'concurrency', 1, { min: 1, max: 1024 }),
+    lockMs: integerOption(v, 'lock-ms', 30000, { min: 1000 }),
+    maxHash: integerOption(v, 'max-hash', 1024, { min: 1 }),
+    maxThreads: integerOption(v, 'max-threads', workerPolicy().maxThreads, { min: 1, max: 1024 }),
+  };
+  for (const r of Object.values(numbers)) if (!r.ok) return r;
+  const num = (k: keyof typeof numbers): number => (numbers[k] as { value: number }).value;
+  const name = v.name ?? `${hostname()}:${process.pid}`;
+  const policy = workerPolicy({
+    engines: v['allow-engine'] ?? defaultEngines(),
+    extraOptions: v['allow-option'] ?? [],
+    maxHash: num('maxHash'),
+    maxThreads: num('maxThreads'),
+  });
+  const version = await reach(t.value);
+  if (!version.ok) return version;
+  const concurrency = num('concurrency');
+  const w = new ClusterWorker({ target: t.value, concurrency, name, policy, lockMs: num('lockMs'), print: out });
+  const engines = policy.engines.includes('any') ? 'any' : policy.engines.map((a) => `"${a}"`).join(', ');
   out(
-    `worker ${name}: ${t.display} (Redis ${version}), concurrency ${concurrency}, engines: ${allow.includes('any') ? 'any' : allow.map((a) => `"${a}"`).join(', ')}`,
+    `worker ${name}: ${t.value.display} (Redis ${version.value}), concurrency ${concurrency}, engines: ${engines}, ` +
+      `hash <= ${policy.maxHash} MB, threads <= ${policy.maxThreads}`,
   );
-  return new Promise<number>((resolveExit) => {
+  return new Promise<Outcome>((resolveExit) => {
     let stopping = false;
     const stop = (): void => {
       if (stopping) {
@@ -378,230 +475,275 @@ async function workerCommand(argv: string[]): Promise<number> {
       }
       stopping = true;
       out(`worker ${name}: finishing the jobs in hand (again to stop at once)`);
-      void w.close().then(() => resolveExit(0));
+      void w.close().then(() => resolveExit(ok(0)));
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
 }
 
-async function sprtCommand(argv: string[]): Promise<number> {
-  const { own, match } = splitSprtArgs(argv);
-  const { values } = parse(own, { ...RUN_OPTIONS, 'pairs-per-job': { type: 'string' } }, SPRT_USAGE);
-  if (values.help) return help(SPRT_USAGE);
-  const parsed = parseMatchArgs(match);
-  if (!parsed.ok && parsed.error.code === 'help') return help(SPRT_USAGE);
-  if (!parsed.ok) throw new UsageError(parsed.error.message, SPRT_USAGE);
-  const args = parsed.value;
-  const t = target(values, SPRT_USAGE);
-  const pairs = int(values, 'pairs-per-job', 1, 1, SPRT_USAGE);
-  int(values, 'attempts', 3, 1, SPRT_USAGE);
-  await reach(t);
-  const spec = await checked(() => makeSprtSpec(args, pairs));
-  const notes: string[] = [];
-  if (match.includes('--concurrency'))
-    notes.push('Note: --concurrency is ignored: each worker runs as many jobs as its own --concurrency');
-  if (match.includes('--debug')) notes.push('Note: --debug is ignored: the engines run on the workers');
-  return submit(t, values, 'sprt', spec, sprtJobs(spec), SPRT_USAGE, [...notes, sprtHeader(spec)]);
+async function sprtCommand(argv: string[]): Promise<Outcome> {
+  const cl = readCommandLine(argv, SPRT_SPEC);
+  if (!cl.ok) return cl;
+  const v = cl.value.values;
+  const t = target(v);
+  if (!t.ok) return t;
+  const parsed = matchArgsFrom(cl.value);
+  if (!parsed.ok) return parsed;
+  const pairs = integerOption(v, 'pairs-per-job', 1, { min: 1, max: 100_000 });
+  if (!pairs.ok) return pairs;
+  const settings = runSettings(v, 'sprt');
+  if (!settings.ok) return settings;
+  const version = await reach(t.value);
+  if (!version.ok) return version;
+  const spec = await makeSprtSpec(parsed.value, pairs.value);
+  if (!spec.ok) return spec;
+  const notes = await checkLiveWorkers(t.value, 'sprt', spec.value);
+  if (!notes.ok) return notes;
+  if (v.concurrency !== undefined)
+    notes.value.push('Note: --concurrency is ignored: each worker runs as many jobs as its own --concurrency');
+  if (cl.value.groups.debug) notes.value.push('Note: --debug is ignored: the engines run on the workers');
+  return submit(t.value, { ...settings.value, detach: v.detach === true }, 'sprt', spec.value, sprtJobs(spec.value), [
+    ...notes.value,
+    sprtHeader(spec.value),
+  ]);
 }
 
-async function datagenCommand(argv: string[]): Promise<number> {
-  const numbers: Options = {};
-  for (const [name] of DATAGEN_NUMBERS) numbers[name] = { type: 'string' };
-  const { values } = parse(
-    argv,
-    {
-      ...RUN_OPTIONS,
-      ...numbers,
-      out: { type: 'string' },
-      shard: { type: 'string' },
-      openings: { type: 'string' },
-      seed: { type: 'string' },
-    },
-    DATAGEN_USAGE,
-  );
-  if (values.help) return help(DATAGEN_USAGE);
-  const t = target(values, DATAGEN_USAGE);
-  const outFile = values.out as string | undefined;
-  if (!outFile) throw new UsageError('--out FILE is required', DATAGEN_USAGE);
+/** The positions in a data file (none when it does not exist yet), or why it is not one. */
+function dataFilePositions(path: string): Result<number, 'request'> {
+  const opened = openDataFile(path);
+  if (!opened.ok) return request(opened.error.message);
+  closeSync(opened.value.fd);
+  const r = forEachRecord(path, () => {});
+  return r.ok ? r : request(`${path}: ${r.error.message}`);
+}
+
+async function datagenCommand(argv: string[]): Promise<Outcome> {
+  const cl = readCommandLine(argv, DATAGEN_SPEC);
+  if (!cl.ok) return cl;
+  const v = cl.value.values;
+  const t = target(v);
+  if (!t.ok) return t;
+  if (!v.out) return err('arguments', '--out FILE is required');
   const n: Record<string, number> = {};
-  for (const [name, def, min] of DATAGEN_NUMBERS) n[name] = int(values, name, def, min, DATAGEN_USAGE);
-  const shard = int(values, 'shard', 1000, 1, DATAGEN_USAGE);
-  const seed = int(values, 'seed', Date.now() % 1000000, 0, DATAGEN_USAGE);
-  int(values, 'attempts', 3, 1, DATAGEN_USAGE);
-  const spec = await checked(() =>
-    makeDatagenSpec({
-      out: outFile,
-      positions: n.positions,
-      shard,
-      seed,
-      nodes: n.nodes,
-      depth: n.depth,
-      randomPlies: n['random-plies'],
-      maxPly: n['max-ply'],
-      hash: n.hash,
-      openingsPath: (values.openings as string | undefined) ?? null,
-    }),
-  );
-  // The file: a data file or nothing (checked before anything is queued); its positions count.
-  const have = await checked(() => {
-    const opened = openChainForAppend(spec.out);
-    if (!opened.ok) throw new Error(`${spec.out}: ${opened.error.message}`);
-    closeSync(opened.value.fd);
-    const r = forEachRecord(spec.out, () => {});
-    if (!r.ok) throw new Error(`${spec.out}: ${r.error.message}`);
-    return r.value;
-  });
-  if (have >= spec.positions) {
-    out(`kirin cluster datagen: ${spec.out} has ${have} positions already (target ${spec.positions})`);
-    return 0;
+  for (const [name, def, min] of [...DATAGEN_NUMBERS, ['shard', 1000, 1], ['seed', Date.now() % 1000000, 0]] as const) {
+    const r = integerOption(v, name, def, { min });
+    if (!r.ok) return r;
+    n[name] = r.value;
   }
-  await reach(t);
-  const jobs = Math.ceil((spec.positions - have) / spec.shard);
-  return submit(t, values, 'datagen', spec, jobs, DATAGEN_USAGE, [
-    `Datagen: ${spec.positions} positions into ${spec.out}${have ? ` (has ${have})` : ''}, shards of ${spec.shard}, ` +
+  const settings = runSettings(v, 'datagen');
+  if (!settings.ok) return settings;
+  const draft = makeDatagenSpec({
+    out: v.out,
+    positions: n.positions,
+    shard: n.shard,
+    firstShard: 0,
+    seed: n.seed,
+    nodes: n.nodes,
+    depth: n.depth,
+    randomPlies: n['random-plies'],
+    maxPly: n['max-ply'],
+    hash: n.hash,
+    openingsPath: v.openings ?? null,
+  });
+  if (!draft.ok) return draft;
+  // The file: a data file or nothing (checked before anything is queued); its positions count.
+  const have = dataFilePositions(draft.value.out);
+  if (!have.ok) return have;
+  if (have.value >= draft.value.positions) {
+    out(
+      `kirin cluster datagen: ${draft.value.out} has ${have.value} positions already (target ${draft.value.positions})`,
+    );
+    return ok(0);
+  }
+  const version = await reach(t.value);
+  if (!version.ok) return version;
+  // A file that earlier runs of this seed filled: this run begins after their shards.
+  const redis = connect(t.value);
+  let earlier: RunRecord[];
+  try {
+    earlier = [];
+    for (const id of await redis.zrevrange(keys.runs, 0, 999)) {
+      const r = await readRun(redis, id);
+      if (r?.kind === 'datagen') earlier.push(r);
+    }
+  } finally {
+    redis.disconnect();
+  }
+  const d = draft.value;
+  const spec: DatagenSpec = { ...d, firstShard: firstShardAfter(earlier, d.out, d.seed, d.shard, have.value) };
+  const valid = validateRun('datagen', spec, null);
+  if (!valid.ok) return request(valid.error.message);
+  const notes = await checkLiveWorkers(t.value, 'datagen', spec);
+  if (!notes.ok) return notes;
+  const jobs = Math.ceil((spec.positions - have.value) / spec.shard);
+  return submit(t.value, { ...settings.value, detach: v.detach === true }, 'datagen', spec, jobs, [
+    ...notes.value,
+    `Datagen: ${spec.positions} positions into ${spec.out}${have.value ? ` (has ${have.value})` : ''}, ` +
+      `shards of ${spec.shard}${spec.firstShard ? ` from shard ${spec.firstShard} of the seed` : ''}, ` +
       `${spec.nodes ? `nodes ${spec.nodes}` : `depth ${spec.depth}`}, seed ${spec.seed}, ${spec.openings.length} openings`,
   ]);
 }
 
-async function analyseCommand(argv: string[]): Promise<number> {
-  const { values } = parse(
-    argv,
-    {
-      ...RUN_OPTIONS,
-      position: { type: 'string', multiple: true },
-      positions: { type: 'string', multiple: true },
-      game: { type: 'string', multiple: true },
-      games: { type: 'string', multiple: true },
-      depth: { type: 'string' },
-      nodes: { type: 'string' },
-      hash: { type: 'string' },
-      option: { type: 'string', multiple: true },
-      out: { type: 'string' },
-    },
-    ANALYSE_USAGE,
+async function analyseCommand(argv: string[]): Promise<Outcome> {
+  const cl = readCommandLine(argv, ANALYSE_SPEC);
+  if (!cl.ok) return cl;
+  const v = cl.value.values;
+  const t = target(v);
+  if (!t.ok) return t;
+  const options = nameValueOptions(v, 'option');
+  if (!options.ok) return options;
+  const numbers = {
+    depth: integerOption(v, 'depth', 0, { min: 1 }),
+    nodes: integerOption(v, 'nodes', 0, { min: 1 }),
+    hash: integerOption(v, 'hash', 16, { min: 1 }),
+  };
+  for (const r of Object.values(numbers)) if (!r.ok) return r;
+  const num = (k: keyof typeof numbers): number => (numbers[k] as { value: number }).value;
+  const settings = runSettings(v, 'analyse');
+  if (!settings.ok) return settings;
+  const spec = makeAnalyseSpec({
+    positions: v.position ?? [],
+    positionFiles: v.positions ?? [],
+    games: v.game ?? [],
+    gameFiles: v.games ?? [],
+    depth: num('depth'),
+    nodes: num('nodes'),
+    hash: num('hash'),
+    options: options.value,
+  });
+  if (!spec.ok) return spec;
+  const version = await reach(t.value);
+  if (!version.ok) return version;
+  const notes = await checkLiveWorkers(t.value, 'analyse', spec.value);
+  if (!notes.ok) return notes;
+  const outFile = v.out ?? null;
+  for (const l of notes.value) toStderr(l);
+  return submit(
+    t.value,
+    { ...settings.value, detach: v.detach === true },
+    'analyse',
+    spec.value,
+    spec.value.positions.length,
+    [],
+    outFile,
   );
-  if (values.help) return help(ANALYSE_USAGE);
-  const t = target(values, ANALYSE_USAGE);
-  const pairs = nameValueOptions(values, 'option');
-  if (!pairs.ok) throw new UsageError(pairs.error.message, ANALYSE_USAGE);
-  const options = pairs.value;
-  int(values, 'attempts', 3, 1, ANALYSE_USAGE);
-  const spec = await checked(() =>
-    makeAnalyseSpec({
-      positions: (values.position as string[] | undefined) ?? [],
-      positionFiles: (values.positions as string[] | undefined) ?? [],
-      games: (values.game as string[] | undefined) ?? [],
-      gameFiles: (values.games as string[] | undefined) ?? [],
-      depth: int(values, 'depth', 0, 1, ANALYSE_USAGE),
-      nodes: int(values, 'nodes', 0, 1, ANALYSE_USAGE),
-      hash: int(values, 'hash', 16, 1, ANALYSE_USAGE),
-      options,
-    }),
-  );
-  await reach(t);
-  const outFile = (values.out as string | undefined) ?? null;
-  return submit(t, values, 'analyse', spec, spec.positions.length, ANALYSE_USAGE, [], outFile);
 }
 
-async function statusCommand(argv: string[]): Promise<number> {
-  const { values } = parse(argv, { redis: { type: 'string' }, json: { type: 'boolean' } }, STATUS_USAGE);
-  if (values.help) return help(STATUS_USAGE);
-  const t = target(values, STATUS_USAGE);
-  const version = await reach(t);
-  const redis = connect(t);
-  const queue = newQueue(t);
+async function statusCommand(argv: string[]): Promise<Outcome> {
+  const cl = readCommandLine(argv, STATUS_SPEC);
+  if (!cl.ok) return cl;
+  const t = target(cl.value.values);
+  if (!t.ok) return t;
+  const version = await reach(t.value);
+  if (!version.ok) return version;
+  const redis = connect(t.value);
+  const queue = newQueue(t.value);
   try {
-    const s = await clusterStatus(redis, queue, t.display, version);
-    if (values.json) out(JSON.stringify(s, null, 1));
+    const s = await clusterStatus(redis, queue, t.value.display, version.value);
+    if (cl.value.values.json) out(JSON.stringify(s, null, 1));
     else for (const l of formatStatus(s)) out(l);
-    return 0;
+    return ok(0);
   } finally {
     await queue.close();
     redis.disconnect();
   }
 }
 
-async function runCommand(cmd: 'resume' | 'cancel', argv: string[]): Promise<number> {
-  const usage = RUN_USAGE(cmd);
-  const { values, positionals } = parse(argv, { redis: { type: 'string' }, out: { type: 'string' } }, usage, 1);
-  if (values.help) return help(usage);
-  const id = positionals[0];
-  if (!id) throw new UsageError('give the run id', usage);
-  const t = target(values, usage);
-  await reach(t);
-  const redis = connect(t);
-  let run: RunRecord | null;
+async function cancelCommand(argv: string[]): Promise<Outcome> {
+  const cl = readCommandLine(argv, CANCEL_SPEC);
+  if (!cl.ok) return cl;
+  const id = cl.value.positionals[0];
+  const t = target(cl.value.values);
+  if (!t.ok) return t;
+  const version = await reach(t.value);
+  if (!version.ok) return version;
+  const redis = connect(t.value);
   let queue: Queue | null = null;
   try {
-    run = await readRun(redis, id);
-    if (!run) throw new Error(`no run ${id} in Redis (kirin cluster status lists the runs)`);
-    if (cmd === 'cancel') {
-      if (run.state !== 'running') {
-        out(`Run ${id} has ended already (${run.state})`);
-        return 0;
-      }
-      await redis.hset(keys.run(id), {
-        state: 'cancelled',
-        finished: Date.now(),
-        error: 'cancelled by kirin cluster cancel',
-      });
-      queue = newQueue(t);
-      const done = new Set((await redis.hkeys(keys.results(id))).map(Number));
-      const removed = await removeQueuedJobs(queue, run, done);
-      out(`Run ${id} cancelled; ${removed} queued jobs removed`);
-      return 0;
+    const run = await readRun(redis, id);
+    if (!run) return failed(`no run ${id} in Redis (kirin cluster status lists the runs)`);
+    if (run.state !== 'running') {
+      out(`Run ${id} has ended already (${run.state})`);
+      return ok(0);
     }
+    await redis.hset(keys.run(id), {
+      state: 'cancelled',
+      finished: Date.now(),
+      error: 'cancelled by kirin cluster cancel',
+    });
+    queue = newQueue(t.value);
+    const done = new Set((await redis.hkeys(keys.results(id))).map(Number));
+    const removed = await removeQueuedJobs(queue, run, done);
+    out(`Run ${id} cancelled; ${removed} queued jobs removed`);
+    return ok(0);
   } finally {
     if (queue) await queue.close();
     redis.disconnect();
   }
-  const print = run.kind === 'analyse' && !values.out ? (l: string) => process.stderr.write(l + '\n') : out;
+}
+
+async function resumeCommand(argv: string[]): Promise<Outcome> {
+  const cl = readCommandLine(argv, RESUME_SPEC);
+  if (!cl.ok) return cl;
+  const id = cl.value.positionals[0];
+  const t = target(cl.value.values);
+  if (!t.ok) return t;
+  const version = await reach(t.value);
+  if (!version.ok) return version;
+  const redis = connect(t.value);
+  let run: RunRecord | null;
+  try {
+    run = await readRun(redis, id);
+  } finally {
+    redis.disconnect();
+  }
+  if (!run) return failed(`no run ${id} in Redis (kirin cluster status lists the runs)`);
+  // Redis holds what anyone who can write to it wrote: the spec is checked as a worker checks it.
+  const valid = validateRun(run.kind, run.spec, null);
+  if (!valid.ok) return failed(`run ${id} cannot be followed: ${valid.error.message}`);
+  const analyseOut = cl.value.values.out ?? null;
+  const print = run.kind === 'analyse' && !analyseOut ? toStderr : out;
   print(`Run ${id} (${run.kind}, ${run.state}): ${run.jobs} jobs; coordinator ${hostname()}:${process.pid}`);
   if (run.kind === 'sprt') print(sprtHeader(run.spec as SprtSpec));
-  return followRun(t, run, false, (values.out as string | undefined) ?? null, print);
+  return followRun(t.value, run, false, analyseOut, print);
 }
 
-function help(usage: string): number {
-  process.stdout.write(usage);
-  return 0;
-}
+const COMMANDS: Record<string, { spec: { name: string; usage: string }; run: (argv: string[]) => Promise<Outcome> }> = {
+  worker: { spec: WORKER_SPEC, run: workerCommand },
+  sprt: { spec: SPRT_SPEC, run: sprtCommand },
+  datagen: { spec: DATAGEN_SPEC, run: datagenCommand },
+  analyse: { spec: ANALYSE_SPEC, run: analyseCommand },
+  analyze: { spec: ANALYSE_SPEC, run: analyseCommand },
+  status: { spec: STATUS_SPEC, run: statusCommand },
+  resume: { spec: RESUME_SPEC, run: resumeCommand },
+  cancel: { spec: CANCEL_SPEC, run: cancelCommand },
+};
 
-/** `kirin cluster ...`: the exit code (0 done, 1 a failed run or an error, 2 a bad command line). */
+/** `kirin cluster ...`: the exit code (0 done, 1 a failed run or an error, 2 a bad command line or request). */
 export async function runClusterCli(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
-  try {
-    switch (cmd) {
-      case 'worker':
-        return await workerCommand(rest);
-      case 'sprt':
-        return await sprtCommand(rest);
-      case 'datagen':
-        return await datagenCommand(rest);
-      case 'analyse':
-      case 'analyze':
-        return await analyseCommand(rest);
-      case 'status':
-        return await statusCommand(rest);
-      case 'resume':
-      case 'cancel':
-        return await runCommand(cmd, rest);
-      case '--help':
-      case '-h':
-      case 'help':
-        return help(CLUSTER_USAGE);
-      default:
-        process.stderr.write(
-          `kirin cluster: ${cmd === undefined ? 'give a command' : `unknown command "${cmd}"`}\n\n${CLUSTER_USAGE}`,
-        );
-        return 2;
-    }
-  } catch (e) {
-    if (e instanceof UsageError) {
-      process.stderr.write(`kirin cluster ${cmd}: ${e.message}\n\n${e.usage}`);
-      return 2;
-    }
-    process.stderr.write(`kirin cluster ${cmd}: ${(e as Error).message}\n`);
-    return e instanceof BadRequest ? 2 : 1;
+  if (cmd === '--help' || cmd === '-h' || cmd === 'help') {
+    process.stdout.write(CLUSTER_USAGE);
+    return 0;
   }
+  const command = cmd === undefined ? undefined : COMMANDS[cmd];
+  if (!command) {
+    process.stderr.write(
+      `kirin cluster: ${cmd === undefined ? 'give a command' : `unknown command "${cmd}"`}\n\n${CLUSTER_USAGE}`,
+    );
+    return 2;
+  }
+  let outcome: Outcome;
+  try {
+    outcome = await command.run(rest);
+  } catch (e) {
+    // What no step turned into a Result: an error of Redis's client or of the system.
+    outcome = failed((e as Error).message);
+  }
+  if (outcome.ok) return outcome.value;
+  const { code, message } = outcome.error;
+  if (code === 'help' || code === 'arguments') return reportCommandLine(command.spec, { code, message });
+  process.stderr.write(`${command.spec.name}: ${message}\n`);
+  return code === 'request' ? 2 : 1;
 }

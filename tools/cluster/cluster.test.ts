@@ -12,8 +12,20 @@ import { after, test } from 'node:test';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
-import { EngineProcess, killEngineProcesses } from '../../test/support/engine-process.js';
+import { killEngineProcesses, type EngineProcess } from '../../test/support/engine-process.js';
+import {
+  DEADLINE,
+  SKIP_WITHOUT_REDIS,
+  attemptsMade,
+  cli,
+  client,
+  exitCode,
+  kirin,
+  redisServer,
+  stopAll,
+  waitingJobs,
+  worker,
+} from '../../test/support/cluster.js';
 import { Engine } from '../../src/engine/engine.js';
 import { moveToUci } from '../../src/core/types.js';
 import { legalMoves } from '../../src/core/movegen.js';
@@ -21,110 +33,17 @@ import { Position } from '../../src/core/position.js';
 import { RECORD_SIZE, dedupKey, decodeRecord, recordPosition } from '../datagen/format.js';
 import { forEachRecord } from '../datagen/records.js';
 import { makeChainHeader } from '../datagen/chain.js';
-import { RedisServer, haveRedisServer } from './redis-server.js';
-import { keys, parseRedisUrl } from './redis.js';
-import { newQueue } from './runs.js';
-import { runClusterCli } from './cli.js';
-import { generateShard, type DatagenSpec } from './datagen.js';
+import { keys } from './redis.js';
+import { generateShard } from './datagen.js';
+import type { DatagenSpec } from './specs.js';
 import { unwrap } from '../../test/support/fixtures.js';
 
 after(killEngineProcesses);
 
-const skip = haveRedisServer() ? false : 'redis-server is not installed (Debian: apt-get install -y redis-server)';
-/** The longest wait for a run or a line (a loaded machine is slow; a broken cluster never gets there). */
-const DEADLINE = 300_000;
-
-function kirin(args: string[]): EngineProcess {
-  return new EngineProcess(args);
-}
-
-/** A worker with a short job lock, so that a killed worker's job is back on the queue within seconds. */
-function worker(url: string, name: string, extra: string[] = []): EngineProcess {
-  return kirin(['cluster', 'worker', '--redis', url, '--name', name, '--lock-ms', '3000', ...extra]);
-}
-
-async function stopAll(ps: EngineProcess[]): Promise<void> {
-  for (const p of ps) if (p.proc.exitCode === null && p.proc.signalCode === null) p.proc.kill('SIGTERM');
-  await Promise.all(
-    ps.map((p) =>
-      Promise.race([p.exited, new Promise((r) => setTimeout(r, 20000))]).then(() => {
-        if (p.proc.exitCode === null && p.proc.signalCode === null) p.proc.kill('SIGKILL');
-      }),
-    ),
-  );
-}
-
-async function exitCode(p: EngineProcess, timeoutMs = DEADLINE): Promise<number | null> {
-  let timer: NodeJS.Timeout | undefined;
-  const code = await Promise.race([
-    p.exited,
-    new Promise<'timeout'>((r) => {
-      timer = setTimeout(() => r('timeout'), timeoutMs);
-    }),
-  ]);
-  clearTimeout(timer);
-  if (code === 'timeout') {
-    p.proc.kill('SIGKILL');
-    throw new Error(`timed out; output:\n${p.lines.join('\n')}\n${p.stderr}`);
-  }
-  return code;
-}
-
-/** The jobs of the queue that wait (waiting or prioritized). */
-async function waitingJobs(url: string): Promise<number> {
-  const t = parseRedisUrl(url);
-  assert.ok(t.ok);
-  const q = newQueue(t.value);
-  try {
-    const n = await q.getJobCounts('waiting', 'prioritized', 'delayed');
-    return n.waiting + n.prioritized + n.delayed;
-  } finally {
-    await q.close();
-  }
-}
-
-async function attemptsMade(url: string, id: string): Promise<number | undefined> {
-  const t = parseRedisUrl(url);
-  assert.ok(t.ok);
-  const q = newQueue(t.value);
-  try {
-    return (await q.getJob(id))?.attemptsMade;
-  } finally {
-    await q.close();
-  }
-}
-
-/** `kirin cluster ...` in this process: its exit code and what it printed. */
-async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out = process.stdout.write;
-  const err = process.stderr.write;
-  let o = '';
-  let e = '';
-  process.stdout.write = (chunk: string | Uint8Array) => {
-    o += String(chunk);
-    return true;
-  };
-  process.stderr.write = (chunk: string | Uint8Array) => {
-    e += String(chunk);
-    return true;
-  };
-  try {
-    const code = await runClusterCli(args);
-    return { code, out: o, err: e };
-  } finally {
-    process.stdout.write = out;
-    process.stderr.write = err;
-  }
-}
-
-function client(url: string): Redis {
-  const c = new Redis(url, { maxRetriesPerRequest: 1 });
-  c.on('error', () => {});
-  return c;
-}
+const skip = SKIP_WITHOUT_REDIS;
 
 test('bad requests are refused with a clear message before anything is queued', { skip }, async () => {
-  const redis = await RedisServer.start({ persist: false });
+  const redis = await redisServer({ persist: false });
   const dir = mkdtempSync(join(tmpdir(), 'kirin-cluster-bad-'));
   const c = client(redis.url);
   try {
@@ -136,7 +55,7 @@ test('bad requests are refused with a clear message before anything is queued', 
       assert.match(r.err, message, args.join(' '));
     };
     // Redis that cannot be reached: a port where nothing listens.
-    const closed = await RedisServer.start({ persist: false });
+    const closed = await redisServer({ persist: false });
     const closedUrl = closed.url;
     await closed.stop();
     await refuse(
@@ -161,11 +80,25 @@ test('bad requests are refused with a clear message before anything is queued', 
     );
     // Malformed arguments: kirin match's and the cluster's own.
     await refuse(['sprt', '--redis', url, ...kirinEngine, '--tc', '10+'], 2, /bad time control/);
+    await refuse(['sprt', '--redis', url, ...kirinEngine, '--pairs-per-job', '0'], 2, /--pairs-per-job 0: below 1/);
     await refuse(
-      ['sprt', '--redis', url, ...kirinEngine, '--pairs-per-job', '0'],
+      ['datagen', '--redis', url, '--out', join(dir, 'x.bin'), '--positions', '-5'],
       2,
-      /--pairs-per-job must be an integer >= 1/,
+      /--positions -5: below 1/,
     );
+    await refuse(
+      ['datagen', '--redis', url, '--out', join(dir, 'x.bin'), '--positions', '1e3'],
+      2,
+      /--positions 1e3: not an integer/,
+    );
+    const noOpenings = join(dir, 'empty-openings.txt');
+    writeFileSync(noOpenings, '# nothing but a comment\n\n');
+    await refuse(
+      ['datagen', '--redis', url, '--out', join(dir, 'x.bin'), '--openings', noOpenings],
+      2,
+      /no openings in the file/,
+    );
+    await refuse(['sprt', '--redis', url, ...kirinEngine, '--openings', noOpenings], 2, /no openings in the file/);
     await refuse(['sprt', '--redis', url, ...kirinEngine, '--bogus'], 2, /Unknown option '--bogus'/);
     await refuse(['worker', '--redis', url, '--concurency', '2'], 2, /Unknown option '--concurency'/);
     await refuse(['datagen', '--redis', url, '--positions', '10'], 2, /--out FILE is required/);
@@ -205,7 +138,7 @@ test(
   'an SPRT on three workers decides, live, through a worker killed in a job; each pair counted once',
   { skip },
   async () => {
-    const redis = await RedisServer.start();
+    const redis = await redisServer();
     const dir = mkdtempSync(join(tmpdir(), 'kirin-cluster-sprt-'));
     const c = client(redis.url);
     const workers = [0, 1, 2].map((i) => worker(redis.url, `w${i}`));
@@ -305,7 +238,7 @@ test(
   'datagen in shards: a worker killed in a shard, the coordinator killed and resumed, Redis killed and restarted; the file is exact',
   { skip },
   async () => {
-    const redis = await RedisServer.start();
+    const redis = await redisServer();
     const dir = mkdtempSync(join(tmpdir(), 'kirin-cluster-dg-'));
     const c = client(redis.url);
     const workers = [0, 1, 2].map((i) => worker(redis.url, `d${i}`));
@@ -324,7 +257,7 @@ test(
       coord.proc.kill('SIGKILL');
       await exitCode(coord);
       await redis.crash();
-      await redis.launch();
+      unwrap(await redis.launch());
       const resumed = kirin(['cluster', 'resume', 'dg-test', '--redis', redis.url]);
       assert.equal(await exitCode(resumed), 0, resumed.lines.join('\n') + resumed.stderr);
       assert.match(
@@ -362,7 +295,7 @@ test(
       const spec = JSON.parse((await c.hget(keys.run('dg-test'), 'spec'))!) as DatagenSpec;
       for (const k of new Set([0, killedShard])) {
         if (k >= merged || dupes[k] > 0) continue;
-        const local = await generateShard(spec, k, () => false);
+        const local = unwrap(await generateShard(spec, k, () => false));
         assert.ok(local);
         // The shard's records, read from its block alone.
         const shardFile = join(dir, `shard-${k}.kc`);
@@ -378,6 +311,33 @@ test(
           `shard ${k} is in the file as generated`,
         );
       }
+      // A new run into the same file with the same seed begins after the shards in it: none is played again.
+      const more = kirin([
+        'cluster',
+        'datagen',
+        '--run',
+        'dg-more',
+        '--redis',
+        redis.url,
+        '--out',
+        file,
+        '--positions',
+        String(positions + shard),
+        '--shard',
+        String(shard),
+        '--nodes',
+        '100',
+        '--seed',
+        '7',
+      ]);
+      assert.equal(await exitCode(more), 0, more.lines.join('\n') + more.stderr);
+      const moreSpec = JSON.parse((await c.hget(keys.run('dg-more'), 'spec'))!) as DatagenSpec;
+      assert.equal(moreSpec.firstShard, merged, "after the earlier run's shards");
+      assert.match(more.lines.join('\n'), new RegExp(`shards of ${shard} from shard ${merged} of the seed`));
+      const first = JSON.parse((await c.hget(keys.results('dg-more'), '0'))!) as { dupes: number; kept: number };
+      assert.ok(first.dupes < shard / 2, `the new run's first shard is new games (${first.dupes} duplicates)`);
+      const after = forEachRecord(file, () => {});
+      assert.ok(after.ok && after.value === positions + shard);
     } finally {
       await stopAll(workers);
       c.disconnect();
@@ -391,7 +351,7 @@ test(
   'analysis of a short game: score, best move and PV of each position; the same request gives the same answer',
   { skip },
   async () => {
-    const redis = await RedisServer.start({ persist: false });
+    const redis = await redisServer({ persist: false });
     const dir = mkdtempSync(join(tmpdir(), 'kirin-cluster-an-'));
     // One worker, two jobs at a time (two engines in its pool).
     const workers = [worker(redis.url, 'a0', ['--concurrency', '2'])];
@@ -463,7 +423,7 @@ test(
   'a job that fails every time (an engine build that crashes) is reported with its error, not retried forever; a run queued alone is cancelled',
   { skip },
   async () => {
-    const redis = await RedisServer.start({ persist: false });
+    const redis = await redisServer({ persist: false });
     const dir = mkdtempSync(join(tmpdir(), 'kirin-cluster-fail-'));
     const c = client(redis.url);
     const marker = join(dir, 'broken');
@@ -506,9 +466,10 @@ test(
       assert.equal(await attemptsMade(redis.url, `fail-test-${index}`), 2);
       assert.equal(await c.hget(keys.run('fail-test'), 'state'), 'failed');
       await stopAll([w]);
-      // A worker refuses an engine it was not given.
+      // A worker refuses an engine it was not given: the coordinator, which sees the live worker's policy, first.
       const refusing = worker(redis.url, 'f1');
       try {
+        await refusing.waitFor(/^worker f1: /, { timeoutMs: DEADLINE });
         const p = kirin([
           'cluster',
           'sprt',
@@ -527,11 +488,12 @@ test(
           '--games',
           '2',
         ]);
-        assert.equal(await exitCode(p), 1);
+        assert.equal(await exitCode(p), 2, p.stderr);
         assert.match(
           p.stderr,
-          /does not run engine "node dist\/tools\/match\/fake-engine\.js" \(not in its --allow-engine list\)/,
+          /worker f1 \(.*\) would refuse it: engines\[0\]\.command: this worker does not run engine "node dist\/tools\/match\/fake-engine\.js" \(not in its --allow-engine list\)/,
         );
+        assert.equal(await c.exists(keys.run('refuse-test')), 0, 'nothing was queued');
       } finally {
         await stopAll([refusing]);
       }

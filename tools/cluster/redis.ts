@@ -1,9 +1,12 @@
 // The cluster's Redis: the URL (redis:// or rediss:// for TLS, password in the
-// URL or in KIRIN_REDIS_PASSWORD), a checked first connection (a clear error
-// when Redis cannot be reached, before anything is queued), long-lived clients
-// that wait through a Redis restart, and the names of the keys the cluster
-// keeps beside BullMQ's own (docs/CLUSTER.md).
+// URL or in KIRIN_REDIS_PASSWORD; for TLS a private CA and a client certificate
+// from KIRIN_REDIS_TLS_CA, KIRIN_REDIS_TLS_CERT and KIRIN_REDIS_TLS_KEY), a
+// checked first connection (a clear error when Redis cannot be reached, before
+// anything is queued), long-lived clients that wait through a Redis restart
+// (one line when Redis goes away, one when it is back: RedisOutage), and the
+// names of the keys the cluster keeps beside BullMQ's own (docs/CLUSTER.md).
 
+import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import type { ConnectionOptions } from 'bullmq';
 import { Redis, type RedisOptions } from 'ioredis';
@@ -71,7 +74,21 @@ export interface RedisTarget {
   display: string;
 }
 
-/** Parses a Redis URL: redis://[user[:password]@]host[:port][/db], rediss:// for TLS. */
+function readPem(env: NodeJS.ProcessEnv, name: string): Result<Buffer | undefined, 'redis-url'> {
+  const file = env[name];
+  if (!file) return ok(undefined);
+  try {
+    return ok(readFileSync(file));
+  } catch (e) {
+    return err('redis-url', `${name}: cannot read ${file}: ${(e as Error).message}`);
+  }
+}
+
+/**
+ * Parses a Redis URL: redis://[user[:password]@]host[:port][/db], rediss:// for
+ * TLS (with KIRIN_REDIS_TLS_CA, KIRIN_REDIS_TLS_CERT and KIRIN_REDIS_TLS_KEY:
+ * PEM files of a private CA and of a client certificate and its key).
+ */
 export function parseRedisUrl(text: string, env: NodeJS.ProcessEnv = process.env): Result<RedisTarget, 'redis-url'> {
   let u: URL;
   try {
@@ -94,8 +111,30 @@ export function parseRedisUrl(text: string, env: NodeJS.ProcessEnv = process.env
   if (u.username) options.username = decodeURIComponent(u.username);
   const password = u.password ? decodeURIComponent(u.password) : env.KIRIN_REDIS_PASSWORD;
   if (password) options.password = password;
-  // TLS: the server's certificate is checked (a private CA through NODE_EXTRA_CA_CERTS); SNI only for a name.
-  if (u.protocol === 'rediss:') options.tls = isIP(options.host!) ? {} : { servername: options.host };
+  // TLS: the server's certificate is checked (a private CA: KIRIN_REDIS_TLS_CA or NODE_EXTRA_CA_CERTS); SNI only
+  // for a name; a client certificate when Redis asks for one (its tls-auth-clients, on by default).
+  if (u.protocol === 'rediss:') {
+    const pems: Record<string, Buffer | undefined> = {};
+    for (const [field, name] of [
+      ['ca', 'KIRIN_REDIS_TLS_CA'],
+      ['cert', 'KIRIN_REDIS_TLS_CERT'],
+      ['key', 'KIRIN_REDIS_TLS_KEY'],
+    ] as const) {
+      const r = readPem(env, name);
+      if (!r.ok) return r;
+      pems[field] = r.value;
+    }
+    if ((pems.cert === undefined) !== (pems.key === undefined))
+      return err(
+        'redis-url',
+        'give both KIRIN_REDIS_TLS_CERT and KIRIN_REDIS_TLS_KEY (a client certificate and its key)',
+      );
+    options.tls = {
+      ...(isIP(options.host!) ? {} : { servername: options.host }),
+      ...(pems.ca ? { ca: pems.ca } : {}),
+      ...(pems.cert ? { cert: pems.cert, key: pems.key } : {}),
+    };
+  }
   const shown = new URL(text);
   if (shown.password) shown.password = '***';
   return ok({ options, display: shown.href.replace(/\/$/, '') });
@@ -150,16 +189,66 @@ export async function checkRedis(t: RedisTarget, timeoutMs = 5000): Promise<Resu
     const version = /redis_version:([^\r\n]+)/.exec(info)?.[1] ?? '?';
     return ok(version);
   } catch (e) {
-    const why = last || (e as Error).message || 'no answer';
-    return err('redis-unreachable', `cannot reach Redis at ${t.display}: ${why}`);
+    const why = (last || (e as Error).message || 'no answer').replace(/\s+/g, ' ').trim();
+    return err('redis-unreachable', `cannot reach Redis at ${t.display}: ${why}${tlsHint(t, why)}`);
   } finally {
     client.disconnect();
   }
 }
 
-/** A long-lived client (see lastingOptions). */
-export function connect(t: RedisTarget, onError: (e: Error) => void = () => {}): Redis {
+/** What a TLS failure usually means, for the message. */
+function tlsHint(t: RedisTarget, why: string): string {
+  if (!t.options.tls) return /ECONNRESET|Connection is closed/i.test(why) ? ' (a TLS port? use rediss://)' : '';
+  if (/certificate required|ECONNRESET|alert/i.test(why))
+    return (
+      ' (Redis asks for a client certificate unless it runs with tls-auth-clients no: give one with ' +
+      'KIRIN_REDIS_TLS_CERT and KIRIN_REDIS_TLS_KEY, docs/CLUSTER.md)'
+    );
+  if (/self[- ]signed|unable to verify|issuer/i.test(why))
+    return " (the server's certificate is not trusted: give its CA with KIRIN_REDIS_TLS_CA)";
+  return '';
+}
+
+/**
+ * Redis's comings and goings as lines: the first error of an outage (of any of a
+ * process's clients) is printed as `Redis: <why>; trying again`, and the first
+ * sign of it back (a client connected again, a round of commands done) as
+ * `Redis is back`; everything between is quiet. Errors in the few seconds after
+ * it is back are the other clients' late reconnections, not a new outage.
+ */
+export class RedisOutage {
+  private down = false;
+  private backAt = 0;
+
+  constructor(
+    private readonly print: (line: string) => void,
+    private readonly prefix = '',
+    private readonly graceMs = 5000,
+  ) {}
+
+  /** Whether Redis is away now. */
+  get isDown(): boolean {
+    return this.down;
+  }
+
+  readonly error = (e: Error): void => {
+    if (this.down || Date.now() - this.backAt < this.graceMs) return;
+    this.down = true;
+    this.print(`${this.prefix}Redis: ${e.message || String(e)}; trying again`);
+  };
+
+  readonly back = (): void => {
+    if (!this.down) return;
+    this.down = false;
+    this.backAt = Date.now();
+    this.print(`${this.prefix}Redis is back`);
+  };
+}
+
+/** A long-lived client (see lastingOptions); its errors and reconnections go to `outage`, or nowhere. */
+export function connect(t: RedisTarget, outage: RedisOutage | null = null): Redis {
   const client = new Redis(lastingOptions(t));
-  client.on('error', onError);
+  client.on('error', outage ? outage.error : () => {});
+  if (outage) client.on('ready', outage.back);
   return client;
 }

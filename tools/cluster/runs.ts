@@ -13,7 +13,18 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Queue, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { PREFIX, QUEUE, REFRESH_LOCK, RUN_ID, jobId, keys, bullConnection, type RedisTarget } from './redis.js';
+import { err, ok, type Result } from '../../src/dev.js';
+import {
+  PREFIX,
+  QUEUE,
+  REFRESH_LOCK,
+  RUN_ID,
+  RedisOutage,
+  jobId,
+  keys,
+  bullConnection,
+  type RedisTarget,
+} from './redis.js';
 
 export type RunKind = 'sprt' | 'datagen' | 'analyse' | 'ping';
 export type RunState = 'running' | 'done' | 'failed' | 'cancelled';
@@ -44,13 +55,22 @@ export function newRunId(kind: RunKind): string {
   return `${kind}-${randomBytes(4).toString('hex')}`;
 }
 
+function parseJson(text: string | undefined): unknown {
+  try {
+    return JSON.parse(text ?? 'null') as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The run's record as Redis holds it (its spec not checked: validateRun), or null when there is none. */
 export async function readRun(redis: Redis, id: string): Promise<RunRecord | null> {
   const h = await redis.hgetall(keys.run(id));
   if (!h.kind) return null;
   return {
     id,
     kind: h.kind as RunKind,
-    spec: JSON.parse(h.spec ?? 'null') as unknown,
+    spec: parseJson(h.spec),
     state: h.state as RunState,
     jobs: Number(h.jobs ?? 0),
     submitted: Number(h.submitted ?? 0),
@@ -71,11 +91,11 @@ export async function createRun(
   spec: unknown,
   jobs: number,
   attempts: number,
-): Promise<RunRecord | string> {
-  if (!RUN_ID.test(id)) return `bad run id "${id}" (letters, digits, _ and -, at most 64)`;
+): Promise<Result<RunRecord, 'run'>> {
+  if (!RUN_ID.test(id)) return err('run', `bad run id "${id}" (letters, digits, _ and -, at most 64)`);
   const created = Date.now();
   const fresh = await redis.hsetnx(keys.run(id), 'kind', kind);
-  if (fresh !== 1) return `run ${id} exists already (follow it with: kirin cluster resume ${id})`;
+  if (fresh !== 1) return err('run', `run ${id} exists already (follow it with: kirin cluster resume ${id})`);
   await redis
     .multi()
     .hset(keys.run(id), {
@@ -92,7 +112,7 @@ export async function createRun(
     })
     .zadd(keys.runs, created, id)
     .exec();
-  return {
+  return ok({
     id,
     kind,
     spec,
@@ -105,7 +125,7 @@ export async function createRun(
     summary: '',
     error: '',
     merged: 0,
-  };
+  });
 }
 
 function jobOptions(kind: RunKind, run: string, index: number, attempts: number): JobsOptions {
@@ -120,8 +140,11 @@ function jobOptions(kind: RunKind, run: string, index: number, attempts: number)
   };
 }
 
-export function newQueue(target: RedisTarget): Queue {
-  return new Queue(QUEUE, { connection: bullConnection(target), prefix: PREFIX });
+/** The cluster's queue; its connection's errors go to `outage` (one line per outage), or nowhere. */
+export function newQueue(target: RedisTarget, outage: RedisOutage | null = null): Queue {
+  const queue = new Queue(QUEUE, { connection: bullConnection(target), prefix: PREFIX });
+  queue.on('error', outage ? outage.error : () => {});
+  return queue;
 }
 
 /**
@@ -146,22 +169,26 @@ export interface WorkContext {
   worker: string;
   /** True once the job's run has ended (decided, cancelled, failed): the work stops and its result is dropped. */
   cancelled: () => boolean;
-  /** Whether this worker runs the engine command line (its --allow-engine list). */
-  allowEngine: (command: string) => boolean;
 }
+
+/**
+ * After a round of results: null to go on, or the end of the run; or an error:
+ * 'result' (a stored result that cannot be used: the run fails with it) or
+ * 'coordinator' (the coordinator's own trouble, its file: it stops, the run stays).
+ */
+export type HandlerCheck = Result<RunEnd | null, 'result' | 'coordinator'>;
 
 /** What a run kind's coordinator does with results (see Coordinator.follow). */
 export interface RunHandler {
   /**
-   * A job's result: called once per index, in arrival order. `replay` is true for
+   * A job's result (any JSON value: Redis holds what a worker, or whoever can write
+   * to it, stored): called once per index, in arrival order. `replay` is true for
    * the results that were in Redis when this coordinator began (after a restart).
+   * A result of the wrong shape is the error (the run fails with it).
    */
-  result(index: number, value: unknown, replay: boolean): Promise<void> | void;
-  /**
-   * After each round of results: null to go on, or the end of the run. A handler
-   * that needs more jobs calls Coordinator.extend first.
-   */
-  check(): Promise<RunEnd | null> | RunEnd | null;
+  result(index: number, value: unknown, replay: boolean): Result<null, 'result'>;
+  /** After each round of results (HandlerCheck). A handler that needs more jobs calls Coordinator.extend first. */
+  check(): Promise<HandlerCheck> | HandlerCheck;
   /** One line for `kirin cluster status`. */
   summary(): string;
 }
@@ -176,6 +203,8 @@ export interface CoordinatorOptions {
   /** Lifetime of the coordinator lock (ms); a restarted coordinator waits at most this long for a dead one's lock. */
   lockMs?: number;
   print?: (line: string) => void;
+  /** Where Redis errors go (one line per outage); by default a reporter of its own on `print`. */
+  outage?: RedisOutage;
 }
 
 /** The end of following a run: its final state, with the message of a failure. */
@@ -183,20 +212,6 @@ export interface FollowOutcome {
   state: RunState;
   summary: string;
   error: string;
-}
-
-/**
- * An error of the coordinator's own work (its file, its memory), not of Redis:
- * the coordinator stops with it and the run stays as it is, to be resumed.
- */
-class CoordinatorError extends Error {}
-
-async function own<T>(f: () => T | Promise<T>): Promise<T> {
-  try {
-    return await f();
-  } catch (e) {
-    throw e instanceof CoordinatorError ? e : new CoordinatorError((e as Error).message);
-  }
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -218,7 +233,7 @@ export class Coordinator {
   private readonly print: (line: string) => void;
   private lastReconcile = Date.now();
   private lastLock = 0;
-  private redisTrouble = false;
+  private readonly outage: RedisOutage;
 
   constructor(
     readonly redis: Redis,
@@ -230,6 +245,7 @@ export class Coordinator {
     this.reconcileMs = opts.reconcileMs ?? 10000;
     this.lockMs = opts.lockMs ?? 10000;
     this.print = opts.print ?? ((l) => process.stdout.write(l + '\n'));
+    this.outage = opts.outage ?? new RedisOutage(this.print, `Run ${run.id}: `);
   }
 
   /** Indices with a result. */
@@ -257,15 +273,16 @@ export class Coordinator {
     }
   }
 
-  private async refreshLock(): Promise<void> {
-    if (Date.now() - this.lastLock < this.lockMs / 3) return;
+  private async refreshLock(): Promise<Result<null, 'coordinator'>> {
+    if (Date.now() - this.lastLock < this.lockMs / 3) return ok(null);
     const r = await this.redis.eval(REFRESH_LOCK, 1, keys.coordinator(this.run.id), this.token, this.lockMs);
     if (Number(r) !== 1) {
       // Expired (this process was stopped for longer than the lock lives): take it again if free.
       const got = await this.redis.set(keys.coordinator(this.run.id), this.token, 'PX', this.lockMs, 'NX');
-      if (got !== 'OK') throw new CoordinatorError(`run ${this.run.id}: another coordinator took over`);
+      if (got !== 'OK') return err('coordinator', `run ${this.run.id}: another coordinator took over`);
     }
     this.lastLock = Date.now();
+    return ok(null);
   }
 
   async unlock(): Promise<void> {
@@ -304,8 +321,9 @@ export class Coordinator {
     }
   }
 
-  /** New results from the done list (each index once), and new failures. */
-  private async collect(handler: RunHandler, replay = false): Promise<void> {
+  /** New results from the done list (each index once), and new failures; the first unusable result. */
+  private async collect(handler: RunHandler, replay = false): Promise<Result<null, 'result'>> {
+    let bad: Result<null, 'result'> = ok(null);
     for (;;) {
       const ids = await this.redis.lrange(keys.done(this.run.id), this.doneRead, this.doneRead + 999);
       if (ids.length === 0) break;
@@ -317,7 +335,12 @@ export class Coordinator {
           const v = values[k];
           if (v === null) continue; // lost with a Redis restart: the reconciliation queues the job again
           this.counted.add(fresh[k]);
-          await own(() => handler.result(fresh[k], JSON.parse(v) as unknown, replay));
+          const value = parseJson(v);
+          const r =
+            value === undefined
+              ? err('result', `job ${fresh[k]}: its result is not JSON`)
+              : handler.result(fresh[k], value, replay);
+          if (!r.ok && bad.ok) bad = r;
         }
       }
     }
@@ -326,6 +349,7 @@ export class Coordinator {
       const index = Number(i);
       if (!this.counted.has(index)) this.failures.set(index, why);
     }
+    return bad;
   }
 
   /**
@@ -342,7 +366,7 @@ export class Coordinator {
       const d = job?.data as { run?: string; index?: number } | undefined;
       if (!job || d?.run !== this.run.id || typeof d.index !== 'number') continue;
       if (this.counted.has(d.index) || this.failures.has(d.index)) continue;
-      const why = job.failedReason || 'failed';
+      const why = `failed: ${job.failedReason || 'no reason given'}`;
       await this.redis.hsetnx(keys.failed(this.run.id), String(d.index), why);
       this.failures.set(d.index, why);
     }
@@ -364,39 +388,48 @@ export class Coordinator {
     }
   }
 
-  /** Follows the run until its end; returns the final state. The caller took the lock. */
-  async follow(handler: RunHandler): Promise<FollowOutcome> {
+  /**
+   * Follows the run until its end: its final state; or the coordinator's own
+   * trouble (its file, another coordinator took the run), with which it stops and
+   * leaves the run to be resumed. Redis going away is waited out (one line when it
+   * goes, one when it is back). The caller took the lock.
+   */
+  async follow(handler: RunHandler): Promise<Result<FollowOutcome, 'coordinator'>> {
     // The results stored before this coordinator began (a restart): read first, quietly.
+    let replayed: Result<null, 'result'>;
     for (;;) {
       try {
-        await this.collect(handler, true);
+        replayed = await this.collect(handler, true);
         break;
       } catch (e) {
-        if (e instanceof CoordinatorError) throw e;
+        this.outage.error(e as Error);
         await sleep(this.pollMs);
       }
     }
     if (this.counted.size) this.print(`Run ${this.run.id}: ${this.counted.size} job results in already`);
     for (;;) {
       try {
-        await this.refreshLock();
+        const locked = await this.refreshLock();
+        if (!locked.ok) return this.leave(locked.error.message);
         const rec = await readRun(this.redis, this.run.id);
         if (!rec) {
-          return {
+          return ok({
             state: 'failed',
             summary: handler.summary(),
             error: `run ${this.run.id} is no longer in Redis (was Redis restarted without persistence?)`,
-          };
+          });
         }
         if (rec.state !== 'running') {
           // Ended (by another coordinator, or cancelled): its results as they stand, for the final report.
           await this.collect(handler);
           await this.unlock();
-          return { state: rec.state, summary: rec.summary || handler.summary(), error: rec.error };
+          return ok({ state: rec.state, summary: rec.summary || handler.summary(), error: rec.error });
         }
+        if (!replayed.ok) return ok(await this.finish(this.failed(replayed.error.message, handler)));
         this.run.jobs = rec.jobs;
         await this.submit();
-        await this.collect(handler);
+        const collected = await this.collect(handler);
+        if (!collected.ok) return ok(await this.finish(this.failed(collected.error.message, handler)));
         if (Date.now() - this.lastReconcile >= this.reconcileMs) {
           this.lastReconcile = Date.now();
           await this.reconcile();
@@ -404,26 +437,34 @@ export class Coordinator {
         if (this.failures.size > 0) {
           const [index, why] = [...this.failures.entries()].sort((a, b) => a[0] - b[0])[0];
           const more = this.failures.size > 1 ? ` (and ${this.failures.size - 1} more failed jobs)` : '';
-          const error = `job ${index} of run ${this.run.id} failed after ${this.run.attempts} attempt(s): ${why}${more}`;
-          return await this.finish({ state: 'failed', summary: handler.summary(), error });
+          return ok(await this.finish(this.failed(`job ${index} of run ${this.run.id} ${why}${more}`, handler)));
         }
-        const end = await own(() => handler.check());
-        if (end) return await this.finish(end);
+        const end = await handler.check();
+        if (!end.ok) {
+          if (end.error.code === 'coordinator') return this.leave(end.error.message);
+          return ok(await this.finish(this.failed(end.error.message, handler)));
+        }
+        if (end.value) return ok(await this.finish(end.value));
         await this.redis.hset(keys.run(this.run.id), 'summary', handler.summary());
-        if (this.redisTrouble) {
-          this.print(`Run ${this.run.id}: Redis is back`);
-          this.redisTrouble = false;
-        }
+        this.outage.back();
       } catch (e) {
-        if (e instanceof CoordinatorError) {
-          await this.unlock().catch(() => {});
-          throw new Error(`${e.message} (the run goes on without a coordinator: kirin cluster resume ${this.run.id})`);
-        }
-        if (!this.redisTrouble) this.print(`Run ${this.run.id}: Redis: ${(e as Error).message}; trying again`);
-        this.redisTrouble = true;
+        this.outage.error(e as Error);
       }
       await sleep(this.pollMs);
     }
+  }
+
+  private failed(error: string, handler: RunHandler): RunEnd {
+    return { state: 'failed', summary: handler.summary(), error };
+  }
+
+  /** Stops following with the coordinator's own trouble: the lock given back, the run left to a resume. */
+  private async leave(message: string): Promise<Result<never, 'coordinator'>> {
+    await this.unlock().catch(() => {});
+    return err(
+      'coordinator',
+      `${message} (the run goes on without a coordinator: kirin cluster resume ${this.run.id})`,
+    );
   }
 
   /** Ends the run: its state and summary in Redis, the jobs not needed removed, the lock given back. */

@@ -13,41 +13,17 @@
 // `kirin match`'s result lines.
 
 import { writeFileSync } from 'node:fs';
-import { splitCommand, UciEngine, type EngineSpec } from '../match/uci-engine.js';
-import { formatTimeControl, resultString, type Adjudication, type TimeControl } from '../match/game.js';
-import { endingsLine, gameLogLine, runMatch, summaryLines, type MatchStats, type SprtModel } from '../match/match.js';
+import { UciEngine } from '../match/uci-engine.js';
+import { formatTimeControl, resultString } from '../match/game.js';
+import { checkMatchText, endingsLine, gameLogLine, runMatch, summaryLines, type MatchStats } from '../match/match.js';
 import type { MatchArgs } from '../match/cli.js';
 import { loadOpenings, shuffled, type Opening } from '../match/openings.js';
-import { formatSprt, sprtStatus, type SprtParams, type SprtStatus } from '../match/sprt.js';
+import { formatSprt, sprtStatus, type SprtStatus } from '../match/sprt.js';
 import { eloEstimate, formatElo, pentanomial, trinomial } from '../match/elo.js';
-import type { RuleConfig } from '../../src/dev.js';
-import type { RunHandler, RunEnd, WorkContext } from './runs.js';
-
-/** Engine options a job may not set: they write files on the worker. */
-const REFUSED_OPTIONS = ['debug log file'];
-
-export interface SprtSpec {
-  engines: [EngineSpec, EngineSpec];
-  /** Display names (from the engines' `id name` at submission, or --name). */
-  names: [string, string];
-  tc: [TimeControl, TimeControl];
-  games: number;
-  /** Game pairs per job. */
-  pairs: number;
-  /** The opening set in playing order (already shuffled for --openings-order random); empty: the start position. */
-  openings: Opening[];
-  openingsLabel: string;
-  rules: RuleConfig;
-  maxPlies: number;
-  repetitions: number;
-  timeMarginMs: number;
-  moveTimeoutMs: number;
-  adjudication: Adjudication;
-  sprt: SprtParams | null;
-  sprtModel: SprtModel;
-  ratingInterval: number;
-  logFile: string | null;
-}
+import { err, ok, type Result } from '../../src/dev.js';
+import type { HandlerCheck, RunHandler, WorkContext } from './runs.js';
+import type { SprtSpec } from './specs.js';
+import { validateRun } from './validate.js';
 
 /** What a worker sends back for one job. */
 export interface PairResult {
@@ -82,62 +58,33 @@ function jobOpenings(spec: SprtSpec, index: number): Opening[] {
   return out;
 }
 
-function words(command: string): string | null {
-  const split = splitCommand(command);
-  return split.ok ? split.value.join('\u0000') : null;
-}
-
-/** True when `command` is one of `allowed` (compared word by word, as the engine would be started). */
-export function engineAllowed(command: string, allowed: readonly string[]): boolean {
-  if (allowed.includes('any')) return true;
-  const w = words(command);
-  return w !== null && allowed.some((a) => words(a) === w);
-}
-
 /**
- * The run's spec from `kirin match`'s arguments, with the engines checked: each
- * is started once here; a command that does not start, an option it does not
- * declare or one it answers with an error is refused. Throws Error with the message.
+ * The run's spec from `kirin match`'s arguments, with the engines checked. First
+ * the spec as text (validateRun: no control character anywhere, no option that
+ * writes files), before any engine starts; then each engine is started once: a
+ * command that does not start, an option it does not declare or one it answers
+ * with an error is refused.
  */
-export async function makeSprtSpec(args: MatchArgs, pairs: number, startTimeoutMs = 60000): Promise<SprtSpec> {
+export async function makeSprtSpec(
+  args: MatchArgs,
+  pairs: number,
+  startTimeoutMs = 60000,
+): Promise<Result<SprtSpec, 'request'>> {
   let openings: Opening[] = [];
   if (args.openingsFile) {
     const loaded = loadOpenings(args.openingsFile, args.rules);
-    if (!loaded.ok) throw new Error(loaded.error.message);
-    openings = loaded.value;
-    if (openings.length === 0) throw new Error(`no openings in ${args.openingsFile}`);
-    if (args.order === 'random') openings = shuffled(openings, args.seed);
+    if (!loaded.ok) return err('request', loaded.error.message);
+    openings = args.order === 'random' ? shuffled(loaded.value, args.seed) : loaded.value;
   }
+  const text = checkMatchText(args.engines, openings);
+  if (!text.ok) return err('request', text.error.message);
   const games = args.games ?? 2 * Math.max(1, openings.length);
-  const names: [string, string] = ['', ''];
-  for (let i = 0; i < 2; i++) {
-    const spec = args.engines[i];
-    for (const [k] of spec.options) {
-      if (REFUSED_OPTIONS.includes(k.toLowerCase()))
-        throw new Error(
-          `engine ${i + 1}: option "${k}" is not allowed on the cluster (it writes files on the workers)`,
-        );
-    }
-    const errors: string[] = [];
-    const eng = new UciEngine(spec, (_e, dir, line) => {
-      if (dir === '<' && /^info string ERROR\b/i.test(line)) errors.push(line.replace(/^info string /i, ''));
-    });
-    const started = await eng.start(startTimeoutMs);
-    if (!started.ok) throw new Error(`engine ${i + 1} ("${spec.command}") does not start: ${started.error.message}`);
-    const missing = spec.options.filter(([k]) => !eng.declaredOptions.has(k.toLowerCase())).map(([k]) => k);
-    names[i] = eng.name;
-    await eng.quit();
-    if (missing.length)
-      throw new Error(`engine ${i + 1} (${names[i]}) has no option ${missing.map((m) => `"${m}"`).join(', ')}`);
-    if (errors.length) throw new Error(`engine ${i + 1} (${names[i]}) refused its options: ${errors.join('; ')}`);
-  }
-  if (names[0] === names[1]) names[1] += ' (2)';
-  return {
+  const draft: SprtSpec = {
     engines: [args.engines[0], args.engines[1]],
-    names,
+    names: ['', ''],
     tc: args.tc,
     games,
-    pairs,
+    pairs: Math.min(pairs, Math.ceil(games / 2)),
     openings,
     openingsLabel: openings.length ? `${openings.length} openings from ${args.openingsFile}` : 'start position',
     rules: args.rules,
@@ -151,6 +98,28 @@ export async function makeSprtSpec(args: MatchArgs, pairs: number, startTimeoutM
     ratingInterval: args.ratingInterval,
     logFile: args.logFile,
   };
+  // JSON's view of the spec (as Redis will hold it: no undefined fields).
+  const valid = validateRun('sprt', JSON.parse(JSON.stringify(draft)), null);
+  if (!valid.ok) return err('request', valid.error.message);
+  const names: [string, string] = ['', ''];
+  for (let i = 0; i < 2; i++) {
+    const spec = args.engines[i];
+    const errors: string[] = [];
+    const eng = new UciEngine(spec, (_e, dir, line) => {
+      if (dir === '<' && /^info string ERROR\b/i.test(line)) errors.push(line.replace(/^info string /i, ''));
+    });
+    const started = await eng.start(startTimeoutMs);
+    if (!started.ok)
+      return err('request', `engine ${i + 1} ("${spec.command}") does not start: ${started.error.message}`);
+    const missing = spec.options.filter(([k]) => !eng.declaredOptions.has(k.toLowerCase())).map(([k]) => k);
+    names[i] = eng.name;
+    await eng.quit();
+    if (missing.length)
+      return err('request', `engine ${i + 1} (${names[i]}) has no option ${missing.map((m) => `"${m}"`).join(', ')}`);
+    if (errors.length) return err('request', `engine ${i + 1} (${names[i]}) refused its options: ${errors.join('; ')}`);
+  }
+  if (names[0] === names[1]) names[1] += ' (2)';
+  return ok({ ...draft, names });
 }
 
 /** The header line, as `kirin match` prints it. */
@@ -163,17 +132,17 @@ export function sprtHeader(spec: SprtSpec): string {
   );
 }
 
-/** Worker side: plays job `index` with the match runner. */
-export async function playPairJob(spec: SprtSpec, index: number, ctx: WorkContext): Promise<PairResult | null> {
-  for (const e of spec.engines) {
-    if (!ctx.allowEngine(e.command))
-      throw new Error(`worker ${ctx.worker} does not run engine "${e.command}" (not in its --allow-engine list)`);
-    for (const [k] of e.options) {
-      if (REFUSED_OPTIONS.includes(k.toLowerCase())) throw new Error(`engine option "${k}" is not allowed`);
-    }
-  }
+/**
+ * Worker side: plays job `index` with the match runner (the spec was checked
+ * against the worker's policy: validateRun). Null when the run ended meanwhile.
+ */
+export async function playPairJob(
+  spec: SprtSpec,
+  index: number,
+  ctx: WorkContext,
+): Promise<Result<PairResult | null, 'job'>> {
   const { first, count } = jobGames(spec, index);
-  if (count === 0) throw new Error(`job ${index} is beyond the match's ${spec.games} games`);
+  if (count === 0) return err('job', `job ${index} is beyond the match's ${spec.games} games`);
   const out = await runMatch(
     {
       engines: spec.engines,
@@ -197,14 +166,14 @@ export async function playPairJob(spec: SprtSpec, index: number, ctx: WorkContex
     },
     ctx.cancelled,
   );
-  if (ctx.cancelled()) return null;
-  if (out.error) throw new Error(out.error);
+  if (ctx.cancelled()) return ok(null);
+  if (out.error) return err('job', out.error);
   const played = out.stats.finished.length;
-  if (played !== count) throw new Error(`job ${index} played ${played} of its ${count} games`);
+  if (played !== count) return err('job', `job ${index} played ${played} of its ${count} games`);
   const games = out.stats.finished.slice().sort((a, b) => a.game.index - b.game.index);
   // The match's names, so that the log reads like `kirin match`'s.
   const rename = (n: string): string => (n === out.names[0] ? spec.names[0] : n === out.names[1] ? spec.names[1] : n);
-  return {
+  return ok({
     wins: out.stats.wins,
     draws: out.stats.draws,
     losses: out.stats.losses,
@@ -219,7 +188,33 @@ export async function playPairJob(spec: SprtSpec, index: number, ctx: WorkContex
       }),
     ),
     brief: games.map((fg) => `${resultString(fg.record.result)} {${fg.record.reason}}`),
-  };
+  });
+}
+
+/** A job's result as read from Redis: the counts and lines the tally adds up, their types checked. */
+function readPairResult(value: unknown, index: number, games: number): Result<PairResult, 'result'> {
+  const v = value as Partial<PairResult> | null;
+  const bad = (what: string): Result<never, 'result'> => err('result', `job ${index}: malformed result (${what})`);
+  const count = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
+  const texts = (l: unknown): l is string[] => Array.isArray(l) && l.every((x) => typeof x === 'string');
+  if (typeof v !== 'object' || v === null) return bad('not an object');
+  if (!count(v.wins) || !count(v.draws) || !count(v.losses)) return bad('W/D/L');
+  if (v.wins + v.draws + v.losses !== games) return bad(`${v.wins + v.draws + v.losses} games, not ${games}`);
+  if (!Array.isArray(v.pairs) || v.pairs.length !== 5 || !v.pairs.every(count)) return bad('pairs');
+  if (!Array.isArray(v.forfeits) || v.forfeits.length !== 2 || !v.forfeits.every(count)) return bad('forfeits');
+  const t = v.terminations;
+  if (typeof t !== 'object' || t === null || !Object.values(t).every(count)) return bad('terminations');
+  if (!texts(v.log) || !texts(v.brief)) return bad('log');
+  return ok({
+    wins: v.wins,
+    draws: v.draws,
+    losses: v.losses,
+    pairs: v.pairs,
+    forfeits: [v.forfeits[0], v.forfeits[1]],
+    terminations: t,
+    log: v.log,
+    brief: v.brief,
+  });
 }
 
 /** Coordinator side: adds the jobs' results up and decides. */
@@ -249,10 +244,12 @@ export class SprtTally implements RunHandler {
     return sprtJobs(this.spec);
   }
 
-  result(index: number, value: unknown, replay = false): void {
+  result(index: number, value: unknown, replay = false): Result<null, 'result'> {
     // As `kirin match`: once the test has decided, games still coming in are not counted.
-    if (this.sprt?.decision) return;
-    const r = value as PairResult;
+    if (this.sprt?.decision) return ok(null);
+    const read = readPairResult(value, index, jobGames(this.spec, index).count);
+    if (!read.ok) return read;
+    const r = read.value;
     const s = this.stats;
     s.wins += r.wins;
     s.draws += r.draws;
@@ -267,7 +264,7 @@ export class SprtTally implements RunHandler {
       const dist = this.spec.sprtModel === 'pentanomial' ? pentanomial(s.pairs) : trinomial(s.wins, s.draws, s.losses);
       this.sprt = sprtStatus(dist, this.spec.sprt);
     }
-    if (this.quiet || replay) return;
+    if (this.quiet || replay) return ok(null);
     const { first, count } = jobGames(this.spec, index);
     const n = this.games;
     const names = this.spec.names;
@@ -292,12 +289,12 @@ export class SprtTally implements RunHandler {
       for (const l of summaryLines(names, s, null, this.spec.sprtModel)) this.print(l);
     }
     this.lastRating = n;
+    return ok(null);
   }
 
-  check(): RunEnd | null {
-    if (this.sprt?.decision) return { state: 'done', summary: this.summary() };
-    if (this.log.size >= this.jobs) return { state: 'done', summary: this.summary() };
-    return null;
+  check(): HandlerCheck {
+    if (this.sprt?.decision || this.log.size >= this.jobs) return ok({ state: 'done', summary: this.summary() });
+    return ok(null);
   }
 
   summary(): string {
@@ -323,10 +320,15 @@ export class SprtTally implements RunHandler {
   }
 
   /** Writes the game log (every counted game, in game order) when --log was given. */
-  writeLog(): void {
-    if (!this.spec.logFile) return;
+  writeLog(): Result<null, 'file'> {
+    if (!this.spec.logFile) return ok(null);
     const lines = [...this.log.entries()].sort((a, b) => a[0] - b[0]).flatMap(([, l]) => l);
-    writeFileSync(this.spec.logFile, lines.map((l) => l + '\n').join(''));
+    try {
+      writeFileSync(this.spec.logFile, lines.map((l) => l + '\n').join(''));
+      return ok(null);
+    } catch (e) {
+      return err('file', `cannot write the game log ${this.spec.logFile}: ${(e as Error).message}`);
+    }
   }
 
   /** The SPRT's line, as in the results. */

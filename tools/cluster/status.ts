@@ -5,6 +5,7 @@ import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { keys } from './redis.js';
 import { readRun, type RunKind, type RunState } from './runs.js';
+import type { WorkerPolicy } from './policy.js';
 
 interface WorkerStatus {
   name: string;
@@ -17,7 +18,63 @@ interface WorkerStatus {
   done: number;
   failed: number;
   skipped: number;
+  refused: number;
   closing: boolean;
+  /** What the worker runs (null: a record without one, or not of the right shape). */
+  policy: WorkerPolicy | null;
+}
+
+function policyOf(v: unknown): WorkerPolicy | null {
+  const p = v as Partial<WorkerPolicy> | null;
+  const texts = (l: unknown): l is string[] => Array.isArray(l) && l.every((x) => typeof x === 'string');
+  if (typeof p !== 'object' || p === null || !texts(p.engines) || !texts(p.options) || typeof p.cwd !== 'string')
+    return null;
+  if (typeof p.maxHash !== 'number' || typeof p.maxThreads !== 'number') return null;
+  return { engines: p.engines, cwd: p.cwd, options: p.options, maxHash: p.maxHash, maxThreads: p.maxThreads };
+}
+
+/** A worker's record as Redis holds it, each field of the right type (a default where it is not). */
+function workerStatus(text: string): WorkerStatus | null {
+  let v: Record<string, unknown>;
+  try {
+    v = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+  if (typeof v !== 'object' || v === null || typeof v.name !== 'string') return null;
+  const n = (x: unknown): number => (typeof x === 'number' && Number.isFinite(x) ? x : 0);
+  return {
+    name: v.name,
+    host: typeof v.host === 'string' ? v.host : '?',
+    pid: n(v.pid),
+    concurrency: n(v.concurrency),
+    started: n(v.started),
+    seen: n(v.seen),
+    active: Array.isArray(v.active) ? v.active.map(String) : [],
+    done: n(v.done),
+    failed: n(v.failed),
+    skipped: n(v.skipped),
+    refused: n(v.refused),
+    closing: v.closing === true,
+    policy: policyOf(v.policy),
+  };
+}
+
+/** The live workers (their records, which live 15 s unless renewed), by name. */
+export async function liveWorkers(redis: Redis): Promise<WorkerStatus[]> {
+  const workers: WorkerStatus[] = [];
+  let cursor = '0';
+  do {
+    const [next, found] = await redis.scan(cursor, 'MATCH', keys.workerPattern, 'COUNT', 200);
+    cursor = next;
+    if (found.length) {
+      for (const v of await redis.mget(...found)) {
+        const w = v === null ? null : workerStatus(v);
+        if (w) workers.push(w);
+      }
+    }
+  } while (cursor !== '0');
+  return workers.sort((a, b) => a.name.localeCompare(b.name));
 }
 
 interface RunStatus {
@@ -52,16 +109,7 @@ export async function clusterStatus(
   version: string,
 ): Promise<ClusterStatus> {
   const counts = await queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'failed', 'completed');
-  const workers: WorkerStatus[] = [];
-  let cursor = '0';
-  do {
-    const [next, found] = await redis.scan(cursor, 'MATCH', keys.workerPattern, 'COUNT', 200);
-    cursor = next;
-    if (found.length) {
-      for (const v of await redis.mget(...found)) if (v) workers.push(JSON.parse(v) as WorkerStatus);
-    }
-  } while (cursor !== '0');
-  workers.sort((a, b) => a.name.localeCompare(b.name));
+  const workers = await liveWorkers(redis);
   const now = Date.now();
   const lastMinute = await redis.zcount(keys.completions, now - 60000, '+inf');
   const lastTenMinutes = await redis.zcount(keys.completions, now - 600000, '+inf');
@@ -104,7 +152,7 @@ export function formatStatus(s: ClusterStatus, now = Date.now()): string[] {
     const rate = up > 0 ? (w.done * 60000) / up : 0;
     out.push(
       `  ${w.name}: concurrency ${w.concurrency}, ${w.active.length} active, ${w.done} done (${rate.toFixed(1)}/min), ` +
-        `${w.failed} failed, up ${ago(up)}, seen ${ago(now - w.seen)} ago${w.closing ? ', closing' : ''}`,
+        `${w.failed} failed${w.refused ? `, ${w.refused} refused` : ''}, up ${ago(up)}, seen ${ago(now - w.seen)} ago${w.closing ? ', closing' : ''}`,
     );
   }
   out.push(`Runs: ${s.runs.length}${s.runs.length === 20 ? ' (the 20 newest)' : ''}`);

@@ -9,32 +9,61 @@
 // writes the error to the run's failures, where the coordinator reports it. A
 // worker that dies leaves its jobs locked until the lock expires; then any
 // worker's stall check puts them back on the queue (BullMQ).
+//
+// Nothing in Redis is taken on trust: a run's spec is checked against the
+// worker's policy (validate.ts, policy.ts: its shape, text without control
+// characters, the engines, options and limits the worker's owner allows)
+// before anything runs; a run it refuses fails at once (no retry), with the
+// reason in the run, where the coordinator reports it.
 
 import { hostname } from 'node:os';
-import { fileURLToPath } from 'node:url';
-import { Worker, type Job } from 'bullmq';
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { PREFIX, QUEUE, STORE_ONCE, keys, bullConnection, type RedisTarget, connect } from './redis.js';
-import type { RunKind, WorkContext } from './runs.js';
-import { engineAllowed, playPairJob, type SprtSpec } from './sprt.js';
-import { generateShard, type DatagenSpec } from './datagen.js';
-import { AnalysisEngines, type AnalyseSpec } from './analyse.js';
+import { err, ok, type Result } from '../../src/dev.js';
+import {
+  PREFIX,
+  QUEUE,
+  RUN_ID,
+  STORE_ONCE,
+  RedisOutage,
+  keys,
+  bullConnection,
+  connect,
+  type RedisTarget,
+} from './redis.js';
+import type { WorkContext } from './runs.js';
+import { playPairJob } from './sprt.js';
+import { generateShard } from './datagen.js';
+import { AnalysisEngines } from './analyse.js';
+import type { WorkerPolicy } from './policy.js';
+import { validateRun, type ValidRun } from './validate.js';
 
 export interface WorkerSettings {
   target: RedisTarget;
   concurrency: number;
   name: string;
-  /** Engine command lines this worker runs ('any': every one). */
-  allow: string[];
+  /** What this worker runs: engines, options, limits (policy.ts). */
+  policy: WorkerPolicy;
   /** BullMQ lock of a job (ms): a dead worker's job goes back to the queue about this long after it died. */
   lockMs: number;
   print: (line: string) => void;
 }
 
-/** The engines a worker runs without --allow-engine: this checkout's Kirin, as `node bin/kirin.js` or by its full path. */
-export function defaultAllowed(): string[] {
-  const bin = fileURLToPath(new URL('../../../bin/kirin.js', import.meta.url));
-  return ['node bin/kirin.js', `node ${bin}`, bin];
+/** What a worker publishes about itself (`kirin cluster status`, and the coordinator's check of a run). */
+export interface WorkerRecord {
+  name: string;
+  host: string;
+  pid: number;
+  concurrency: number;
+  started: number;
+  seen: number;
+  active: string[];
+  done: number;
+  failed: number;
+  skipped: number;
+  refused: number;
+  closing: boolean;
+  policy: WorkerPolicy;
 }
 
 interface JobData {
@@ -42,26 +71,40 @@ interface JobData {
   index: number;
 }
 
+function jobData(v: unknown): Result<JobData, 'spec'> {
+  const d = v as Partial<JobData> | null;
+  if (typeof d !== 'object' || d === null || typeof d.run !== 'string' || !RUN_ID.test(d.run))
+    return err('spec', 'job data: no run id');
+  if (typeof d.index !== 'number' || !Number.isSafeInteger(d.index) || d.index < 0)
+    return err('spec', `job data: bad index ${JSON.stringify(d.index)}`);
+  if (Object.keys(d).some((k) => k !== 'run' && k !== 'index')) return err('spec', 'job data: unknown fields');
+  return ok({ run: d.run, index: d.index });
+}
+
 interface Counters {
   done: number;
   failed: number;
   skipped: number;
+  refused: number;
 }
 
 /** A running worker: `close()` lets the jobs in hand finish (or, with `now`, drops them to the queue). */
 export class ClusterWorker {
   private readonly redis: Redis;
   private readonly worker: Worker;
-  private readonly specs = new Map<string, { kind: RunKind; spec: unknown }>();
+  private readonly outage: RedisOutage;
+  /** Each run's spec as checked against this worker's policy (or why it was refused), read once. */
+  private readonly specs = new Map<string, Result<ValidRun, 'spec'>>();
   private readonly engines = new AnalysisEngines();
   private readonly active = new Set<string>();
-  private readonly counters: Counters = { done: 0, failed: 0, skipped: 0 };
+  private readonly counters: Counters = { done: 0, failed: 0, skipped: 0, refused: 0 };
   private readonly started = Date.now();
   private heartbeat: NodeJS.Timeout;
   private closing = false;
 
   constructor(private readonly s: WorkerSettings) {
-    this.redis = connect(s.target);
+    this.outage = new RedisOutage(s.print, `worker ${s.name}: `);
+    this.redis = connect(s.target, this.outage);
     this.worker = new Worker(QUEUE, (job: Job) => this.process(job), {
       connection: bullConnection(s.target),
       prefix: PREFIX,
@@ -72,9 +115,10 @@ export class ClusterWorker {
       maxStalledCount: 2,
       drainDelay: 2,
     });
-    this.worker.on('error', (e) => s.print(`worker ${s.name}: ${e.message}`));
+    this.worker.on('error', this.outage.error);
     this.worker.on('failed', (job, e) => {
-      if (job) s.print(`worker ${s.name}: job ${job.id} failed (attempt ${job.attemptsMade}): ${e.message}`);
+      if (job && !(e instanceof UnrecoverableError))
+        s.print(`worker ${s.name}: job ${job.id} failed (attempt ${job.attemptsMade}): ${e.message}`);
     });
     this.heartbeat = setInterval(() => void this.beat(), 5000);
     void this.beat();
@@ -82,7 +126,7 @@ export class ClusterWorker {
 
   /** The worker's record for `kirin cluster status` (kept while it lives: a 15 s TTL, refreshed every 5 s). */
   private async beat(): Promise<void> {
-    const rec = {
+    const rec: WorkerRecord = {
       name: this.s.name,
       host: hostname(),
       pid: process.pid,
@@ -92,6 +136,7 @@ export class ClusterWorker {
       active: [...this.active],
       ...this.counters,
       closing: this.closing,
+      policy: this.s.policy,
     };
     try {
       await this.redis.set(keys.worker(this.s.name), JSON.stringify(rec), 'EX', 15);
@@ -100,21 +145,40 @@ export class ClusterWorker {
     }
   }
 
-  private async spec(run: string): Promise<{ kind: RunKind; spec: unknown } | null> {
+  /** The run's spec, checked against this worker's policy once per run (validateRun). */
+  private async spec(run: string): Promise<Result<ValidRun, 'spec'>> {
     const cached = this.specs.get(run);
     if (cached) return cached;
     const [kind, spec] = await this.redis.hmget(keys.run(run), 'kind', 'spec');
-    if (!kind || !spec) return null;
-    const v = { kind: kind as RunKind, spec: JSON.parse(spec) as unknown };
+    if (!kind || !spec) return err('spec', `run ${run} has no spec in Redis`);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(spec) as unknown;
+    } catch {
+      return err('spec', `run ${run}: its spec is not JSON`);
+    }
+    const v = validateRun(kind, parsed, this.s.policy);
     if (this.specs.size > 50) this.specs.delete(this.specs.keys().next().value!);
     this.specs.set(run, v);
     return v;
   }
 
+  /** A job this worker will not run: reported in the run (the coordinator ends it with this), not retried. */
+  private async refuse(job: Job, run: string | null, index: number, why: string): Promise<never> {
+    this.counters.refused++;
+    const message = `refused by worker ${this.s.name}: ${why}`;
+    this.s.print(`worker ${this.s.name}: job ${job.id} refused: ${why}`);
+    if (run !== null) await this.redis.hsetnx(keys.failed(run), String(index), message).catch(() => 0);
+    void this.beat();
+    throw new UnrecoverableError(message);
+  }
+
   private async process(job: Job): Promise<{ stored: number } | { skipped: string }> {
-    const { run, index } = job.data as JobData;
+    const data = jobData(job.data);
+    if (!data.ok) return this.refuse(job, null, 0, data.error.message);
+    const { run, index } = data.value;
     const label = `job ${job.id} (${job.name} ${index})`;
-    const state = await this.redis.hget(keys.run(run), 'state');
+    const [state, jobs] = await this.redis.hmget(keys.run(run), 'state', 'jobs');
     if (state !== 'running') {
       this.counters.skipped++;
       return { skipped: state ?? 'no such run' };
@@ -124,7 +188,10 @@ export class ClusterWorker {
       return { skipped: 'result already in' };
     }
     const rec = await this.spec(run);
-    if (!rec) throw new Error(`run ${run} has no spec in Redis`);
+    if (!rec.ok) return this.refuse(job, run, index, rec.error.message);
+    if (job.name !== rec.value.kind)
+      return this.refuse(job, run, index, `a ${job.name} job in a ${rec.value.kind} run`);
+    if (index >= Number(jobs)) return this.refuse(job, run, index, `job ${index} of a run of ${Number(jobs)} jobs`);
     let cancelled = false;
     const watch = setInterval(() => {
       this.redis
@@ -134,32 +201,28 @@ export class ClusterWorker {
         })
         .catch(() => {});
     }, 1000);
-    const ctx: WorkContext = {
-      worker: this.s.name,
-      cancelled: () => cancelled,
-      allowEngine: (cmd) => engineAllowed(cmd, this.s.allow),
-    };
+    const ctx: WorkContext = { worker: this.s.name, cancelled: () => cancelled };
     const t0 = Date.now();
     this.active.add(String(job.id));
     this.s.print(`worker ${this.s.name}: ${label} started`);
     try {
-      let result: unknown;
-      switch (rec.kind) {
-        case 'sprt':
-          result = await playPairJob(rec.spec as SprtSpec, index, ctx);
-          break;
-        case 'datagen':
-          result = await generateShard(rec.spec as DatagenSpec, index, ctx.cancelled);
-          break;
-        case 'analyse':
-          result = await this.engines.search(rec.spec as AnalyseSpec, index, ctx);
-          break;
-        case 'ping':
-          result = { worker: this.s.name };
-          break;
-        default:
-          throw new Error(`unknown run kind "${String(rec.kind)}"`);
+      const r = await this.run(rec.value, index, ctx);
+      if (!r.ok) {
+        const attempts = job.opts.attempts ?? 1;
+        if (job.attemptsMade + 1 >= attempts) {
+          this.counters.failed++;
+          await this.redis
+            .hsetnx(
+              keys.failed(run),
+              String(index),
+              `failed after ${attempts} attempt(s): worker ${this.s.name}: ${r.error.message}`,
+            )
+            .catch(() => 0);
+        }
+        // BullMQ's way to fail a job (it retries it, with back-off, until its attempts are used up).
+        throw new Error(r.error.message);
       }
+      const result = r.value;
       if (result === null || cancelled) {
         this.counters.skipped++;
         this.s.print(`worker ${this.s.name}: ${label} stopped: the run has ended`);
@@ -192,17 +255,23 @@ export class ClusterWorker {
               : ' (the run had ended: dropped)'),
       );
       return { stored };
-    } catch (e) {
-      const message = `worker ${this.s.name}: ${(e as Error).message}`;
-      const attempts = job.opts.attempts ?? 1;
-      if (job.attemptsMade + 1 >= attempts) {
-        this.counters.failed++;
-        await this.redis.hsetnx(keys.failed(run), String(index), message).catch(() => 0);
-      }
-      throw new Error(message);
     } finally {
       clearInterval(watch);
       this.active.delete(String(job.id));
+    }
+  }
+
+  /** Runs one job of a checked run: its result, null when the run ended meanwhile, or why it failed. */
+  private async run(rec: ValidRun, index: number, ctx: WorkContext): Promise<Result<unknown, 'job'>> {
+    switch (rec.kind) {
+      case 'sprt':
+        return playPairJob(rec.spec, index, ctx);
+      case 'datagen':
+        return generateShard(rec.spec, index, ctx.cancelled);
+      case 'analyse':
+        return this.engines.search(rec.spec, index, ctx);
+      case 'ping':
+        return ok({ worker: this.s.name });
     }
   }
 

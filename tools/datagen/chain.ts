@@ -796,8 +796,11 @@ export function readChainEntries(path: string): Result<ChainEntry[], 'chain' | '
   return r.ok ? ok(out) : r;
 }
 
-/** The entries of one block in memory (as makeBlock made it), checked. */
-export function blockEntries(block: Uint8Array): Result<ChainEntry[], 'chain'> {
+/**
+ * The entries of one block in memory (as makeBlock made it), checked: its CRCs,
+ * every move legal. `also`, when given, visits the games as they are replayed.
+ */
+export function blockEntries(block: Uint8Array, also?: ChainVisitor): Result<ChainEntry[], 'chain'> {
   if (block.length < BLOCK_HEADER_SIZE) return err('chain', `a block of ${block.length} bytes`);
   const info = readBlockHeader(block.subarray(0, BLOCK_HEADER_SIZE), 0);
   if (!info.ok) return info;
@@ -808,8 +811,24 @@ export function blockEntries(block: Uint8Array): Result<ChainEntry[], 'chain'> {
     return err('chain', 'damaged block (CRC-32 mismatch)');
   const out: ChainEntry[] = [];
   const c = collector(out);
-  const d = decodeEntries(payload, info.value.games, c);
+  const both: ChainVisitor = {
+    game(info, pos) {
+      c.game!(info, pos);
+      also?.game?.(info, pos);
+    },
+    position(pos, i, scored, score, evalv, best, played) {
+      c.position!(pos, i, scored, score, evalv, best, played);
+      also?.position?.(pos, i, scored, score, evalv, best, played);
+    },
+    raw(record) {
+      c.raw!(record);
+      also?.raw?.(record);
+    },
+  };
+  const d = decodeEntries(payload, info.value.games, both);
   c.end();
+  if (d.ok && d.value !== info.value.positions)
+    return err('chain', `${d.value} positions, the block's header says ${info.value.positions}`);
   return d.ok ? ok(out) : d;
 }
 

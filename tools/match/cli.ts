@@ -9,11 +9,13 @@ import {
   nameValueOptions,
   readCommandLine,
   reportCommandLine,
+  type CommandLine,
   type CommandLineCode,
+  type OptionsSpec,
 } from '../lib.js';
 import type { EngineLogger, EngineSpec } from './uci-engine.js';
 import { NO_ADJUDICATION, formatTimeControl, parseTimeControl, type Adjudication, type TimeControl } from './game.js';
-import { endingsLine, runMatch, sprtOptions, summaryLines, type SprtModel } from './match.js';
+import { checkMatchText, endingsLine, runMatch, sprtOptions, summaryLines, type SprtModel } from './match.js';
 import { loadOpenings, shuffled, type Opening } from './openings.js';
 import { runMatchReportCli } from './report.js';
 import type { SprtParams } from './sprt.js';
@@ -91,40 +93,46 @@ export interface MatchArgs {
   ratingInterval: number;
 }
 
+/** kirin match's options (kirin cluster sprt takes them too). */
+export const MATCH_OPTIONS = {
+  engine: { type: 'string', multiple: true },
+  name: { type: 'string', multiple: true },
+  option: { type: 'string', multiple: true },
+  'engine-option': { type: 'string', multiple: true },
+  tc: { type: 'string' },
+  'engine-tc': { type: 'string', multiple: true },
+  nodes: { type: 'string' },
+  depth: { type: 'string' },
+  movetime: { type: 'string' },
+  games: { type: 'string' },
+  concurrency: { type: 'string' },
+  openings: { type: 'string' },
+  'openings-order': { type: 'string' },
+  seed: { type: 'string' },
+  'repetition-rule': { type: 'string' },
+  rule60: { type: 'string' },
+  'draw-rule': { type: 'string' },
+  repetitions: { type: 'string' },
+  'max-plies': { type: 'string' },
+  'time-margin': { type: 'string' },
+  'move-timeout': { type: 'string' },
+  resign: { type: 'string' },
+  draw: { type: 'string' },
+  sprt: { type: 'string' },
+  'sprt-model': { type: 'string' },
+  log: { type: 'string' },
+  debug: { type: 'boolean' },
+  'rating-interval': { type: 'string' },
+} as const satisfies OptionsSpec;
+
+/** The options of kirin match whose value goes on over the following words. */
+export const MATCH_GROUPS = ['resign', 'draw', 'sprt', 'debug'] as const;
+
 const MATCH_SPEC = commandSpec({
   name: 'kirin match',
   usage: MATCH_USAGE,
-  options: {
-    engine: { type: 'string', multiple: true },
-    name: { type: 'string', multiple: true },
-    option: { type: 'string', multiple: true },
-    'engine-option': { type: 'string', multiple: true },
-    tc: { type: 'string' },
-    'engine-tc': { type: 'string', multiple: true },
-    nodes: { type: 'string' },
-    depth: { type: 'string' },
-    movetime: { type: 'string' },
-    games: { type: 'string' },
-    concurrency: { type: 'string' },
-    openings: { type: 'string' },
-    'openings-order': { type: 'string' },
-    seed: { type: 'string' },
-    'repetition-rule': { type: 'string' },
-    rule60: { type: 'string' },
-    'draw-rule': { type: 'string' },
-    repetitions: { type: 'string' },
-    'max-plies': { type: 'string' },
-    'time-margin': { type: 'string' },
-    'move-timeout': { type: 'string' },
-    resign: { type: 'string' },
-    draw: { type: 'string' },
-    sprt: { type: 'string' },
-    'sprt-model': { type: 'string' },
-    log: { type: 'string' },
-    debug: { type: 'boolean' },
-    'rating-interval': { type: 'string' },
-  },
-  groups: ['resign', 'draw', 'sprt', 'debug'],
+  options: MATCH_OPTIONS,
+  groups: [...MATCH_GROUPS],
 });
 
 type ArgResult<T> = Result<T, 'arguments'>;
@@ -149,9 +157,13 @@ function engineIndex(name: string, v: string): ArgResult<[number, string]> {
 /** Parses the arguments of `kirin match`: the match, or 'help', or what is wrong with them ('arguments'). */
 export function parseMatchArgs(argv: readonly string[]): Result<MatchArgs, CommandLineCode> {
   const cl = readCommandLine(argv, MATCH_SPEC);
-  if (!cl.ok) return cl;
-  const v = cl.value.values;
-  const g = cl.value.groups;
+  return cl.ok ? matchArgsFrom(cl.value) : cl;
+}
+
+/** The match of a command line read with kirin match's options (MATCH_OPTIONS), or what is wrong with it. */
+export function matchArgsFrom(cl: CommandLine<typeof MATCH_OPTIONS>): Result<MatchArgs, 'arguments'> {
+  const v = cl.values;
+  const g = cl.groups;
   const int = (name: keyof typeof v & string, def: number, min: number): ArgResult<number> =>
     integerOption(v, name, def, { min });
   const names: (string | undefined)[] = [undefined, undefined];
@@ -230,6 +242,9 @@ export function parseMatchArgs(argv: readonly string[]): Result<MatchArgs, Comma
       ...perEngine[n],
     ],
   }));
+  // A line break in an option would send a command of its own to the engine: refused here, before anything runs.
+  const text = checkMatchText(engines, []);
+  if (!text.ok) return err('arguments', text.error.message);
   const withExtra = (t: string | null | undefined): string => [t, ...extra].filter((x) => x).join(',');
   const tcTexts = [withExtra(perTc[0] ?? v.tc), withExtra(perTc[1] ?? v.tc)];
   if (!tcTexts[0] || !tcTexts[1])
@@ -291,10 +306,6 @@ export async function runMatchCli(argv: string[]): Promise<number> {
       return 2;
     }
     openings = loaded.value;
-    if (openings.length === 0) {
-      process.stderr.write(`kirin match: no openings in ${args.openingsFile}\n`);
-      return 2;
-    }
     if (args.order === 'random') openings = shuffled(openings, args.seed);
   }
   const games = args.games ?? 2 * Math.max(1, openings.length);

@@ -115,8 +115,11 @@ test('engine handshake: id name and declared options', async () => {
   const e = await engine('--name Alpha');
   assert.equal(e.name, 'Alpha');
   assert.ok(e.declaredOptions.has('hash'));
-  assert.equal(e.setOption('Hash', '32'), true);
-  assert.equal(e.setOption('NoSuchOption', '1'), false);
+  assert.ok(e.setOption('Hash', '32').ok);
+  const missing = e.setOption('NoSuchOption', '1');
+  assert.ok(
+    !missing.ok && missing.error.code === 'option-unknown' && /no option "NoSuchOption"/.test(missing.error.message),
+  );
   assert.equal(await e.isReady(2000), true);
 });
 

@@ -6,6 +6,7 @@
 // or by the ply cap.
 
 import {
+  checkCommandFields,
   err,
   isBoardReason,
   judge,
@@ -14,6 +15,7 @@ import {
   parseLegalMove,
   Position,
   RED,
+  shownText,
   type Color,
   type Result,
   type RuleConfig,
@@ -188,12 +190,23 @@ export function goCommand(tcs: [TimeControl, TimeControl], clocks: number[], mov
   return s;
 }
 
+/** An opening fit to be sent in a `position` command: no control character in its FEN or moves. */
+export function checkOpeningText(o: Opening): Result<null, 'command-text'> {
+  const r = checkCommandFields([['FEN', o.fen ?? ''], ...o.moves.map((m, i) => [`move ${i + 1}`, m] as const)]);
+  return r.ok ? r : err('command-text', `opening ${shownText(o.name)}: ${r.error.message}`);
+}
+
 const colorName = (c: number): string => (c === RED ? 'red' : 'black');
 
 /** Plays one game. Engines must be started; they get `ucinewgame` first. */
-export async function playGame(cfg: GameConfig): Promise<Result<GameRecord, 'opening-fen' | 'opening-move'>> {
+export async function playGame(
+  cfg: GameConfig,
+): Promise<Result<GameRecord, 'opening-fen' | 'opening-move' | 'command-text'>> {
   const t0 = Date.now();
   const [redEng, blackEng] = cfg.engines;
+  // The opening goes to the engines as text: no control character in it (the FEN parser reads past a line break).
+  const text = checkOpeningText(cfg.opening);
+  if (!text.ok) return text;
   const start = cfg.opening.fen === null ? ok(new Position()) : Position.fromFen(cfg.opening.fen);
   if (!start.ok) return err('opening-fen', `opening ${cfg.opening.name}: ${start.error.message}`);
   const pos: Position = start.value;

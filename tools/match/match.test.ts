@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
+import { repoPath } from '../lib.js';
 import { parseMatchArgs, runMatchCli } from './cli.js';
 import { fakeEngineCommand, fakeMatchConfig } from './fake-config.js';
 import { addGame, emptyStats, runMatch } from './match.js';
@@ -127,6 +131,58 @@ test('runMatchCli: bad arguments give exit code 2', async () => {
     process.stderr.write = write;
   }
   assert.match(err, /Usage: kirin match/);
+});
+
+test('a line break in an engine option or an opening reaches no engine: kirin match and runMatch refuse it', async () => {
+  // Kirin writes its whole UCI traffic to a `Debug Log File`: an injected `setoption` would leave the file behind.
+  const dir = mkdtempSync(join(tmpdir(), 'kirin-match-inject-'));
+  const kirin = `"${process.execPath}" "${repoPath('bin', 'kirin.js')}"`;
+  const write = process.stderr.write;
+  let err = '';
+  process.stderr.write = ((s: string) => {
+    err += s;
+    return true;
+  }) as typeof process.stderr.write;
+  try {
+    const trap = join(dir, 'trap.log');
+    const inject = `16\nsetoption name Debug Log File value ${trap}`;
+    const engines = ['--engine', kirin, '--engine', kirin, '--nodes', '50', '--games', '2'];
+    assert.equal(await runMatchCli([...engines, '--engine-option', `1:Hash=${inject}`]), 2);
+    assert.match(err, /kirin match: engine 1: option "Hash" value: LF at offset 2 \(control characters/);
+    assert.equal(await runMatchCli([...engines, '--option', `Hash=${inject}`]), 2);
+    assert.equal(
+      await runMatchCli([...engines, '--option', `Hash\r\nsetoption name Debug Log File value ${trap}=1`]),
+      2,
+    );
+    assert.match(err, /option name: CR at offset 4/);
+    // The runner itself (a spec that did not come through the command line): refused before any engine starts.
+    const optioned = await runMatch({
+      ...fakeMatchConfig('', ''),
+      engines: [
+        { command: kirin, options: [['Hash', inject]] },
+        { command: kirin, options: [] },
+      ],
+    });
+    assert.match(optioned.error ?? '', /^engine 1: option "Hash" value: LF at offset 2/);
+    assert.equal(optioned.stats.finished.length, 0);
+    // An opening whose FEN carries a command (the FEN reader stops at the side to move and reads on).
+    const fen = 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w';
+    const opened = await runMatch({
+      ...fakeMatchConfig('', ''),
+      engines: [
+        { command: kirin, options: [] },
+        { command: kirin, options: [] },
+      ],
+      games: 2,
+      openings: [{ fen: `${fen}\nsetoption name Debug Log File value ${trap}`, moves: [], name: 'trap', line: 1 }],
+    });
+    assert.match(opened.error ?? '', /^opening "trap": FEN: LF at offset \d+/);
+    assert.equal(opened.stats.finished.length, 0);
+    assert.ok(!existsSync(trap), 'no engine was told to write the file');
+  } finally {
+    process.stderr.write = write;
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('pair statistics: pentanomial counts from both games of a pair', () => {

@@ -5,8 +5,15 @@
 
 import { err, ok, type Result, type RuleConfig } from '../../src/dev.js';
 import { eloEstimate, formatElo, pentanomial, trinomial, type EloEstimate, type ScoreDistribution } from './elo.js';
-import { UciEngine, type EngineLogger, type EngineSpec } from './uci-engine.js';
-import { playGame, resultString, type Adjudication, type GameRecord, type TimeControl } from './game.js';
+import { UciEngine, checkEngineOptions, type EngineLogger, type EngineSpec } from './uci-engine.js';
+import {
+  checkOpeningText,
+  playGame,
+  resultString,
+  type Adjudication,
+  type GameRecord,
+  type TimeControl,
+} from './game.js';
 import { scheduleGames, type Opening, type ScheduledGame } from './openings.js';
 import { formatSprt, parseSprtParams, sprtStatus, type SprtParams, type SprtStatus } from './sprt.js';
 
@@ -183,6 +190,27 @@ interface Slot {
   engines: [UciEngine, UciEngine];
 }
 
+/**
+ * What of a match goes to the engines as text, checked before any engine starts:
+ * each engine's options and each opening (no control character: a line break
+ * would smuggle in a command of its own). The error names the engine or opening
+ * and the field.
+ */
+export function checkMatchText(
+  engines: readonly EngineSpec[],
+  openings: readonly Opening[],
+): Result<null, 'command-text'> {
+  for (const [i, e] of engines.entries()) {
+    const r = checkEngineOptions(e.options);
+    if (!r.ok) return err('command-text', `engine ${i + 1}: ${r.error.message}`);
+  }
+  for (const o of openings) {
+    const r = checkOpeningText(o);
+    if (!r.ok) return r;
+  }
+  return ok(null);
+}
+
 /** Runs the match. `interrupted` is polled between moves (e.g. set by SIGINT). */
 export async function runMatch(cfg: MatchConfig, interrupted: () => boolean = () => false): Promise<MatchOutcome> {
   const schedule = scheduleGames(cfg.openings, cfg.games);
@@ -202,8 +230,11 @@ export async function runMatch(cfg: MatchConfig, interrupted: () => boolean = ()
     cfg.engines[1].name ?? cfg.engines[1].command,
   ];
 
+  // Nothing starts when an option or an opening would not go to the engines as it is.
+  const text = checkMatchText(cfg.engines, cfg.openings);
+  if (!text.ok) error = text.error.message;
   // Start every engine first so that a bad command stops the match before any game.
-  starting: for (let s = 0; s < concurrency; s++) {
+  starting: for (let s = 0; s < (error === null ? concurrency : 0); s++) {
     const slot: Slot = { engines: [makeEngine(0, s), makeEngine(1, s)] };
     slots.push(slot);
     for (const e of slot.engines) {
@@ -331,8 +362,12 @@ export async function runMatch(cfg: MatchConfig, interrupted: () => boolean = ()
           adjudication: cfg.adjudication,
           aborted: shouldStop,
         });
-        // The openings were checked when their file was read (loadOpenings).
-        if (!played.ok) throw new Error(played.error.message);
+        // The openings were checked when their file was read (loadOpenings) and above (checkMatchText).
+        if (!played.ok) {
+          error ??= played.error.message;
+          stop = true;
+          return;
+        }
         record = played.value;
       }
       if (record.result === 'aborted') return;

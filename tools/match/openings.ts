@@ -131,7 +131,10 @@ export function parseOpenings(text: string, rules: RuleConfig = DEFAULT_RULES): 
   return ok(out);
 }
 
-/** Reads and parses an opening file (parseOpenings); a file that cannot be read is the error too. */
+/**
+ * Reads and parses an opening file (parseOpenings); a file that cannot be read,
+ * or one without a single opening (every line blank or a comment), is the error too.
+ */
 export function loadOpenings(path: string, rules: RuleConfig = DEFAULT_RULES): Result<Opening[], 'opening-file'> {
   let text: string;
   try {
@@ -140,7 +143,10 @@ export function loadOpenings(path: string, rules: RuleConfig = DEFAULT_RULES): R
     return err('opening-file', `cannot read the opening file ${path}: ${(e as Error).message}`);
   }
   const r = parseOpenings(text, rules);
-  return r.ok ? r : err('opening-file', `${path}: ${r.error.message}`);
+  if (!r.ok) return err('opening-file', `${path}: ${r.error.message}`);
+  if (r.value.length === 0)
+    return err('opening-file', `${path}: no openings in the file (every line is blank or a comment)`);
+  return r;
 }
 
 export const START_OPENING: Opening = Object.freeze({ fen: null, moves: [], name: 'startpos', line: 0 }) as Opening;

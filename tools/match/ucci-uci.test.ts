@@ -196,11 +196,14 @@ test('handshake: ucci first, usemillisec set, options by UCI and UCCI name, Thre
   s.gui_('setoption name Threads value 4');
   s.gui_('setoption name usemillisec value false');
   s.gui_('setoption name NoSuch value 1');
+  // A control character in a value (a line break would be a command of its own) goes nowhere.
+  s.gui_('setoption name Hash value 32\u0000setoption usebook true');
   s.gui_('ucinewgame');
   s.gui_('isready');
   const [eng2, gui2] = s.take();
   assert.deepEqual(eng2, ['setoption newgame', 'isready']);
-  assert.equal(gui2.length, 3);
+  assert.equal(gui2.length, 4);
+  assert.match(gui2[3], /^info string ERROR: option Hash value: NUL at offset 2 /);
   for (const l of gui2) assert.match(l, /^info string ERROR: /);
   // A second uci is answered from what the engine said the first time.
   s.gui_('uci');

@@ -35,7 +35,18 @@
 // - `stop`, `ponderhit`, `isready`, `quit` pass; a `bestmove` that UCI must
 //   hold back (go infinite / go ponder) waits for `stop` or `ponderhit`.
 
-import { err, legalMoves, moveToUci, ok, playUciMoves, Position, RED, type Color, type Result } from '../../src/dev.js';
+import {
+  checkCommandText,
+  err,
+  legalMoves,
+  moveToUci,
+  ok,
+  playUciMoves,
+  Position,
+  RED,
+  type Color,
+  type Result,
+} from '../../src/dev.js';
 import { runRelay, spawnEndpoint, type RelayIO } from './relay.js';
 import {
   commandSpec,
@@ -300,7 +311,9 @@ export function createUcciAdapter(
       error(io, `unknown option ${name}; ignored`);
       return;
     }
-    if (opt.type === 'button') io.toEngine(`setoption ${opt.ucci}`);
+    const text = checkCommandText(`option ${opt.uci} value`, value ?? '');
+    if (!text.ok) error(io, text.error.message);
+    else if (opt.type === 'button') io.toEngine(`setoption ${opt.ucci}`);
     else if (value === null) error(io, `option ${name} needs a value`);
     else io.toEngine(`setoption ${opt.ucci} ${value}`);
   };
@@ -391,7 +404,7 @@ export function createUcciAdapter(
         io.toEngine('isready');
         return;
       case 'setoption': {
-        const m = /^setoption\s+name\s+(.*?)(?:\s+value\s+(.*))?$/.exec(line);
+        const m = /^setoption\s+name\s+(.*?)(?:\s+value\s+(.*))?$/s.exec(line);
         if (!m) error(io, `bad setoption command: ${line}`);
         else setOption(io, m[1], m[2] === undefined ? null : m[2]);
         return;

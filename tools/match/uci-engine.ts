@@ -1,10 +1,16 @@
 // A UCI engine run as a child process: start-up handshake (uci/uciok, options,
 // isready/readyok), `go` with wall-clock measurement and a hard timeout, `stop`,
 // and crash detection (the process exiting, or its pipes breaking).
+//
+// Every line it writes passes the product's guard of command text
+// (checkCommandText, src/core/command-text.ts): an option name or value, a
+// position or a `go` with a control character in it is refused with the field
+// named, and nothing of it is sent; start() checks the options before the
+// process is started.
 
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
-import { err, ok, type Result } from '../../src/dev.js';
+import { checkCommandFields, checkCommandText, err, ok, shownText, type Result } from '../../src/dev.js';
 
 export interface EngineSpec {
   /** Command line, split like a shell would (quotes and backslashes; no pipes or redirections). */
@@ -66,6 +72,20 @@ export function splitCommand(command: string): Result<string[], 'engine-command'
   return ok(words);
 }
 
+/**
+ * The options of an engine spec fit to be sent: no name or value with a control
+ * character (the error names the option and the field). The match runner and the
+ * cluster check a spec with this before any engine starts; start() does too.
+ */
+export function checkEngineOptions(options: ReadonlyArray<readonly [string, string]>): Result<null, 'command-text'> {
+  return checkCommandFields(
+    options.flatMap(([k, v]) => [
+      ['option name', k],
+      [`option ${shownText(k)} value`, v],
+    ]),
+  );
+}
+
 /** Parses the score of an `info` line, or null when it has none. */
 export function parseInfoScore(line: string): EngineScore | null {
   const m = /\bscore\s+(cp|mate)\s+(-?\d+)/.exec(line);
@@ -117,7 +137,9 @@ export class UciEngine {
   }
 
   /** Starts the process and runs the uci / setoption / isready handshake; the error says what failed. */
-  async start(timeoutMs = 10000): Promise<Result<null, 'engine-command' | 'engine-start'>> {
+  async start(timeoutMs = 10000): Promise<Result<null, 'engine-command' | 'engine-start' | 'command-text'>> {
+    const text = checkEngineOptions(this.spec.options);
+    if (!text.ok) return err('command-text', `engine "${this.spec.command}": ${text.error.message}`);
     const split = splitCommand(this.spec.command);
     if (!split.ok) return split;
     const words = split.value;
@@ -178,7 +200,7 @@ export class UciEngine {
       );
     }
     if (this.spec.name === undefined && idName) this.name = idName;
-    for (const [k, v] of this.spec.options) this.setOption(k, v);
+    for (const [k, v] of this.spec.options) this.setOption(k, v); // checked above; undeclared ones are skipped
     const ready = await this.isReady(timeoutMs);
     if (ready !== true) {
       this.kill();
@@ -190,22 +212,37 @@ export class UciEngine {
     return ok(null);
   }
 
-  /** Sends `setoption`; returns false (and sends nothing) when the engine did not declare the option. */
-  setOption(name: string, value: string): boolean {
+  /**
+   * Sends `setoption`; refused (nothing sent) when the engine did not declare the
+   * option or the value has a control character.
+   */
+  setOption(name: string, value: string): Result<null, 'option-unknown' | 'command-text'> {
+    const text = checkEngineOptions([[name, value]]);
+    if (!text.ok) return text;
     const declared = this.declaredOptions.get(name.toLowerCase());
-    if (declared === undefined) return false;
+    if (declared === undefined) return err('option-unknown', `engine "${this.name}" has no option ${shownText(name)}`);
     this.send(value === '' ? `setoption name ${declared}` : `setoption name ${declared} value ${value}`);
-    return true;
+    return ok(null);
   }
 
-  send(line: string): void {
-    if (!this.proc || this.exited) return;
+  /**
+   * Writes one command line; a line with a control character is not written
+   * (false; the log shows why): the last fence, behind the checks of each field.
+   */
+  send(line: string): boolean {
+    if (!this.proc || this.exited) return false;
+    const text = checkCommandText('command', line);
+    if (!text.ok) {
+      this.log?.(this.label, '!', `not sent: ${text.error.message}`);
+      return false;
+    }
     this.log?.(this.label, '>', line);
     try {
       this.proc.stdin.write(line + '\n');
     } catch {
       /* reported through 'exit' */
     }
+    return true;
   }
 
   /** isready/readyok: true, false on timeout, or the crash message. */
@@ -228,6 +265,11 @@ export class UciEngine {
   async go(positionCmd: string, goCmd: string, timeoutMs: number): Promise<GoResult> {
     if (!this.alive)
       return { kind: 'crash', elapsedMs: 0, message: this.exitMessage || `engine "${this.name}" is not running` };
+    const text = checkCommandFields([
+      ['position command', positionCmd],
+      ['go command', goCmd],
+    ]);
+    if (!text.ok) return { kind: 'crash', elapsedMs: 0, message: text.error.message };
     let score: EngineScore | null = null;
     let infoCount = 0;
     this.send(positionCmd);

@@ -23,7 +23,6 @@ import {
   type Result,
 } from '../../src/dev.js';
 import { commandLineOrExit, commandSpec, exitWithError, readTextFile } from '../lib.js';
-import { chineseToMove, wxfToMove } from './notation.js';
 import { nativeFirstVerdict } from './pikafish-oracle.js';
 import { trace } from './wxf-notation.js';
 
@@ -46,7 +45,7 @@ function corpusLine(line: string, book: Book, pikafish: string): Result<string, 
   const [id, fen, wxf, uci, ruling, note, extra] = line.split('\t');
   if (note === undefined) return err('case', `${id}: fewer than six tab-separated fields`);
   const moves = uci.trim().split(/\s+/);
-  const traced = trace(fen, wxf.trim().split(/\s+/), book === 'axf' ? wxfToMove : chineseToMove);
+  const traced = trace(fen, wxf.trim().split(/\s+/), book === 'axf' ? 'wxf' : 'chinese');
   if (!traced.ok) return err('case', `${id}: ${traced.error.message}`);
   const converted = traced.value.uci;
   if (converted.join(' ') !== moves.join(' '))

@@ -1,10 +1,9 @@
-// Turns tiantian.txt (moves in Chinese notation, read by notation.ts) into
-// corpus entries:
+// Turns tiantian.txt (moves in Chinese notation, read by the library's
+// parseMove, src/notation) into corpus entries:
 //   node dist/tools/rules/chinese-notation.js test/rules/tiantian.txt
 // (run from dist/ after `npm run build`).
-import { moveToUci, Position } from '../../src/dev.js';
+import { moveToUci, parseMove, Position } from '../../src/dev.js';
 import { commandSpec, readCommandLine, readTextFile, reportCommandLine, runMain } from '../lib.js';
-import { chineseToMove } from './notation.js';
 
 const SPEC = commandSpec({
   name: 'chinese-notation',
@@ -36,7 +35,7 @@ function main(argv: string[]): number {
     const pos = start.value;
     const uci = [];
     for (const mv of moves) {
-      const m = chineseToMove(pos, mv);
+      const m = parseMove(pos, mv, { notation: 'chinese' });
       if (!m.ok) {
         process.stderr.write(`chinese-notation: ${head}: ${m.error.message}\n`);
         return 1;

@@ -1,6 +1,6 @@
 // A per-move trace of checks and chases of a line given in book notation (WXF / AXF
-// English notation, or Chinese with --cn; both read by notation.ts), with its UCI
-// moves, for writing rule-book cases:
+// English notation, or Chinese with --cn; both read by the library's parseMove,
+// src/notation), with its UCI moves, for writing rule-book cases:
 //   node dist/tools/rules/wxf-notation.js "<fen>" "R2=9 c1=2 R9=8 c2=1 ..."
 //   node dist/tools/rules/wxf-notation.js --cn "<fen>" "马二退一 车9平8 ..."   (Chinese notation)
 // Run from dist/ after `npm run build`.
@@ -11,13 +11,14 @@ import {
   moveId,
   moveToUci,
   ok,
+  parseMove,
   Position,
   squareName,
   type FenErrorCode,
+  type NotationErrorCode,
   type Result,
 } from '../../src/dev.js';
 import { commandSpec, readCommandLine, reportCommandLine, runMain } from '../lib.js';
-import { chineseToMove, wxfToMove, type NotationResult } from './notation.js';
 
 const NAMES = ['', 'rook', 'advisor', 'cannon', 'pawn', 'knight', 'bishop', 'king'];
 
@@ -35,12 +36,15 @@ function idsToSquares(pos: Position, color: number, mask: number): string[] {
   return out;
 }
 
-/** Plays the moves: the UCI list and a trace line per move, or the first FEN or move that cannot be read. */
+/**
+ * Plays the moves, written in `notation` (WXF or Chinese): the UCI list and a
+ * trace line per move, or the first FEN or move that cannot be read.
+ */
 export function trace(
   fen: string,
   texts: readonly string[],
-  convert: (pos: Position, text: string) => NotationResult = wxfToMove,
-): Result<{ uci: string[]; lines: string[]; fen: string }, FenErrorCode | 'notation'> {
+  notation: 'wxf' | 'chinese' = 'wxf',
+): Result<{ uci: string[]; lines: string[]; fen: string }, FenErrorCode | NotationErrorCode> {
   const start = Position.fromFen(fen);
   if (!start.ok) return start;
   const pos = start.value;
@@ -48,7 +52,7 @@ export function trace(
   const uci: string[] = [],
     lines: string[] = [];
   for (const text of texts) {
-    const read = convert(pos, text);
+    const read = parseMove(pos, text, { notation });
     if (!read.ok) return read;
     const mv = read.value;
     const mover = pos.side,
@@ -89,7 +93,7 @@ function main(argv: string[]): number {
         .trim()
         .split(/\s+/)
     : moves.trim().split(/\s+/);
-  const r = trace(fen, texts, cn ? chineseToMove : wxfToMove);
+  const r = trace(fen, texts, cn ? 'chinese' : 'wxf');
   if (!r.ok) {
     process.stderr.write(`wxf-notation: ${r.error.message}\n`);
     return 1;

@@ -30,7 +30,7 @@ import { serveWeb } from './serve.js';
 import { CHROMIUM, launchChromium } from './chromium.js';
 
 /** A page expression: the move list has `n` moves (the test compiles without the DOM library). */
-const moveCount = (n: number): string => `document.querySelectorAll('#moves li').length === ${n}`;
+const moveCount = (n: number): string => `document.querySelectorAll('#moves .move[data-ply]').length === ${n}`;
 
 function fenAfter(moves: string[]): string {
   const pos = new Position();
@@ -66,7 +66,7 @@ test(
       await page.fill('#movetime', '0.2');
 
       const moves = (): Promise<string[]> =>
-        page.$$eval('#moves li', (lis) => lis.map((li) => li.getAttribute('data-uci') ?? ''));
+        page.$$eval('#moves .move[data-ply]', (ms) => ms.map((m) => m.getAttribute('data-uci') ?? ''));
       const shownFen = async (): Promise<string> => (await page.textContent('#fen'))!.trim();
       const click = (sq: string) => page.click(`.cell[data-square="${sq}"]`);
 
@@ -84,7 +84,12 @@ test(
       let played = await moves();
       assert.equal(played[0], 'h2e2');
       assert.equal(await shownFen(), fenAfter(played), 'the FEN shown is the position after both moves');
-      assert.notEqual(await page.textContent('#pv'), '-', 'the search info is shown');
+      assert.notEqual(await page.textContent('#lines .pv'), '', "Kirin's line is shown");
+      // Kirin's reply comes from its default book (fetched beside kirin.js), and the opening is named.
+      assert.match((await page.getAttribute('#lines .line.book .pv-move', 'data-uci'))!, /^[a-i]\d[a-i]\d$/);
+      assert.equal(await page.getAttribute('#moves .move[data-ply="2"]', 'data-uci'), played[1]);
+      assert.match((await page.getAttribute('#moves .move[data-ply="2"]', 'class'))!, /\bbook\b/);
+      assert.match((await page.textContent('#opening'))!, /^[A-E]\d\d \S/);
 
       // Two more moves of ours: the first legal move of each position, clicked.
       for (let n = 4; n <= 6; n += 2) {
@@ -271,7 +276,7 @@ test(
       await page.click('.cell[data-square="h2"]');
       await page.click('.cell[data-square="e2"]');
       await page.waitForFunction(moveCount(2), null, { timeout: 20_000 });
-      assert.notEqual(await text('#pv'), '-');
+      assert.notEqual(await text('#lines .pv'), '');
       assert.match(await text('#eval-status'), /^Evaluation: NNUE seed1-picked\.nnue/);
       assert.deepEqual(errors, [], 'no errors in the page');
     } finally {

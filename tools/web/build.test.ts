@@ -76,8 +76,14 @@ test("the package's browser build: kirin.js names exactly src/browser/assets.ts'
   }
 });
 
-/** What a twin adds for the browser (the kernel module, the embedded network and the zstd decoder arrive by fetch, not from a file). */
-const BROWSER_ONLY = ['provideKernelModule', 'fetchKernelModule', 'fetchEmbeddedNetwork', 'provideZstdModuleUrl'];
+/** What a twin adds for the browser (the kernel module, the embedded network and book and the zstd decoder arrive by fetch, not from a file). */
+const BROWSER_ONLY = [
+  'provideKernelModule',
+  'fetchKernelModule',
+  'fetchEmbeddedNetwork',
+  'fetchEmbeddedBook',
+  'provideZstdModuleUrl',
+];
 
 test('each browser twin exports the names of the Node module it replaces', async () => {
   for (const [nodeModule, twin] of Object.entries(BROWSER_TWINS)) {

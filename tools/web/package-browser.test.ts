@@ -38,7 +38,7 @@ const APP_HTML = `<!doctype html>
 <html><head><meta charset="utf-8"><title>app</title><link rel="icon" href="data:,"><script type="module" src="./main.js"></script></head>
 <body><p id="out">...</p></body></html>
 `;
-const APP_JS = `import { Engine, browserSupport, kernelModuleProblem, moveToUci, prepareNetworkDecoder } from 'kirin-xiangqi';
+const APP_JS = `import { Engine, browserSupport, embeddedBookProblem, kernelModuleProblem, moveToUci, prepareNetworkDecoder } from 'kirin-xiangqi';
 
 const messages = [];
 const report = (data) => Object.assign(document.body.dataset, data);
@@ -58,6 +58,8 @@ try {
     evaluation,
     canSearch: String(browserSupport().canSearch),
     kernels: kernelModuleProblem ?? 'found',
+    book: embeddedBookProblem ?? 'found',
+    bookMoves: String(engine.bookMoves().length),
     decoder: String(decoder),
     messages: messages.join(' | '),
   });
@@ -160,6 +162,8 @@ function assertAnswered(data: Record<string, string>): void {
   assert.ok(legalMoves(pos).map(moveToUci).includes(data.move), `${data.move} is a legal reply to h2e2`);
   assert.equal(data.canSearch, 'true');
   assert.equal(data.kernels, 'found', 'kirin.js found the kernels beside it');
+  assert.equal(data.book, 'found', 'kirin.js found the default opening book (kirin.book) beside it');
+  assert.ok(Number(data.bookMoves) > 1, `${data.bookMoves} book replies to h2e2`);
   assert.equal(data.decoder, 'true', 'kirin.js found the zstd decoder (zstd.wasm) beside it');
   assert.equal(data.messages, '', 'the search thread found the kernels too');
   assert.match(data.evaluation, /^NNUE seed1\.nnue .*\(wasm-simd kernels\)$/);

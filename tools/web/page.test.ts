@@ -182,8 +182,10 @@ test('at phone width the board fits the screen and taps play a move', { skip, ti
     await page.tap('.cell[data-square="h2"]');
     assert.ok((await page.$$('.cell.target')).length > 0, 'a tap selects the cannon');
     await page.tap('.cell[data-square="e2"]');
-    await page.waitForFunction("document.querySelectorAll('#moves li').length === 2", null, { timeout: 30_000 });
-    assert.equal(await page.getAttribute('#moves li:first-child', 'data-uci'), 'h2e2');
+    await page.waitForFunction("document.querySelectorAll('#moves .move[data-ply]').length === 2", null, {
+      timeout: 30_000,
+    });
+    assert.equal(await page.getAttribute('#moves .move[data-ply="1"]', 'data-uci'), 'h2e2');
     assert.equal(await page.isHidden('#fatal'), true);
     assert.equal(await page.isHidden('#notice'), true);
     assert.deepEqual(errors, []);

@@ -5,6 +5,7 @@
 
 /** Node-only module -> its browser twin (paths in dist/src, as compiled). */
 export const BROWSER_TWINS: Readonly<Record<string, string>> = {
+  'book/files.js': 'browser/book-files.js',
   'engine/platform.js': 'browser/platform.js',
   'eval/nnue/files.js': 'browser/nnue-files.js',
   'eval/nnue/page-toucher.js': 'browser/page-toucher.js',

@@ -1,0 +1,104 @@
+#!/usr/bin/env node
+// Review benchmark: the seconds `reviewGame` takes over a 100-ply game
+// (bench-game.ts) at --nodes a position with --threads search threads, in each
+// --order (the last position first, as `kirin review` does, and the first
+// first), each from an empty hash, --runs times, after a review of the first
+// 20 plies that is not timed (it compiles the search). Prints one line per review and
+// the median per order. At a node limit the order changes what the searches
+// see, not how many nodes they search: each line also gives the mean depth
+// reached, the moves marked and the largest drop of a move that was the
+// engine's best (the review's own noise: 0 when the scores of consecutive
+// positions agree). The CPU seconds (all threads of the process) show what the
+// review costs on a busy machine: on idle cores it takes about CPU / threads. The issue's target: 100 plies at 100,000 nodes with
+// Threads 2 under 30 s on Node.
+//
+//   node dist/tools/review/bench.js [--nodes 100000] [--threads 2] [--hash 64]
+//       [--order backward,forward] [--runs 1] [--json]
+//
+// A measurement, not a test: the numbers depend on the machine and its load.
+
+import { Engine, reviewGame } from '../../src/dev.js';
+import { commandSpec, median, scriptCommandLine } from '../lib.js';
+import { BENCH_GAME } from './bench-game.js';
+
+const USAGE = `usage: node dist/tools/review/bench.js [--nodes 100000] [--threads 2] [--hash 64]
+           [--order backward,forward] [--runs 1] [--json]`;
+const cl = scriptCommandLine(
+  process.argv.slice(2),
+  commandSpec({
+    name: 'review-bench',
+    usage: USAGE,
+    options: {
+      nodes: { type: 'string' },
+      threads: { type: 'string' },
+      hash: { type: 'string' },
+      order: { type: 'string' },
+      runs: { type: 'string' },
+      json: { type: 'boolean' },
+    },
+  }),
+);
+const nodes = cl.integer('nodes', 100000, { min: 1 });
+const threads = cl.integer('threads', 2, { min: 1, max: 256 });
+const hash = cl.integer('hash', 64, { min: 1, max: 65536 });
+const runs = cl.integer('runs', 1, { min: 1, max: 100 });
+const orders = cl.string('order', 'backward,forward').split(',');
+for (const o of orders)
+  if (o !== 'backward' && o !== 'forward') {
+    process.stderr.write(`review-bench: --order ${o}: not backward or forward\n${USAGE}\n`);
+    process.exit(2);
+  }
+
+const engine = new Engine();
+for (const [name, value] of [
+  ['Threads', threads],
+  ['Hash', hash],
+] as const) {
+  const set = engine.options.set(name, String(value));
+  if (!set.ok) throw new Error(set.error.message);
+}
+await engine.ready();
+// Not timed: the first searches of a process run code that is still being compiled.
+const warm = await reviewGame(engine, { moves: BENCH_GAME.slice(0, 20) }, { nodes });
+if (!warm.ok) throw new Error(warm.error.message);
+const results: {
+  order: string;
+  run: number;
+  seconds: number;
+  cpuSeconds: number;
+  nodes: number;
+  depth: number;
+  noise: number;
+  marked: number;
+}[] = [];
+for (let run = 1; run <= runs; run++)
+  for (const order of orders as ('backward' | 'forward')[]) {
+    const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
+    const r = await reviewGame(engine, { moves: BENCH_GAME }, { nodes, order });
+    const seconds = (performance.now() - t0) / 1000;
+    const cpu = process.cpuUsage(cpu0);
+    const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+    if (!r.ok) throw new Error(r.error.message);
+    const searched = r.value.positions.filter((p) => p.terminal === null);
+    const depth = searched.reduce((d, p) => d + p.depth, 0) / Math.max(1, searched.length);
+    // The review's own noise: what the engine's best moves "lost" (0 for a consistent review), and the marked moves.
+    const bestDrops = r.value.plies.filter((p) => p.classification === 'best').map((p) => p.drop);
+    const noise = bestDrops.length > 0 ? Math.max(...bestDrops) : 0;
+    const marked = r.value.plies.filter((p) => !['best', 'good'].includes(p.classification)).length;
+    results.push({ order, run, seconds, cpuSeconds, nodes: r.value.nodes, depth, noise, marked });
+    if (!cl.flag('json'))
+      process.stdout.write(
+        `${order.padEnd(8)} run ${run}: ${seconds.toFixed(2)} s (CPU ${cpuSeconds.toFixed(2)} s), ${r.value.nodes} nodes, ` +
+          `${Math.round(r.value.nodes / seconds)} nodes/s, mean depth ${depth.toFixed(1)}; ` +
+          `accuracy red ${r.value.red.accuracy?.toFixed(1)}% black ${r.value.black.accuracy?.toFixed(1)}%, ` +
+          `${marked} moves marked, best moves' largest drop ${noise.toFixed(3)}\n`,
+      );
+  }
+await engine.close();
+const summary = Object.fromEntries(
+  orders.map((o) => [o, median(results.filter((r) => r.order === o).map((r) => r.seconds))]),
+);
+if (cl.flag('json'))
+  process.stdout.write(JSON.stringify({ nodes, threads, hash, plies: BENCH_GAME.length, results, summary }) + '\n');
+else for (const o of orders) process.stdout.write(`${o}: median ${summary[o].toFixed(2)} s\n`);

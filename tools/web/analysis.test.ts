@@ -1,0 +1,428 @@
+// The page as an analysis board, in headless Chromium (Debian's
+// /usr/bin/chromium, driven by playwright-core; skipped where it is absent):
+// the address opens a game at a move and follows the board; the keys, the
+// buttons and the move list navigate; a move played in the middle of the game
+// makes a variation; the opening is named and the book's moves for the position
+// listed; a real PGN (test/data/games/) pasted or opened shows its moves in
+// Chinese notation and in the notation chosen; the PGN exported reads back to
+// the same moves; MultiPV 2 and 3 draw as many lines and arrows; the evaluation
+// bar follows the analysis; Review game shows its progress, cancels, and finds
+// a real game's blunder; at phone width the bar lies above the board and
+// nothing sticks out. Searches run at the page's own pace, kept short.
+
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { START_FEN } from '../../src/core/fen.js';
+import { Engine } from '../../src/engine/engine.js';
+import { Position } from '../../src/core/position.js';
+import { moveToUci } from '../../src/core/types.js';
+import { playUciMoves } from '../../src/core/ucimove.js';
+import { mainLine, type Game } from '../../src/notation/game.js';
+import { formatLine, type Notation } from '../../src/notation/move.js';
+import { parseGames } from '../../src/notation/pgn.js';
+import { repoRoot } from '../lib.js';
+import { buildWeb } from './build.js';
+import { CHROMIUM, launchChromium } from './chromium.js';
+import { serveWeb } from './serve.js';
+
+const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is absent (Debian package chromium): browser test skipped`;
+
+let tmp = '';
+let server: Server | undefined;
+let url = '';
+let browser: Browser | undefined;
+
+before(async () => {
+  if (skip) return;
+  tmp = mkdtempSync(join(tmpdir(), 'kirin-analysis-'));
+  const out = join(tmp, 'dist');
+  await buildWeb(out);
+  ({ server, url } = await serveWeb({ port: 0, distDir: out }));
+  browser = await launchChromium();
+});
+
+after(async () => {
+  await browser?.close();
+  server?.close();
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+async function open(
+  address: string,
+  opts: { width: number; height: number; phone?: boolean } = { width: 1100, height: 800 },
+): Promise<{ page: Page; errors: string[] }> {
+  const context = await browser!.newContext({
+    viewport: { width: opts.width, height: opts.height },
+    isMobile: opts.phone === true,
+    hasTouch: opts.phone === true,
+  });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  await page.goto(address);
+  await page.waitForSelector('body[data-ready="yes"]', { timeout: 30_000 });
+  return { page, errors };
+}
+
+function fenAfter(moves: readonly string[], fen = START_FEN): string {
+  const r = Position.fromFen(fen);
+  assert.ok(r.ok);
+  const pos = r.value;
+  assert.ok(playUciMoves(pos, moves).ok, `moves ${moves.join(' ')} are legal`);
+  return pos.fen();
+}
+
+const shownFen = async (page: Page): Promise<string> => ((await page.textContent('#fen')) ?? '').trim();
+const currentPly = (page: Page): Promise<string | null> =>
+  page.$$eval('#moves .move.current', (ms) => ms[0]?.getAttribute('data-ply') ?? null);
+/** The main line's moves as the list shows them (the move's own text, without a mark). */
+const listedMoves = (page: Page): Promise<string[]> =>
+  page.$$eval('#moves .move[data-ply]', (els) => els.map((e) => (e.firstChild?.textContent ?? '').trim()));
+const listedUci = (page: Page): Promise<string[]> =>
+  page.$$eval('#moves .move[data-ply]', (els) => els.map((e) => e.getAttribute('data-uci') ?? ''));
+const hashOf = async (page: Page): Promise<URLSearchParams> =>
+  new URLSearchParams(String(await page.evaluate('location.hash')).slice(1));
+
+/** A game's main line in a notation, as the library writes it. */
+function written(g: Game, notation: Notation): string[] {
+  const pos = Position.fromFen(g.fen);
+  assert.ok(pos.ok);
+  const r = formatLine(pos.value, mainLine(g), { notation });
+  assert.ok(r.ok, r.ok ? '' : r.error.message);
+  return r.value;
+}
+
+function gamesOf(file: string): Game[] {
+  return parseGames(readFileSync(join(repoRoot(), 'test', 'data', 'games', file))).map((r) => {
+    assert.ok(r.ok, r.ok ? '' : r.error.message);
+    return r.value;
+  });
+}
+
+test(
+  'the address opens a game at a move; keys, buttons and the list navigate; the board follows',
+  { skip, timeout: 90_000 },
+  async () => {
+    const moves = ['h2e2', 'h9g7', 'h0g2', 'i9h9'];
+    const { page, errors } = await open(`${url}#moves=${moves.join(',')}&ply=3`);
+    try {
+      assert.deepEqual(await listedUci(page), moves);
+      assert.equal(await currentPly(page), '3');
+      assert.equal(await shownFen(page), fenAfter(moves.slice(0, 3)));
+      assert.equal(await page.getAttribute('.cell[data-square="g2"]', 'aria-label'), 'g2: red knight');
+      // An address is analysis: Kirin moves for neither side.
+      assert.equal(await page.isChecked('#analysis'), true);
+      // The opening of the moves shown, and the book's moves for the position shown, as the library gives them.
+      assert.match((await page.textContent('#opening')) ?? '', /^[A-E]\d\d \S/);
+      await page.waitForSelector('#book-moves .book-move', { timeout: 30_000 });
+      const engine = new Engine();
+      assert.ok(engine.setPosition(null, moves.slice(0, 3)).ok);
+      const expected = engine.bookMoves().slice(0, 6);
+      await engine.close();
+      assert.ok(expected.length > 0);
+      assert.deepEqual(
+        await page.$$eval('#book-moves .book-move', (ms) => ms.map((m) => m.getAttribute('data-uci'))),
+        expected.map((b) => b.uci),
+      );
+
+      await page.keyboard.press('ArrowLeft');
+      assert.equal(await shownFen(page), fenAfter(moves.slice(0, 2)));
+      assert.equal(await page.getAttribute('.cell[data-square="g2"]', 'aria-label'), 'g2');
+      assert.equal((await hashOf(page)).get('ply'), '2');
+      await page.keyboard.press('Home');
+      assert.equal(await shownFen(page), START_FEN);
+      assert.equal(await currentPly(page), null);
+      await page.keyboard.press('End');
+      assert.equal(await shownFen(page), fenAfter(moves));
+      assert.equal((await hashOf(page)).get('ply'), null, 'the last move is the default');
+      await page.keyboard.press('ArrowRight'); // at the end: nothing
+      assert.equal(await shownFen(page), fenAfter(moves));
+      await page.keyboard.press('ArrowUp');
+      assert.equal(await shownFen(page), START_FEN);
+      await page.keyboard.press('ArrowRight');
+      assert.equal(await shownFen(page), fenAfter(moves.slice(0, 1)));
+      await page.keyboard.press('ArrowDown');
+      assert.equal(await shownFen(page), fenAfter(moves));
+      await page.click('#nav-back');
+      await page.click('#nav-back');
+      assert.equal(await shownFen(page), fenAfter(moves.slice(0, 2)));
+      await page.click('#nav-forward');
+      assert.equal(await currentPly(page), '3');
+      await page.click('#nav-start');
+      assert.equal(await shownFen(page), START_FEN);
+      await page.click('#nav-end');
+      assert.equal(await currentPly(page), '4');
+      await page.click('#moves .move[data-ply="2"]');
+      assert.equal(await shownFen(page), fenAfter(moves.slice(0, 2)));
+
+      // Flip: Black at the bottom, Red's corner a0 at the top right.
+      await page.keyboard.press('f');
+      assert.equal(await page.getAttribute('#board-area', 'data-flipped'), 'yes');
+      const a0 = await page.$eval('.cell[data-square="a0"]', (c) => c.getAttribute('style') ?? '');
+      assert.match(a0, new RegExp(`left: ${(800 / 9).toFixed(4)}\\d*%; top: 0%`));
+      assert.equal((await hashOf(page)).get('flip'), '1');
+
+      // A move other than the game's next one is a variation; the address follows the line shown.
+      await page.click('.cell[data-square="b0"]');
+      await page.click('.cell[data-square="c2"]');
+      assert.equal(await page.$$eval('#moves .variation .move', (m) => m.length), 1);
+      assert.equal(await page.getAttribute('#moves .move.current', 'data-uci'), 'b0c2');
+      assert.deepEqual(await listedUci(page), moves, 'the main line stays');
+      const h = await hashOf(page);
+      assert.equal(h.get('moves'), 'h2e2,h9g7,b0c2');
+      assert.equal(h.get('ply'), null);
+
+      // The address round trip: a new page at this address shows the same.
+      const again = await open(page.url());
+      try {
+        assert.equal(await shownFen(again.page), fenAfter(['h2e2', 'h9g7', 'b0c2']));
+        assert.deepEqual(await listedUci(again.page), ['h2e2', 'h9g7', 'b0c2']);
+        assert.equal(await again.page.getAttribute('#board-area', 'data-flipped'), 'yes');
+        assert.deepEqual(again.errors, []);
+      } finally {
+        await again.page.context().close();
+      }
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.context().close();
+    }
+  },
+);
+
+test(
+  'an address with a set-up position, and a bad move in one, is read as far as it is right',
+  { skip, timeout: 60_000 },
+  async () => {
+    const fen = 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1';
+    const { page, errors } = await open(`${url}#fen=${encodeURIComponent(fen)}&moves=h9g7,e2e6,zz`);
+    try {
+      assert.deepEqual(await listedUci(page), ['h9g7', 'e2e6']);
+      assert.equal(await shownFen(page), fenAfter(['h9g7', 'e2e6'], fen));
+      assert.match((await page.textContent('#fen-error')) ?? '', /move 3/);
+      // Black moved first: the list starts with an empty Red move.
+      assert.equal(await page.$eval('#moves', (m) => m.children[1]?.textContent), '…');
+      assert.equal((await hashOf(page)).get('fen'), fen);
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.context().close();
+    }
+  },
+);
+
+test(
+  'a real PGN, pasted or opened, shows its moves in Chinese and the notation chosen; its export reads back',
+  { skip, timeout: 90_000 },
+  async () => {
+    const wxf = gamesOf('xqdb-wxf.pgn');
+    const chinese = gamesOf('xqdb-chinese.pgn');
+    const { page, errors } = await open(url);
+    try {
+      // The default notation is Chinese.
+      assert.equal(await page.inputValue('#notation'), 'chinese');
+      await page.fill('#pgn', readFileSync(join(repoRoot(), 'test', 'data', 'games', 'xqdb-wxf.pgn'), 'utf8'));
+      await page.click('#import-text');
+      assert.equal(await page.textContent('#import-error'), '');
+      assert.equal(await page.$$eval('#import-games option', (o) => o.length), 4);
+      assert.equal(await page.isVisible('#import-games'), true);
+      assert.deepEqual(await listedMoves(page), written(wxf[0], 'chinese'));
+      assert.deepEqual(await listedUci(page), mainLine(wxf[0]).map(moveToUci));
+      assert.match((await page.textContent('#game-info')) ?? '', /ZHAO GuoRong – KE YongQing/);
+      assert.equal(await shownFen(page), START_FEN, 'the game opens at its start');
+
+      await page.selectOption('#notation', 'wxf');
+      assert.deepEqual(await listedMoves(page), written(wxf[0], 'wxf'));
+      await page.selectOption('#notation', 'iccs');
+      assert.deepEqual(await listedMoves(page), written(wxf[0], 'iccs'));
+      await page.selectOption('#notation', 'chinese');
+
+      await page.selectOption('#import-games', '2');
+      assert.deepEqual(await listedMoves(page), written(wxf[2], 'chinese'));
+      await page.keyboard.press('End');
+      assert.equal(await shownFen(page), fenAfter(mainLine(wxf[2]).map(moveToUci)));
+
+      // Export: PGN in the notation shown, which the library reads back to the same game.
+      await page.click('#export-pgn');
+      const pgn = await page.inputValue('#pgn');
+      assert.match(pgn, /\[Format "Chinese"\]/);
+      const back = parseGames(pgn);
+      assert.equal(back.length, 1);
+      assert.ok(back[0].ok, back[0].ok ? '' : back[0].error.message);
+      assert.deepEqual(mainLine(back[0].value).map(moveToUci), mainLine(wxf[2]).map(moveToUci));
+      assert.equal(back[0].value.headers.Red, 'LIU DaHua');
+      // The notation chosen stays on this browser.
+      await page.selectOption('#notation', 'wxf');
+      await page.reload();
+      await page.waitForSelector('body[data-ready="yes"]');
+      assert.equal(await page.inputValue('#notation'), 'wxf');
+      await page.selectOption('#notation', 'chinese');
+
+      // A file: the same games in Chinese notation, moves run together.
+      await page.setInputFiles('#import-file', join(repoRoot(), 'test', 'data', 'games', 'xqdb-chinese.pgn'));
+      await page.waitForFunction("document.querySelectorAll('#import-games option').length === 4");
+      assert.deepEqual(await listedMoves(page), written(chinese[0], 'chinese'));
+      assert.deepEqual(await listedUci(page), mainLine(wxf[0]).map(moveToUci), 'the same game as the WXF file');
+
+      // A text that is no game says so and the game stays.
+      await page.fill('#pgn', '1. 炮二平五 马8进7 2. 兵九进九');
+      await page.click('#import-text');
+      assert.match((await page.textContent('#import-error')) ?? '', /could not be read.*move 2/);
+      assert.deepEqual(await listedMoves(page), written(chinese[0], 'chinese'));
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.context().close();
+    }
+  },
+);
+
+test(
+  'analysis with MultiPV 2 and 3 shows as many lines and arrows, and the evaluation bar',
+  { skip, timeout: 90_000 },
+  async () => {
+    const { page, errors } = await open(url);
+    try {
+      await page.selectOption('#notation', 'uci');
+      await page.selectOption('#multipv', '2');
+      await page.check('#analysis');
+      const arrowsAndLines = (n: number): string =>
+        `document.querySelectorAll('#arrows polygon').length === ${n} && ` +
+        `document.querySelectorAll('#lines .line').length === ${n}`;
+      await page.waitForFunction(arrowsAndLines(2), null, { timeout: 30_000 });
+      // Each arrow is its line's first move: two different moves.
+      const firsts = async (): Promise<string[]> =>
+        page.$$eval('#lines .line', (ls) => ls.map((l) => l.querySelector('.pv-move')?.textContent ?? ''));
+      const arrows = async (): Promise<string[]> =>
+        page.$$eval('#arrows polygon', (ps) =>
+          ps.map((p) => [p.getAttribute('data-line'), p.getAttribute('data-uci')].join(':')).sort(),
+        );
+      // Lines and arrows are drawn from the same search output in the same frame.
+      const [l, a] = await Promise.all([firsts(), arrows()]);
+      assert.deepEqual(a, l.map((m, i) => `${i + 1}:${m}`).sort());
+      assert.notEqual(l[0], l[1]);
+      const share = Number(await page.getAttribute('#evalbar', 'data-red-share'));
+      assert.ok(share > 0.2 && share < 0.8, `the start is about even: Red's share ${share}`);
+      assert.match((await page.getAttribute('#evalbar', 'aria-label')) ?? '', /evaluation bar: [+-]?\d+\.\d\d for Red/);
+
+      await page.selectOption('#multipv', '3');
+      await page.waitForFunction(arrowsAndLines(3), null, { timeout: 30_000 });
+      // A click on a line's second move plays the line up to it (read and clicked at once: the analysis goes on).
+      const line = await page.$eval('#lines .line[data-line="1"]', (l) => {
+        const ms = [...l.querySelectorAll('.pv-move')].slice(0, 2);
+        (ms[1] as unknown as { click(): void }).click();
+        return ms.map((m) => m.textContent ?? '');
+      });
+      assert.equal(await shownFen(page), fenAfter(line));
+      assert.deepEqual(await listedUci(page), line);
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.context().close();
+    }
+  },
+);
+
+test(
+  'at phone width the evaluation bar lies above the board and the board fits',
+  { skip, timeout: 60_000 },
+  async () => {
+    const width = 360;
+    const { page, errors } = await open(`${url}#moves=h2e2,h9g7`, { width, height: 740, phone: true });
+    try {
+      const board = (await page.locator('#board').boundingBox())!;
+      const bar = (await page.locator('#evalbar').boundingBox())!;
+      assert.ok(bar.y + bar.height <= board.y, 'the bar is above the board');
+      assert.ok(
+        bar.height < 20 && Math.abs(bar.width - board.width) < 2,
+        `the bar is a strip: ${bar.width} x ${bar.height}`,
+      );
+      assert.ok(board.x >= 0 && board.x + board.width <= width);
+      assert.ok((await page.evaluate<number>('document.documentElement.scrollWidth')) <= width, 'nothing sticks out');
+      for (const id of ['nav-start', 'nav-back', 'nav-forward', 'nav-end', 'flip']) {
+        const b = (await page.locator(`#${id}`).boundingBox())!;
+        assert.ok(b.x >= 0 && b.x + b.width <= width && b.height >= 32, `#${id} is on screen and a finger's size`);
+      }
+      await page.tap('#nav-back');
+      assert.equal(await shownFen(page), fenAfter(['h2e2']));
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.context().close();
+    }
+  },
+);
+
+test(
+  'Review game: progress, cancel, then a real game reviewed, its blunder marked, the chart clickable',
+  { skip, timeout: 240_000 },
+  async () => {
+    // cchess-test2.pgn: an online game (102 plies) whose ply 45 (Red's 23rd move, e5f5) loses a knight: a
+    // blunder by docs/REVIEW.md's thresholds at any node count from 1,000 to 30,000 (measured in Node).
+    const [g] = gamesOf('cchess-test2.pgn');
+    const moves = mainLine(g).map(moveToUci);
+    assert.equal(moves[44], 'e5f5');
+    const { page, errors } = await open(url);
+    try {
+      await page.setInputFiles('#import-file', join(repoRoot(), 'test', 'data', 'games', 'cchess-test2.pgn'));
+      await page.waitForFunction(`document.querySelectorAll('#moves .move[data-ply]').length === ${moves.length}`);
+      await page.uncheck('#analysis');
+
+      // A long review, cancelled once it is under way: no marks.
+      await page.fill('#review-nodes', '2000000');
+      await page.click('#review-start');
+      assert.equal(await page.getAttribute('body', 'data-review'), 'running');
+      assert.equal(await page.isVisible('#review-cancel'), true);
+      assert.equal(await page.isVisible('#review-progress'), true);
+      await page.waitForFunction("document.getElementById('review-progress').value >= 2", null, { timeout: 60_000 });
+      assert.match((await page.textContent('#review-status')) ?? '', /^Reviewing: \d+ of 103 positions$/);
+      await page.click('#review-cancel');
+      await page.waitForSelector('body[data-review="cancelled"]', { timeout: 10_000 });
+      assert.equal(await page.textContent('#review-status'), 'Review cancelled');
+      assert.equal(await page.isVisible('#review-progress'), false);
+      assert.equal(await page.$$eval('#moves [class*="mark-"]', (m) => m.length), 0);
+
+      // The review at a small node count finishes and marks the blunder.
+      await page.fill('#review-nodes', '3000');
+      await page.click('#review-start');
+      await page.waitForSelector('body[data-review="done"]', { timeout: 180_000 });
+      assert.match((await page.textContent('#review-status')) ?? '', /^Reviewed 102 moves at 3000 nodes a position/);
+      const blunder = '#moves .move[data-ply="45"]';
+      assert.match((await page.getAttribute(blunder, 'class')) ?? '', /mark-blunder/);
+      assert.equal(await page.textContent(`${blunder} .glyph`), '??');
+      const summary = await page.$$eval('#review-summary .side', (s) => s.map((x) => x.textContent ?? ''));
+      assert.equal(summary.length, 2);
+      assert.match(summary[0], /^Red: accuracy \d+\.\d%, \d+ inaccurac(y|ies), \d+ mistakes?, [1-9]\d* blunders?$/);
+      // The chart: a hit area per position; a click goes to that move.
+      assert.equal(await page.$$eval('#review-chart rect.ply', (r) => r.length), moves.length + 1);
+      assert.ok((await page.$$eval('#review-chart circle.marker.blunder', (c) => c.length)) >= 1);
+      await page.click('#review-chart rect.ply[data-ply="45"]');
+      assert.equal(await currentPly(page), '45');
+      assert.equal(await shownFen(page), fenAfter(moves.slice(0, 45)));
+      assert.match(
+        (await page.textContent('#review-move')) ?? '',
+        /^23\. \S+\?\? [+-]\d+\.\d\d, blunder: Red's win chance \d+% -> \d+%; best \S+ \([+-]\d+\.\d\d\)$/,
+      );
+      assert.match((await page.getAttribute('#evalbar', 'aria-label')) ?? '', /\(review\)$/);
+      assert.equal(await page.$$eval('#review-chart line.current', (l) => l.length), 1);
+      // The board shows the review's best move in the position shown.
+      await page.keyboard.press('ArrowLeft');
+      assert.equal(await page.$$eval('#arrows polygon', (p) => p.length), 1);
+
+      // The export carries the review: ?? ($4) at the blunder; the moves read back the same.
+      await page.click('#export-pgn');
+      const back = parseGames(await page.inputValue('#pgn'));
+      assert.ok(back[0].ok);
+      assert.deepEqual(mainLine(back[0].value).map(moveToUci), moves);
+      let node = back[0].value.children[0];
+      for (let i = 1; i < 45; i++) node = node.children[0];
+      assert.deepEqual(node.nags, [4]);
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.context().close();
+    }
+  },
+);
