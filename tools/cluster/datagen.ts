@@ -40,7 +40,7 @@ import {
   type OpenChain,
 } from '../datagen/chain.js';
 import { dedupKey } from '../datagen/format.js';
-import { forEachChainRecord, isQuiet } from '../datagen/records.js';
+import { forEachChainRecord, isQuiet, type KeySet } from '../datagen/records.js';
 import { ADJUDICATION, datagenHashMb, type GameMessage, type WorkerConfig } from '../datagen/worker.js';
 import { keys } from './redis.js';
 import type { Coordinator, HandlerCheck, RunHandler } from './runs.js';
@@ -223,7 +223,7 @@ function readShard(value: unknown, index: number): Result<ShardResult | MergedMa
 
 /** Coordinator side: merges the shards in order into the data file. */
 export class ShardMerger implements RunHandler {
-  private readonly seen: Set<number>;
+  private readonly seen: KeySet;
   /** The file's size after the last block merged. */
   private bytes: number;
   private readonly waiting = new Map<number, ShardResult>();
@@ -243,7 +243,7 @@ export class ShardMerger implements RunHandler {
     private readonly coordinator: Coordinator,
     private readonly redis: Redis,
     private readonly print: (line: string) => void,
-    seen: Set<number>,
+    seen: KeySet,
     count: number,
     bytes: number,
   ) {

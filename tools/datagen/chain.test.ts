@@ -32,7 +32,7 @@ import {
   type ChainGame,
 } from './chain.js';
 import { HEADER_SIZE, RECORD_SIZE, decodeRecord, encodeRecord, makeHeader } from './format.js';
-import { forEachChainRecord, forEachRecord, isQuiet } from './records.js';
+import { forEachChainRecord, forEachRecord, isQuiet, KeySet } from './records.js';
 import { convertFile, sameRecords } from '../data/convert.js';
 import { fileStats, formatStats } from '../data/stats.js';
 
@@ -323,3 +323,13 @@ test('the record view of self-play chains: quiet positions new in the file, with
     assert.equal(r.value.records, quiet);
     assert.ok(r.value.view.duplicates >= quiet, 'the second copy of the game gives no record');
   }));
+
+test('the dedup key set: 53-bit keys, in 64 Sets (a JavaScript Set holds 2^24)', () => {
+  const s = new KeySet();
+  const keys = [0, 1, 63, 64, 2 ** 53 - 1, 2 ** 53 - 65, 123456789012345];
+  for (const k of keys) s.add(k);
+  s.add(64);
+  assert.equal(s.size, keys.length);
+  for (const k of keys) assert.ok(s.has(k));
+  assert.ok(!s.has(2) && !s.has(2 ** 53 - 2) && !s.has(128));
+});

@@ -62,12 +62,29 @@ export function isQuiet(pos: Position, score: number, best: Move): boolean {
 }
 
 /**
+ * A set of dedup keys (53-bit integers) that holds more than a JavaScript Set's
+ * 2^24 entries: 64 Sets, by the key's low 6 bits.
+ */
+export class KeySet {
+  private readonly sets: Set<number>[] = Array.from({ length: 64 }, () => new Set<number>());
+  has(key: number): boolean {
+    return this.sets[key % 64].has(key);
+  }
+  add(key: number): void {
+    this.sets[key % 64].add(key);
+  }
+  get size(): number {
+    return this.sets.reduce((n, s) => n + s.size, 0);
+  }
+}
+
+/**
  * A visitor that turns a chain file's games into its records (the record
  * view), calling `emit(record, 0)` with each 56-byte record (the buffer is
  * reused). `seen` holds the dedup keys of the records so far.
  */
 export class RecordView implements ChainVisitor {
-  readonly seen = new Set<number>();
+  readonly seen = new KeySet();
   private readonly rec = new Uint8Array(RECORD_SIZE);
   private records = false;
   private result = 0;
