@@ -67,7 +67,7 @@ test('importing the package has no side effects: no output, no throw', () => {
   assert.equal(r.stdout + r.stderr, '');
 });
 
-test('npm pack ships the product only, each file once: no tests, tools, test support or source maps', () => {
+test('npm pack ships the product only, each file once: no tests, tools, test support, data or source maps', () => {
   const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
     cwd: root,
     encoding: 'utf8',
@@ -86,7 +86,7 @@ test('npm pack ships the product only, each file once: no tests, tools, test sup
     'the package holds the engine, the browser entry, the default book (once, for both) and kirin opening',
   );
   const bad = files.filter((f) =>
-    /\.test\.|^(commands|lab|scripts|tools|test)\/|^dist\/(commands|lab|scripts|tools|test)\/|^src\/|\.map$/.test(f),
+    /\.test\.|^(commands|lab|scripts|tools|test|data)\/|^dist\/(commands|lab|scripts|tools|test)\/|^src\/|\.map$/.test(f),
   );
   assert.deepEqual(bad, []);
   // The kernels, the zstd decoder, the embedded network and book once each, in dist/browser/ (Node reads them there too).

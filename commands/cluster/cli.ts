@@ -23,7 +23,7 @@ import {
   type CommandLineCode,
   type OptionsSpec,
 } from '../lib.js';
-import { forEachRecord } from '../datagen/format.js';
+import { forEachRecord } from '../datagen/records.js';
 import { RedisOutage, checkRedis, connect, keys, parseRedisUrl, RUN_ID, type RedisTarget } from './redis.js';
 import {
   Coordinator,

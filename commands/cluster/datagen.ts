@@ -1,16 +1,19 @@
 // `kirin cluster datagen`: `kirin datagen` in seeded shards.
 //
-// Shard k is what one `kirin datagen` thread with seed f(seed, k) writes first:
+// Shard k is what one `kirin datagen` thread with seed f(seed, k) plays first:
 // a worker runs commands/datagen/worker.js (the datagen's own self-play thread)
-// with that seed and keeps the first `shard` positions that are new within the
-// shard, so a shard is the same wherever and however often it runs. The
-// coordinator merges the shards into the data file strictly in shard order,
-// keeping only positions that are new to the file (deduplicated across shards
-// and against what the file held before), and records in Redis how many shards
-// it merged: a shard is written once even if its job ran twice, and a restarted
-// coordinator goes on where the file and Redis say it stopped. When the
-// deduplication leaves the file short, more shards are queued. The file ends
-// with exactly --positions positions, in `kirin datagen`'s format.
+// with that seed and keeps its games until they hold `shard` positions (quiet
+// positions new within the shard; the last game cut there), so a shard is the
+// same wherever and however often it runs; it sends them as one block of the
+// chain format. The coordinator merges the shards' games into the data file
+// strictly in shard order, one block each, counting the positions new to the
+// file (deduplicated across shards and against what the file held before, as a
+// reader of the file does), and records in Redis how many shards it merged: a
+// shard is written once even if its job ran twice, and a restarted coordinator
+// goes on where the file and Redis say it stopped. When the deduplication
+// leaves the file short, more shards are queued. The file ends with exactly
+// --positions positions (its records: the game that reaches them is cut
+// there), in `kirin datagen`'s chain format (docs/DATAGEN.md).
 //
 // A new run into a file that an earlier run of the same seed filled begins
 // after that run's shards (DatagenSpec.firstShard): the coordinator finds the
@@ -18,23 +21,27 @@
 // the shards the file's positions fill at least; its shard k is shard
 // firstShard + k of the seed, so no shard already in the file is played again.
 
-import { closeSync, fsyncSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Redis } from 'ioredis';
-import { err, ok, Position, type Result } from '../../src/dev.js';
+import { err, ok, type Result } from '../../src/dev.js';
 import { loadOpenings, type Opening } from '../match/openings.js';
 import { DEFAULT_NODES, DEFAULT_OPENINGS, progressLine } from '../datagen/cli.js';
 import {
-  RECORD_SIZE,
-  dedupKey,
-  decodeRecord,
-  forEachRecord,
-  openForAppend,
-  recordPosition,
-  type OpenData,
-} from '../datagen/format.js';
-import { ADJUDICATION, type GameMessage, type WorkerConfig } from '../datagen/worker.js';
+  BLOCK_HEADER_SIZE,
+  blockEntries,
+  cutGame,
+  makeBlock,
+  openChainForAppend,
+  type ChainEntry,
+  type ChainGame,
+  type ChainVisitor,
+  type OpenChain,
+} from '../datagen/chain.js';
+import { dedupKey } from '../datagen/format.js';
+import { forEachChainRecord, isQuiet, type KeySet } from '../datagen/records.js';
+import { ADJUDICATION, datagenHashMb, type GameMessage, type WorkerConfig } from '../datagen/worker.js';
 import { keys } from './redis.js';
 import type { Coordinator, HandlerCheck, RunHandler } from './runs.js';
 import type { DatagenSpec } from './specs.js';
@@ -80,7 +87,8 @@ export function makeDatagenSpec(r: DatagenRequest): Result<DatagenSpec, 'request
     depth: r.depth,
     randomPlies: r.randomPlies,
     maxPly: r.maxPly,
-    hash: r.hash,
+    // 0: the table `kirin datagen` sizes for the search.
+    hash: r.hash > 0 ? r.hash : datagenHashMb(r.nodes === 0 && r.depth === 0 ? DEFAULT_NODES : r.nodes),
     openings,
     openingsPath,
   });
@@ -113,9 +121,9 @@ function shardSeed(seed: number, index: number): number {
   return (seed * 7919 + (index + 1) * 104729) >>> 0;
 }
 
-/** What a worker sends back for a shard: its records (base64) and counts. */
+/** What a worker sends back for a shard: its games as one chain block (base64), and counts. */
 export interface ShardResult {
-  records: string;
+  block: string;
   positions: number;
   games: number;
 }
@@ -143,10 +151,9 @@ export function generateShard(
     hashMb: spec.hash,
   };
   const want = spec.shard;
-  const records = new Uint8Array(want * RECORD_SIZE);
+  const games: ChainGame[] = [];
   const seen = new Set<number>();
   let n = 0;
-  let games = 0;
   return new Promise((resolveShard) => {
     const w = new Worker(new URL('../datagen/worker.js', import.meta.url), { workerData: cfg });
     let settled = false;
@@ -162,19 +169,17 @@ export function generateShard(
     }, 500);
     w.on('message', (m: GameMessage) => {
       if (settled) return;
-      games++;
+      let cut = m.game.scored.length;
       for (let i = 0; i < m.keys.length && n < want; i++) {
         if (seen.has(m.keys[i])) continue;
         seen.add(m.keys[i]);
-        records.set(m.records.subarray(i * RECORD_SIZE, (i + 1) * RECORD_SIZE), n * RECORD_SIZE);
-        n++;
+        if (++n === want) cut = m.quiet[i] + 1;
       }
+      games.push(cutGame(m.game, cut));
       if (n >= want) {
-        end({
-          records: Buffer.from(records.buffer, 0, n * RECORD_SIZE).toString('base64'),
-          positions: n,
-          games,
-        });
+        const block = makeBlock(games);
+        if (!block.ok) return end(null, new Error(block.error.message));
+        end({ block: Buffer.from(block.value).toString('base64'), positions: n, games: games.length });
       }
     });
     w.on('error', (e) => end(null, e));
@@ -182,10 +187,10 @@ export function generateShard(
   });
 }
 
-/** openForAppend (a data file for appending), its errors (the folder missing, a file that is no data file) as values. */
-export function openDataFile(path: string): Result<OpenData, 'file'> {
+/** openChainForAppend (a chain file for appending), its errors (the folder missing, a file that is no chain file) as values. */
+export function openDataFile(path: string): Result<OpenChain, 'file'> {
   try {
-    const r = openForAppend(path);
+    const r = openChainForAppend(path);
     return r.ok ? r : err('file', `${path}: ${r.error.message}`);
   } catch (e) {
     return err('file', `${path}: ${(e as Error).message}`);
@@ -210,15 +215,17 @@ function readShard(value: unknown, index: number): Result<ShardResult | MergedMa
     if (!count(v.kept) || !count(v.dupes) || !count(v.games)) return bad('its counts');
     return ok({ merged: true, kept: v.kept, dupes: v.dupes, games: v.games });
   }
-  if (typeof v.records !== 'string') return bad('records not text');
+  if (typeof v.block !== 'string') return bad('block not text');
   if (!count(v.positions) || !count(v.games)) return bad('its counts');
-  if (Buffer.byteLength(v.records, 'base64') !== v.positions * RECORD_SIZE) return bad('records of the wrong size');
-  return ok({ records: v.records, positions: v.positions, games: v.games });
+  if (Buffer.byteLength(v.block, 'base64') < BLOCK_HEADER_SIZE) return bad('no block');
+  return ok({ block: v.block, positions: v.positions, games: v.games });
 }
 
 /** Coordinator side: merges the shards in order into the data file. */
 export class ShardMerger implements RunHandler {
-  private readonly seen: Set<number>;
+  private readonly seen: KeySet;
+  /** The file's size after the last block merged. */
+  private bytes: number;
   private readonly waiting = new Map<number, ShardResult>();
   /** Positions in the file. */
   count = 0;
@@ -236,13 +243,15 @@ export class ShardMerger implements RunHandler {
     private readonly coordinator: Coordinator,
     private readonly redis: Redis,
     private readonly print: (line: string) => void,
-    seen: Set<number>,
+    seen: KeySet,
     count: number,
+    bytes: number,
   ) {
     this.merged = coordinator.run.merged;
     this.seen = seen;
     this.count = count;
     this.startCount = count;
+    this.bytes = bytes;
   }
 
   /** Opens (and resumes) the data file: the merger, or why the file is not a data file. */
@@ -255,18 +264,12 @@ export class ShardMerger implements RunHandler {
     const opened = openDataFile(spec.out);
     if (!opened.ok) return err('coordinator', opened.error.message);
     closeSync(opened.value.fd);
-    const seen = new Set<number>();
-    const pos = new Position(null);
-    const board = new Uint8Array(90);
-    let badRecord = '';
-    const r = forEachRecord(spec.out, (buf, off) => {
-      const set = recordPosition(decodeRecord(buf, off, board), pos);
-      if (set.ok) seen.add(dedupKey(set.value));
-      else badRecord ||= set.error.message;
-    });
+    // The file's records (its record view) and their keys.
+    const r = forEachChainRecord(spec.out, () => {});
     if (!r.ok) return err('coordinator', `${spec.out}: ${r.error.message}`);
-    if (badRecord) return err('coordinator', `${spec.out}: ${badRecord}`);
-    return ok(new ShardMerger(spec, coordinator, redis, print, seen, r.value));
+    return ok(
+      new ShardMerger(spec, coordinator, redis, print, r.value.view.seen, r.value.records, r.value.summary.bytes),
+    );
   }
 
   result(index: number, value: unknown): Result<null, 'result'> {
@@ -303,42 +306,62 @@ export class ShardMerger implements RunHandler {
   }
 
   /**
-   * Appends the next shard's positions that are new to the file. Each record is
-   * read back into a position first (a shard is what a worker, or whoever wrote
-   * to Redis, sent): one that is not a legal position fails the run, and the
-   * deduplication keys are the merger's own.
+   * Appends the next shard's games, cut where the file reaches its positions.
+   * The block is checked and replayed first (a shard is what a worker, or whoever
+   * wrote to Redis, sent): a damaged block, an illegal move or anything but
+   * self-play games fails the run, and the positions and their deduplication
+   * keys are the merger's own, as a reader of the file finds them.
    */
   private async mergeNext(): Promise<Result<null, 'coordinator' | 'result'>> {
     const index = this.merged;
     const shard = this.waiting.get(index)!;
-    const records = new Uint8Array(Buffer.from(shard.records, 'base64'));
-    const keep = new Uint8Array(records.length);
-    const pos = new Position(null);
-    const board = new Uint8Array(90);
-    let k = 0;
-    let dupes = 0;
-    for (let i = 0; i < shard.positions && this.count + k < this.spec.positions; i++) {
-      const set = recordPosition(decodeRecord(records, i * RECORD_SIZE, board), pos);
-      if (!set.ok) return err('result', `shard ${index}: record ${i}: ${set.error.message}`);
-      const key = dedupKey(set.value);
-      if (this.seen.has(key)) {
-        dupes++;
-        continue;
-      }
-      this.seen.add(key);
-      keep.set(records.subarray(i * RECORD_SIZE, (i + 1) * RECORD_SIZE), k * RECORD_SIZE);
-      k++;
+    let game = -1,
+      k = 0,
+      dupes = 0,
+      cutIn = -1,
+      cutAt = -1,
+      foreign = '';
+    const count: ChainVisitor = {
+      game: (info) => {
+        game++;
+        if (info.records) foreign ||= `game ${game} is no self-play game`;
+      },
+      raw: () => {
+        foreign ||= 'a version-1 record';
+      },
+      position: (pos, i, scored, score, _evalv, best) => {
+        if (cutAt >= 0 || !scored || !isQuiet(pos, score, best)) return;
+        const key = dedupKey(pos);
+        if (this.seen.has(key)) {
+          dupes++;
+          return;
+        }
+        this.seen.add(key);
+        if (this.count + ++k >= this.spec.positions) {
+          cutIn = game;
+          cutAt = i;
+        }
+      },
+    };
+    const entries = blockEntries(new Uint8Array(Buffer.from(shard.block, 'base64')), count);
+    if (!entries.ok) return err('result', `shard ${index}: ${entries.error.message}`);
+    if (foreign) return err('result', `shard ${index}: ${foreign}`);
+    let keep: ChainEntry[] = entries.value;
+    if (cutAt >= 0) {
+      keep = keep.slice(0, cutIn + 1);
+      keep[cutIn] = cutGame(keep[cutIn] as ChainGame, cutAt + 1);
     }
+    const block = makeBlock(keep);
+    if (!block.ok) return err('result', `shard ${index}: ${block.error.message}`);
     const opened = openDataFile(this.spec.out);
     if (!opened.ok) return err('coordinator', opened.error.message);
     try {
-      if (opened.value.records !== this.count)
-        return err(
-          'coordinator',
-          `${this.spec.out} changed under the run (${opened.value.records} positions, expected ${this.count})`,
-        );
-      if (k) writeSync(opened.value.fd, keep, 0, k * RECORD_SIZE);
+      const size = fstatSync(opened.value.fd).size;
+      if (size !== this.bytes)
+        return err('coordinator', `${this.spec.out} changed under the run (${size} bytes, expected ${this.bytes})`);
+      writeSync(opened.value.fd, block.value);
       fsyncSync(opened.value.fd);
+      this.bytes = size + block.value.length;
     } catch (e) {
       return err('coordinator', `${this.spec.out}: ${(e as Error).message}`);
     } finally {

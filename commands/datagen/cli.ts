@@ -1,27 +1,21 @@
-// `kirin datagen`: self-play training data (docs/DATAGEN.md).
+// `kirin datagen`: self-play training data as game chains (docs/DATAGEN.md).
 //
 //   kirin datagen --out FILE [--positions N] [--threads T] [--nodes N | --depth D]
 //                 [--random-plies P] [--openings FILE] [--seed S] [--max-ply N]
 //   kirin datagen --to-text FILE [--limit N]
 //   kirin datagen --count FILE[,FILE...]
 //
-// Appends to FILE; an existing file is resumed (its positions count towards
-// --positions and are not written again).
+// Appends games to FILE (commands/datagen/chain.ts) in blocks; an existing file is
+// resumed (its positions - the record view, commands/datagen/records.ts - count
+// towards --positions and are not written again; a cut-off last block is cut).
 
-import { closeSync, writeSync } from 'node:fs';
+import { closeSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import { Position } from '../../src/dev.js';
 import { commandSpec, integerOption, readCommandLine, reportCommandLine, repoPath } from '../lib.js';
 import { loadOpenings } from '../match/openings.js';
-import {
-  RECORD_SIZE,
-  dedupKey,
-  decodeRecord,
-  forEachRecord,
-  openForAppend,
-  recordPosition,
-  recordText,
-} from './format.js';
+import { ChainWriter, cutGame, openChainForAppend } from './chain.js';
+import { decodeRecord, recordText } from './format.js';
+import { forEachChainRecord, forEachRecord } from './records.js';
 import { countPositions, formatCount } from './count.js';
 import { ADJUDICATION, datagenNetwork, type GameMessage, type WorkerConfig } from './worker.js';
 
@@ -34,8 +28,12 @@ const USAGE = `usage: kirin datagen --out FILE [--positions N] [--threads T] [--
 The games are played with the engine's default evaluation (Kirin's embedded
 network when the build has one, else the classical evaluation) unless
 --eval-file names a network file (Pikafish's .nnue or Kirin's .knet) or says
-classical. --count prints how many positions the files hold and how many
-different ones (board and side to move), per file and in all.
+classical. --hash MB sizes each thread's transposition table (default 0: 4 MiB
+for searches of up to 1000 nodes, else 16). FILE is a chain file (format
+version 2; \`kirin data convert\` turns a version-1 file into one); its
+positions are the quiet positions new in the file. --to-text prints its
+records, --count how many positions the files hold and how many different ones
+(board and side to move), per file and in all; both read either format.
 `;
 
 const SPEC = commandSpec({
@@ -66,11 +64,13 @@ export const DATAGEN_NUMBERS: ReadonlyArray<readonly [string, number, number]> =
   ['depth', 0, 0],
   ['random-plies', 6, 0],
   ['max-ply', 400, 10],
-  ['hash', 16, 1],
+  ['hash', 0, 0],
 ];
 /** Nodes per move when neither --nodes nor --depth is given. */
 export const DEFAULT_NODES = 5000;
 export const DEFAULT_OPENINGS = repoPath('data', 'openings', 'openings.txt');
+/** A block of games is written at the latest this long after the one before (and at the end). */
+const BLOCK_MS = 60000;
 
 function fmtTime(s: number): string {
   if (!Number.isFinite(s)) return '--:--';
@@ -153,34 +153,25 @@ export async function runDatagenCli(argv: string[]): Promise<number> {
   if (!net.ok) return refuse(`--eval-file: ${net.error.message}`);
   process.stderr.write(`kirin datagen: evaluation: ${net.value ? `NNUE ${net.value.label()}` : 'classical'}\n`);
 
-  const opened = openForAppend(out);
+  const opened = openChainForAppend(out);
   if (!opened.ok) {
     process.stderr.write(`kirin datagen: ${out}: ${opened.error.message}\n`);
     return 2;
   }
   const { fd } = opened.value;
-  // Resume: the keys of what is in the file already.
-  const seen = new Set<number>();
-  {
-    const pos = new Position(null);
-    const board = new Uint8Array(90);
-    let badRecord = '';
-    const r = forEachRecord(out, (buf, off) => {
-      const set = recordPosition(decodeRecord(buf, off, board), pos);
-      if (set.ok) seen.add(dedupKey(set.value));
-      else badRecord ||= set.error.message;
-    });
-    if (!r.ok || badRecord) {
-      closeSync(fd);
-      process.stderr.write(`kirin datagen: ${out}: ${r.ok ? badRecord : r.error.message}\n`);
-      return 2;
-    }
+  // Resume: the file's records (the record view) and their keys.
+  const have = forEachChainRecord(out, () => {});
+  if (!have.ok) {
+    closeSync(fd);
+    process.stderr.write(`kirin datagen: ${out}: ${have.error.message}\n`);
+    return 2;
   }
-  let written = opened.value.records;
-  if (written || opened.value.truncated) {
+  const seen = have.value.view.seen;
+  let written = have.value.records;
+  if (!opened.value.created) {
     process.stderr.write(
-      `kirin datagen: resuming ${out}: ${written} positions` +
-        (opened.value.truncated ? `, cut a partial record of ${opened.value.truncated} bytes` : '') +
+      `kirin datagen: resuming ${out}: ${written} positions in ${have.value.summary.games} games` +
+        (opened.value.truncated ? `, cut a partial block of ${opened.value.truncated} bytes` : '') +
         '\n',
     );
   }
@@ -190,6 +181,9 @@ export async function runDatagenCli(argv: string[]): Promise<number> {
     process.stderr.write(`kirin datagen: ${out} has ${written} positions already (target ${target})\n`);
     return 0;
   }
+  const writer = new ChainWriter(fd);
+  let lastBlock = performance.now();
+  let writeError = '';
 
   const start = performance.now();
   const startCount = written;
@@ -237,19 +231,29 @@ export async function runDatagenCli(argv: string[]): Promise<number> {
       w.on('message', (m: GameMessage) => {
         if (finished) return;
         games++;
-        // Keep new positions only (within the run and against the file), whole records, one write per game.
-        const keep = new Uint8Array(m.records.length);
+        // The game's quiet positions new within the run and against the file count; at the target the game is cut.
         let k = 0;
-        for (let i = 0; i < m.keys.length && written + k < target; i++) {
+        let cut = m.game.scored.length;
+        for (let i = 0; i < m.keys.length; i++) {
           if (seen.has(m.keys[i])) {
             dupes++;
             continue;
           }
           seen.add(m.keys[i]);
-          keep.set(m.records.subarray(i * RECORD_SIZE, (i + 1) * RECORD_SIZE), k * RECORD_SIZE);
           k++;
+          if (written + k >= target) {
+            cut = m.quiet[i] + 1;
+            break;
+          }
         }
-        if (k) writeSync(fd, keep, 0, k * RECORD_SIZE);
+        let wrote = writer.add(cutGame(m.game, cut));
+        if (wrote.ok && writer.waiting && performance.now() - lastBlock > BLOCK_MS) wrote = writer.flush();
+        if (!writer.waiting) lastBlock = performance.now();
+        if (!wrote.ok) {
+          writeError = wrote.error.message;
+          stop(1);
+          return;
+        }
         written += k;
         draw();
         if (written >= target) stop(0);
@@ -261,7 +265,13 @@ export async function runDatagenCli(argv: string[]): Promise<number> {
       workers.push(w);
     }
   });
+  const last = writer.flush();
   closeSync(fd);
+  if (!last.ok) writeError ||= last.error.message;
+  if (writeError) {
+    process.stderr.write(`\nkirin datagen: ${out}: ${writeError}\n`);
+    return 1;
+  }
   draw(true);
   const secs = (performance.now() - start) / 1000;
   process.stderr.write(

@@ -6,7 +6,8 @@
 // engines, generations) can still share positions, the opening ones above all.
 
 import { err, ok, type Result } from '../../src/dev.js';
-import { forEachRecord, OFF_SIDE } from './format.js';
+import { OFF_SIDE } from './format.js';
+import { forEachRecord } from './records.js';
 
 /** What one file adds. */
 interface FileCount {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Position } from '../../src/core/position.js';
@@ -14,12 +14,11 @@ import {
   dedupKey,
   decodeRecord,
   encodeRecord,
-  forEachRecord,
   makeHeader,
-  openForAppend,
   recordFen,
   recordPosition,
 } from './format.js';
+import { forEachRecord, isQuiet } from './records.js';
 import { playGame } from './worker.js';
 import { unwrap } from '../../test/support/fixtures.js';
 import { randomKirinNet } from '../../test/support/kirinnet-random.js';
@@ -45,7 +44,7 @@ test('a record keeps the position, the labels and the best move', () => {
   assert.deepEqual([c.score, c.eval], [32767, -32767]);
 });
 
-test('a self-play game gives filtered records with consistent results', () => {
+test('a self-play game: opening plies unscored, then every position scored; its quiet positions and their keys', () => {
   const rnd = mulberry32(5);
   const g = playGame(
     {
@@ -63,26 +62,31 @@ test('a self-play game gives filtered records with consistent results', () => {
     new Searcher(1),
     rnd,
   );
-  const n = g.records.length / RECORD_SIZE;
-  assert.ok(n > 5 && n <= g.plies + 1, `${n} records from ${g.plies} plies`);
-  let lastPly = -1;
-  const results = new Set<number>();
-  for (let i = 0; i < n; i++) {
-    const r = decodeRecord(g.records, i * RECORD_SIZE);
-    const pos = unwrap(recordPosition(r));
-    assert.ok(!pos.inCheck(), 'no positions in check');
-    assert.ok(Math.abs(r.score) < 30000, 'no mate scores');
-    assert.ok(!pos.isCapture(r.move), 'no capture as best move');
-    assert.ok(r.ply > lastPly);
-    lastPly = r.ply;
-    assert.equal(g.keys[i], dedupKey(pos));
-    // Same game: the result seen from red is the same in every record.
-    results.add(r.side === 0 ? r.result : -r.result);
+  const game = g.game;
+  const n = game.moves.length;
+  assert.equal(n, g.plies + 4, '2 opening moves, 2 random plies, then the searched moves');
+  assert.deepEqual(Array.from(game.scored.subarray(0, 4)), [0, 0, 0, 0], 'the opening and the random plies');
+  assert.ok(
+    game.scored.subarray(4, n).every((s) => s === 1),
+    'every searched position',
+  );
+  assert.ok(g.quiet.length > 5 && g.quiet.length <= n, `${g.quiet.length} quiet positions of ${n + 1}`);
+  const pos = new Position();
+  let q = 0;
+  for (let i = 0; i <= n; i++) {
+    if (game.scored[i] && i < n) assert.equal(game.best[i], game.moves[i], 'the best move is played');
+    const quiet = game.scored[i] === 1 && isQuiet(pos, game.score[i], game.best[i]);
+    assert.equal(quiet, g.quiet[q] === i, `position ${i}`);
+    if (quiet) {
+      assert.ok(!pos.inCheck() && !pos.isCapture(game.best[i]) && Math.abs(game.score[i]) < 30000);
+      assert.equal(g.keys[q++], dedupKey(pos));
+    }
+    if (i < n) pos.doMove(game.moves[i]);
   }
-  assert.equal(results.size, 1);
+  assert.equal(q, g.quiet.length);
 });
 
-test('datagen writes, resumes without duplicates and cuts a partial last record', async () => {
+test('datagen writes chains, stops at the target, resumes without duplicates and cuts a partial last block', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'kirin-datagen-'));
   const file = join(dir, 'd.bin');
   const quiet = process.stderr.write;
@@ -90,21 +94,35 @@ test('datagen writes, resumes without duplicates and cuts a partial last record'
     process.stderr.write = () => true;
     const args = ['--out', file, '--threads', '2', '--nodes', '300', '--random-plies', '8', '--seed', '3'];
     assert.equal(await runDatagenCli([...args, '--positions', '40']), 0);
-    assert.equal(statSync(file).size, HEADER_SIZE + 40 * RECORD_SIZE);
-    const first = readFileSync(file).subarray(0, HEADER_SIZE + 40 * RECORD_SIZE);
-    // An interrupted write: half a record at the end.
-    appendFileSync(file, new Uint8Array(RECORD_SIZE >> 1).fill(7));
-    const o = openForAppend(file);
-    assert.ok(o.ok);
-    if (o.ok) assert.deepEqual([o.value.records, o.value.truncated], [40, RECORD_SIZE >> 1]);
+    const count = () => {
+      const r = forEachRecord(file, () => {});
+      assert.ok(r.ok, r.ok ? '' : r.error.message);
+      return r.ok ? r.value : -1;
+    };
+    assert.equal(count(), 40, 'the last game is cut at the target');
+    const first = readFileSync(file);
+    const firstRecords: string[] = [];
+    forEachRecord(file, (buf, off) =>
+      firstRecords.push(Buffer.from(buf.subarray(off, off + RECORD_SIZE)).toString('hex')),
+    );
+    // An interrupted write: part of a block at the end.
+    appendFileSync(file, first.subarray(HEADER_SIZE, HEADER_SIZE + 100));
     assert.equal(await runDatagenCli([...args, '--positions', '90']), 0);
+    assert.equal(count(), 90);
     const all = readFileSync(file);
-    assert.equal(all.length, HEADER_SIZE + 90 * RECORD_SIZE);
     assert.deepEqual(all.subarray(0, first.length), first, 'what was written stays');
+    const records: string[] = [];
     const keys = new Set<number>();
-    const r = forEachRecord(file, (buf, off) => keys.add(dedupKey(unwrap(recordPosition(decodeRecord(buf, off))))));
+    const r = forEachRecord(file, (buf, off) => {
+      records.push(Buffer.from(buf.subarray(off, off + RECORD_SIZE)).toString('hex'));
+      keys.add(dedupKey(unwrap(recordPosition(decodeRecord(buf, off)))));
+    });
     assert.ok(r.ok && r.value === 90);
+    assert.deepEqual(records.slice(0, 40), firstRecords);
     assert.equal(keys.size, 90, 'no duplicates');
+    // A version-1 file is not appended to.
+    writeFileSync(join(dir, 'v1.bin'), makeHeader());
+    assert.equal(await runDatagenCli(['--out', join(dir, 'v1.bin'), '--positions', '1']), 2);
     // A file that is not ours is refused.
     writeFileSync(join(dir, 'bad.bin'), 'hello world, not a data file');
     assert.equal(await runDatagenCli(['--out', join(dir, 'bad.bin'), '--positions', '1']), 2);

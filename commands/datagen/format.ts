@@ -1,8 +1,10 @@
-// Kirin training-data format (docs/DATAGEN.md): a 16-byte header, then
-// fixed-size 56-byte records, little-endian. Written by `kirin datagen`, read by
-// `kirin tune` and `kirin train` (commands/train/data.ts).
+// Kirin training-data format version 1 (docs/DATAGEN.md): a 16-byte header,
+// then fixed-size 56-byte records, little-endian. `kirin datagen` writes
+// version 2 (game chains, commands/datagen/chain.ts); `kirin tune`, `kirin train`
+// (commands/train/data.ts) and the tools here read both, a chain file as its
+// records (forEachRecord in commands/datagen/records.ts).
 
-import { closeSync, fstatSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { err, ok, Position, type Result } from '../../src/dev.js';
 
 const MAGIC = 'KIRINDG\0';
@@ -41,14 +43,25 @@ export function makeHeader(): Uint8Array {
   return h;
 }
 
-export function checkHeader(h: Uint8Array): Result<null, 'datagen-format'> {
+/** The version of a data file's header (1: records, 2: game chains), or why it is no data file. */
+export function headerVersion(h: Uint8Array): Result<number, 'datagen-format'> {
   if (h.length < HEADER_SIZE) return err('datagen-format', 'file too short for a header');
   for (let i = 0; i < 8; i++) {
     if (h[i] !== MAGIC.charCodeAt(i)) return err('datagen-format', 'not a Kirin data file (bad magic)');
   }
+  const v = new DataView(h.buffer, h.byteOffset, h.byteLength).getUint16(8, true);
+  if (v !== VERSION && v !== 2)
+    return err('datagen-format', `unsupported data file version ${v} (this reader knows 1 and 2)`);
+  return ok(v);
+}
+
+/** Checks a version-1 header. */
+export function checkHeader(h: Uint8Array): Result<null, 'datagen-format'> {
+  const hv = headerVersion(h);
+  if (!hv.ok) return hv;
   const dv = new DataView(h.buffer, h.byteOffset, h.byteLength);
-  const v = dv.getUint16(8, true);
-  if (v !== VERSION) return err('datagen-format', `unsupported data file version ${v} (this reader knows ${VERSION})`);
+  const v = hv.value;
+  if (v !== VERSION) return err('datagen-format', `a version-${v} file where version ${VERSION} is expected`);
   const rs = dv.getUint16(10, true);
   if (rs !== RECORD_SIZE) return err('datagen-format', `record size ${rs}, expected ${RECORD_SIZE}`);
   return ok(null);
@@ -141,41 +154,25 @@ export function dedupKey(pos: Position): number {
   return (pos.keyHi[pos.sp] & 0x1fffff) * 4294967296 + (pos.keyLo[pos.sp] >>> 0);
 }
 
-export interface OpenData {
-  fd: number;
-  /** Whole records in the file. */
-  records: number;
-  /** Bytes cut off a partial last record. */
-  truncated: number;
-}
-
-/**
- * Opens (creating with a header when missing or empty) a data file for appending:
- * a partial last record (an interrupted write) is cut off.
- */
-export function openForAppend(path: string): Result<OpenData, 'datagen-format'> {
-  const fd = openSync(path, 'a+');
-  const size = fstatSync(fd).size;
-  if (size === 0) {
-    writeSync(fd, makeHeader());
-    return ok({ fd, records: 0, truncated: 0 });
+/** The version of a data file (1 or 2), or why it is none. */
+export function fileVersion(path: string): Result<number, 'datagen-format'> {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (e) {
+    return err('datagen-format', `cannot open (${(e as Error).message})`);
   }
-  const h = new Uint8Array(HEADER_SIZE);
-  readSync(fd, h, 0, HEADER_SIZE, 0);
-  const c = checkHeader(h);
-  if (!c.ok) {
+  try {
+    const h = new Uint8Array(HEADER_SIZE);
+    const got = readSync(fd, h, 0, HEADER_SIZE, 0);
+    return headerVersion(h.subarray(0, got));
+  } finally {
     closeSync(fd);
-    return c;
   }
-  const body = size - HEADER_SIZE;
-  const records = Math.floor(body / RECORD_SIZE);
-  const truncated = body - records * RECORD_SIZE;
-  if (truncated) ftruncateSync(fd, HEADER_SIZE + records * RECORD_SIZE);
-  return ok({ fd, records, truncated });
 }
 
-/** Calls `each(buf, off, index)` for every whole record of a file, reading in blocks. */
-export function forEachRecord(
+/** Calls `each(buf, off, index)` for every whole record of a version-1 file, reading in blocks (forEachRecord in records.ts reads both formats). */
+export function forEachV1Record(
   path: string,
   each: (buf: Uint8Array, off: number, index: number) => void,
 ): Result<number, 'datagen-format'> {

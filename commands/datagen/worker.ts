@@ -1,5 +1,6 @@
 // One datagen worker thread: plays self-play games with its own Searcher and
-// posts each finished game's records (and their dedup keys) to the main thread.
+// posts each finished game (its chain, and the dedup keys of its quiet
+// positions) to the main thread.
 
 import { parentPort, workerData } from 'node:worker_threads';
 import {
@@ -8,7 +9,6 @@ import {
   err,
   loadEmbeddedNetwork,
   loadEvalNetwork,
-  GEN_CAPTURES,
   GEN_LEGAL,
   generate,
   judge,
@@ -16,17 +16,19 @@ import {
   MOVE_NONE,
   mulberry32,
   ok,
+  parseLegalMove,
   Position,
   Searcher,
-  VALUE_MATE_IN_MAX_PLY,
   type EvalNetwork,
   type Move,
   type Result,
   type SearchLimits,
   type SearchOptions,
 } from '../../src/dev.js';
-import { openingPosition, type Opening } from '../match/openings.js';
-import { RECORD_SIZE, dedupKey, encodeRecord } from './format.js';
+import type { Opening } from '../match/openings.js';
+import { GameBuilder, type ChainGame, type ChainStart } from './chain.js';
+import { dedupKey } from './format.js';
+import { isQuiet } from './records.js';
 
 export interface WorkerConfig {
   id: number;
@@ -39,6 +41,7 @@ export interface WorkerConfig {
   /** |score| (internal units) at which a game is adjudicated after `adjudicatePlies` plies agreeing. */
   adjudicateScore: number;
   adjudicatePlies: number;
+  /** The transposition table in MiB; 0: sized for the search (datagenHashMb). */
   hashMb: number;
   /**
    * The evaluation the games are played with: a network file (Pikafish's or
@@ -60,12 +63,19 @@ export function datagenNetwork(evalFile: string | undefined): Result<EvalNetwork
   return net.ok ? net : err('eval-file', net.error.message);
 }
 
-export interface GameMessage {
+export interface GameMessage extends PlayedGame {
   type: 'game';
   id: number;
-  records: Uint8Array;
-  keys: Float64Array;
-  plies: number;
+}
+
+/**
+ * The transposition table for datagen searches of `nodes` nodes (0: by depth):
+ * 4 MiB up to 1000 nodes a move (a game of 500-node searches fills about a
+ * fifth of it; a smaller table is cleared faster and stays in the caches),
+ * 16 MiB (the engine's default) above or by depth.
+ */
+export function datagenHashMb(nodes: number): number {
+  return nodes > 0 && nodes <= 1000 ? 4 : 16;
 }
 
 /** A game is adjudicated when the search score is at least 2000 internal units (~14 pawns) for one side 8 plies in a row. */
@@ -76,39 +86,57 @@ const OPTIONS: SearchOptions = { ...DEFAULT_SEARCH_OPTIONS, moveOverhead: 0 };
 
 const list = new Int32Array(MAX_MOVES);
 
-/** True when the side to move has a capture that wins material by SEE. */
-function goodCapturePending(pos: Position): boolean {
-  const n = generate(pos, GEN_CAPTURES, list, 0);
-  for (let i = 0; i < n; i++) {
-    if (pos.legal(list[i]) && pos.seeGe(list[i], 1)) return true;
-  }
-  return false;
+/** One finished game: the chain, and the position index and dedup key of each quiet position, in order. */
+export interface PlayedGame {
+  game: ChainGame;
+  quiet: Int32Array;
+  keys: Float64Array;
+  plies: number;
 }
 
-/** Plays one game and returns its filtered records; `result` 1/0/-1 from red. */
-export function playGame(
-  cfg: WorkerConfig,
-  searcher: Searcher,
-  rng: () => number,
-): { records: Uint8Array; keys: Float64Array; plies: number } {
+/** The chain start of a position (null for the standard start position with no history). */
+function chainStart(pos: Position): ChainStart {
+  return { board: pos.board.slice(), side: pos.side, rule60: pos.rule60Count(), ply: pos.gamePly };
+}
+
+/**
+ * Plays one game: every position from the first search on is scored (search
+ * score, static evaluation, best move); the opening's moves and the random
+ * plies are played unscored. `result` 1/0/-1 from red.
+ */
+export function playGame(cfg: WorkerConfig, searcher: Searcher, rng: () => number): PlayedGame {
   const signals = new Int32Array(new SharedArrayBuffer(8));
   const io = { signals, info: () => {}, text: () => {}, silent: true };
   let pos: Position;
+  let game: GameBuilder;
   // Opening line, then random plies (retry when the random walk ends the game).
   for (;;) {
     const o = cfg.openings.length ? cfg.openings[Math.floor(rng() * cfg.openings.length)] : null;
-    const start = o ? openingPosition(o) : ok(new Position());
+    const start = o?.fen ? Position.fromFen(o.fen) : ok(new Position());
     if (!start.ok) continue;
     pos = start.value;
     pos.reserve(cfg.maxPly + 64);
+    game = new GameBuilder(o?.fen ? chainStart(pos) : null);
     let okWalk = true;
+    for (const text of o?.moves ?? []) {
+      const m = parseLegalMove(pos, text);
+      if (!m.ok) {
+        okWalk = false;
+        break;
+      }
+      pos.doMove(m.value);
+      game.play(m.value);
+    }
+    if (!okWalk) continue;
     for (let i = 0; i < cfg.randomPlies; i++) {
       const n = generate(pos, GEN_LEGAL, list, 0);
       if (n === 0) {
         okWalk = false;
         break;
       }
-      pos.doMove(list[Math.floor(rng() * n)]);
+      const m = list[Math.floor(rng() * n)];
+      pos.doMove(m);
+      game.play(m);
       if (judge(pos, DEFAULT_RULES).result !== 'none') {
         okWalk = false;
         break;
@@ -117,7 +145,8 @@ export function playGame(
     if (okWalk && generate(pos, GEN_LEGAL, list, 0) > 0) break;
   }
   searcher.clear();
-  const pending: { rec: Uint8Array; key: number; side: number }[] = [];
+  const quiet: number[] = [];
+  const keys: number[] = [];
   let result = 0; // from red
   let agree = 0;
   let plies = 0;
@@ -129,11 +158,10 @@ export function playGame(
     const best: Move = res.bestMove;
     if (best === MOVE_NONE) break;
     const score = res.score;
-    const mate = score >= VALUE_MATE_IN_MAX_PLY || score <= -VALUE_MATE_IN_MAX_PLY;
-    if (!mate && !pos.inCheck() && !pos.isCapture(best) && !goodCapturePending(pos)) {
-      const rec = new Uint8Array(RECORD_SIZE);
-      encodeRecord(rec, 0, pos, score, searcher.staticEvaluation(pos).value ?? 0, 0, best);
-      pending.push({ rec, key: dedupKey(pos), side: pos.side });
+    game.setScore(score, searcher.staticEvaluation(pos).value ?? 0, best);
+    if (isQuiet(pos, score, best)) {
+      quiet.push(game.positions - 1);
+      keys.push(dedupKey(pos));
     }
     // Adjudication by agreed large scores (from red's view).
     const red = pos.side === 0 ? score : -score;
@@ -145,6 +173,7 @@ export function playGame(
       }
     } else agree = 0;
     pos.doMove(best);
+    game.play(best);
     plies++;
     const j = judge(pos, DEFAULT_RULES);
     if (j.result !== 'none') {
@@ -153,30 +182,20 @@ export function playGame(
     }
     if (plies >= cfg.maxPly) break; // draw
   }
-  const records = new Uint8Array(pending.length * RECORD_SIZE);
-  const keys = new Float64Array(pending.length);
-  pending.forEach((p, i) => {
-    p.rec[50] = (p.side === 0 ? result : -result) & 0xff;
-    records.set(p.rec, i * RECORD_SIZE);
-    keys[i] = p.key;
-  });
-  return { records, keys, plies };
+  return { game: game.finish(result), quiet: Int32Array.from(quiet), keys: Float64Array.from(keys), plies };
 }
 
 if (parentPort) {
   const cfg = workerData as WorkerConfig;
   const port = parentPort;
-  const searcher = new Searcher(cfg.hashMb);
+  const searcher = new Searcher(cfg.hashMb > 0 ? cfg.hashMb : datagenHashMb(cfg.nodes));
   const net = datagenNetwork(cfg.evalFile);
   if (!net.ok) throw new Error(net.error.message);
   searcher.setNetwork(net.value);
   const rng = mulberry32(cfg.seed);
   for (;;) {
     const g = playGame(cfg, searcher, rng);
-    port.postMessage({ type: 'game', id: cfg.id, ...g } satisfies GameMessage, [
-      g.records.buffer as ArrayBuffer,
-      g.keys.buffer as ArrayBuffer,
-    ]);
+    port.postMessage({ type: 'game', id: cfg.id, ...g } satisfies GameMessage);
     // Let the main thread's messages (terminate) through.
     await new Promise((r) => setImmediate(r));
   }

@@ -35,7 +35,7 @@ import { train, type Progress, type TrainConfig } from './trainer.js';
 export const USAGE = `usage: kirin train --data FILE[,FILE...] --out NET.knet [options]
 
 data
-  --data FILE[,FILE...]   kirin datagen files (the option may be repeated)
+  --data FILE[,FILE...]   kirin datagen files, chains or version-1 records (may be repeated)
   --validation F          fraction of games held out for validation (default 0.05)
   --max-score S           drop positions with |score| above S internal units (default ${DEFAULT_FILTER.maxScore})
   --min-ply N             drop positions before game ply N (default ${DEFAULT_FILTER.minPly})

@@ -7,7 +7,8 @@ import { Position } from '../../src/core/position.js';
 import { appendFeatures } from '../../src/eval/kirinnet/arch.js';
 import { postProcessFactor } from '../../src/eval/evaluate.js';
 import { randomCheckPositions, randomPositions, unwrap } from '../../test/support/fixtures.js';
-import { HEADER_SIZE, RECORD_SIZE, decodeRecord, forEachRecord, recordPosition } from '../datagen/format.js';
+import { HEADER_SIZE, RECORD_SIZE, decodeRecord, recordPosition } from '../datagen/format.js';
+import { forEachRecord } from '../datagen/records.js';
 import {
   DEFAULT_FILTER,
   DataError,
@@ -21,6 +22,7 @@ import {
   type TrainDataBuffers,
 } from './data.js';
 import { syntheticDataFile } from './synthetic.js';
+import { convertFile } from '../data/convert.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kirin-train-data-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -189,8 +191,12 @@ test('bad files are refused with the file and the reason', () => {
   magic[0] = 0x58;
   refuse(file('magic.bin', magic), /bad magic/);
   const version = synthetic.slice();
-  version[8] = 2;
-  refuse(file('version.bin', version), /version 2/);
+  version[8] = 3;
+  refuse(file('version.bin', version), /version 3/);
+  // Version 2 (chains) with records where its blocks must be: named with the byte offset.
+  const chains = synthetic.slice();
+  chains[8] = 2;
+  refuse(file('chains.bin', chains), /no block at byte 16/);
   refuse(file('truncated.bin', synthetic.subarray(0, HEADER_SIZE + 3 * RECORD_SIZE + 20)), /truncated: 20 bytes/);
   refuse(file('short.bin', synthetic.subarray(0, 10)), /too short/);
   const kings = synthetic.slice();
@@ -202,6 +208,23 @@ test('bad files are refused with the file and the reason', () => {
   refuse(file('result.bin', result), /record 2 .*result 5/);
   refuse(join(dir, 'missing.bin'), /cannot open/);
   assert.throws(() => loadTrainData([], DEFAULT_FILTER, 0), DataError);
+});
+
+test('a chain file gives the training positions, games and hash of the version-1 file of the same records', () => {
+  const chains = join(dir, 'synthetic.kc');
+  const c = convertFile(syntheticPath, chains);
+  assert.ok(c.ok, c.ok ? '' : c.error.message);
+  const filter = { ...DEFAULT_FILTER, mirror: true };
+  const a = loadTrainData([syntheticPath], filter, 0.25);
+  const b = loadTrainData([chains], filter, 0.25);
+  assert.ok(a.count > 500);
+  for (const k of ['start', 'entries', 'flags', 'score', 'result', 'factor', 'train', 'valid'] as const)
+    assert.deepEqual(b[k], a[k], k);
+  assert.deepEqual([b.count, b.games, b.validGames, b.counts], [a.count, a.games, a.validGames, a.counts]);
+  assert.deepEqual(
+    b.files.map((f) => [f.records, f.hash]),
+    a.files.map((f) => [f.records, f.hash]),
+  );
 });
 
 test('fitK finds the scale that generated the results', () => {

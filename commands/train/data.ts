@@ -1,6 +1,7 @@
 // The training positions of `kirin train` (docs/NETWORK.md): `kirin datagen`
-// files (commands/datagen/format.ts, docs/DATAGEN.md) read, checked, filtered and
-// held in compact shared arrays that the worker threads read without copies.
+// files (version 1, commands/datagen/format.ts, or chain files read as their
+// records, commands/datagen/records.ts; docs/DATAGEN.md) read, checked, filtered
+// and held in compact shared arrays that the worker threads read without copies.
 //
 // Per kept position: its pieces as entries (piece code * 90 + square, in square
 // order, the order of arch.ts appendFeatures), the side to move and the two
@@ -23,7 +24,10 @@ import {
   OFF_SIDE,
   RECORD_SIZE,
   checkHeader,
+  fileVersion,
+  makeHeader,
 } from '../datagen/format.js';
+import { forEachChainRecord } from '../datagen/records.js';
 import { goldenSectionMinimum } from '../tune/minimize.js';
 
 /** Which positions are kept. */
@@ -262,7 +266,91 @@ export function loadTrainData(paths: readonly string[], filter: DataFilter, vali
   let games = 0,
     validGames = 0;
   start.push(0);
+  let prevPly = -1,
+    prevRedResult = 2,
+    inValid = false;
+  /** Checks, filters and keeps the record at `off` of `buf`, record `index` of file `path`. */
+  const addRecord = (buf: Uint8Array, off: number, index: number, path: string, fileOffset: number): void => {
+    for (let b = 0; b < 45; b++) {
+      const x = buf[off + b];
+      board[2 * b] = x & 15;
+      board[2 * b + 1] = x >> 4;
+    }
+    const side = buf[off + OFF_SIDE];
+    const res = (buf[off + OFF_RESULT] << 24) >> 24;
+    const ply = buf[off + OFF_PLY] | (buf[off + OFF_PLY + 1] << 8);
+    const where = () => `${path}: record ${index}${fileOffset >= 0 ? ` (byte ${fileOffset})` : ''}`;
+    if (side > 1) throw new DataError(`${where()}: side to move ${side} (0 or 1)`);
+    if (res < -1 || res > 1) throw new DataError(`${where()}: result ${res} (-1, 0 or 1)`);
+    const problem = boardProblem(board);
+    if (problem) throw new DataError(`${where()}: not a position: ${problem}`);
+    counts.records++;
+    // A new game: the ply does not increase, or the result seen from Red changes.
+    const redResult = side ? -res : res;
+    if (ply <= prevPly || redResult !== prevRedResult) {
+      inValid = validation > 0 && gameHash(games) < validation * 4294967296;
+      games++;
+      if (inValid) validGames++;
+    }
+    prevPly = ply;
+    prevRedResult = redResult;
+    const sc = ((buf[off + OFF_SCORE] | (buf[off + OFF_SCORE + 1] << 8)) << 16) >> 16;
+    const move = buf[off + OFF_MOVE] | (buf[off + OFF_MOVE + 1] << 8);
+    const to = move & 127;
+    if (filter.dropCheck && boardInCheck(board, side)) {
+      counts.inCheck++;
+      return;
+    }
+    if (filter.dropCaptures && move !== 0 && to < SQUARE_NB && board[to] !== 0) {
+      counts.capture++;
+      return;
+    }
+    if (Math.abs(sc) > filter.maxScore) {
+      counts.score++;
+      return;
+    }
+    if (ply < filter.minPly) {
+      counts.ply++;
+      return;
+    }
+    const f = boardFactor(board, buf[off + OFF_RULE60]);
+    for (let image = 0; image < (filter.mirror && !inValid ? 2 : 1); image++) {
+      // image 1: the left-right mirror, its squares still visited in ascending order.
+      let fl = side;
+      for (let s = 0; s < SQUARE_NB; s++) {
+        const from = image === 0 ? s : s - (s % 9) + 8 - (s % 9);
+        const pc = board[from];
+        if (pc === 0) continue;
+        entries.push(pc * SQUARE_NB + s);
+        if (pc === 7) fl |= mirrorFor(s % 9) << (side === 0 ? 1 : 2);
+        else if (pc === 15) fl |= mirrorFor(s % 9) << (side === 1 ? 1 : 2);
+      }
+      start.push(entries.n);
+      flags.push(fl);
+      score.push(sc);
+      result.push(res);
+      factor.push(f);
+      isValid.push(inValid ? 1 : 0);
+    }
+    counts.kept++;
+    if (filter.mirror && !inValid) counts.mirrored++;
+  };
   for (const path of paths) {
+    const version = fileVersion(path);
+    if (!version.ok) throw new DataError(`${path}: ${version.error.message}`);
+    prevPly = -1;
+    prevRedResult = 2;
+    if (version.value === 2) {
+      // A chain file: its records (docs/DATAGEN.md), hashed as the version-1 file of the same records would be.
+      let hash = fnvUpdate(0x811c9dc5, makeHeader(), HEADER_SIZE);
+      const r = forEachChainRecord(path, (buf, off, index) => {
+        hash = fnvUpdate(hash, buf.subarray(off, off + RECORD_SIZE), RECORD_SIZE);
+        addRecord(buf, off, index, path, -1);
+      });
+      if (!r.ok) throw new DataError(`${path}: ${r.error.message}`);
+      files.push({ path, records: r.value.records, hash: hash >>> 0 });
+      continue;
+    }
     let fd: number;
     try {
       fd = openSync(path, 'r');
@@ -286,82 +374,14 @@ export function loadTrainData(paths: readonly string[], filter: DataFilter, vali
       let hash = fnvUpdate(0x811c9dc5, head, HEADER_SIZE);
       const per = 16384;
       const buf = new Uint8Array(per * RECORD_SIZE);
-      const dv = new DataView(buf.buffer);
-      let prevPly = -1,
-        prevRedResult = 2,
-        inValid = false;
       for (let index = 0; index < records;) {
         const k = Math.min(per, records - index);
         const bytes = k * RECORD_SIZE;
         if (readSync(fd, buf, 0, bytes, HEADER_SIZE + index * RECORD_SIZE) !== bytes)
           throw new DataError(`${path}: short read at record ${index}`);
         hash = fnvUpdate(hash, buf, bytes);
-        for (let i = 0; i < k; i++, index++) {
-          const off = i * RECORD_SIZE;
-          for (let b = 0; b < 45; b++) {
-            const x = buf[off + b];
-            board[2 * b] = x & 15;
-            board[2 * b + 1] = x >> 4;
-          }
-          const side = buf[off + OFF_SIDE];
-          const res = dv.getInt8(off + OFF_RESULT);
-          const ply = dv.getUint16(off + OFF_PLY, true);
-          const where = () => `${path}: record ${index} (byte ${HEADER_SIZE + index * RECORD_SIZE})`;
-          if (side > 1) throw new DataError(`${where()}: side to move ${side} (0 or 1)`);
-          if (res < -1 || res > 1) throw new DataError(`${where()}: result ${res} (-1, 0 or 1)`);
-          const problem = boardProblem(board);
-          if (problem) throw new DataError(`${where()}: not a position: ${problem}`);
-          counts.records++;
-          // A new game: the ply does not increase, or the result seen from Red changes.
-          const redResult = side ? -res : res;
-          if (ply <= prevPly || redResult !== prevRedResult) {
-            inValid = validation > 0 && gameHash(games) < validation * 4294967296;
-            games++;
-            if (inValid) validGames++;
-          }
-          prevPly = ply;
-          prevRedResult = redResult;
-          const sc = dv.getInt16(off + OFF_SCORE, true);
-          const move = dv.getUint16(off + OFF_MOVE, true);
-          const to = move & 127;
-          if (filter.dropCheck && boardInCheck(board, side)) {
-            counts.inCheck++;
-            continue;
-          }
-          if (filter.dropCaptures && move !== 0 && to < SQUARE_NB && board[to] !== 0) {
-            counts.capture++;
-            continue;
-          }
-          if (Math.abs(sc) > filter.maxScore) {
-            counts.score++;
-            continue;
-          }
-          if (ply < filter.minPly) {
-            counts.ply++;
-            continue;
-          }
-          const f = boardFactor(board, buf[off + OFF_RULE60]);
-          for (let image = 0; image < (filter.mirror && !inValid ? 2 : 1); image++) {
-            // image 1: the left-right mirror, its squares still visited in ascending order.
-            let fl = side;
-            for (let s = 0; s < SQUARE_NB; s++) {
-              const from = image === 0 ? s : s - (s % 9) + 8 - (s % 9);
-              const pc = board[from];
-              if (pc === 0) continue;
-              entries.push(pc * SQUARE_NB + s);
-              if (pc === 7) fl |= mirrorFor(s % 9) << (side === 0 ? 1 : 2);
-              else if (pc === 15) fl |= mirrorFor(s % 9) << (side === 1 ? 1 : 2);
-            }
-            start.push(entries.n);
-            flags.push(fl);
-            score.push(sc);
-            result.push(res);
-            factor.push(f);
-            isValid.push(inValid ? 1 : 0);
-          }
-          counts.kept++;
-          if (filter.mirror && !inValid) counts.mirrored++;
-        }
+        for (let i = 0; i < k; i++, index++)
+          addRecord(buf, i * RECORD_SIZE, index, path, HEADER_SIZE + index * RECORD_SIZE);
       }
       files.push({ path, records, hash: hash >>> 0 });
     } finally {

@@ -13,7 +13,8 @@
 
 import { writeFileSync } from 'node:fs';
 import { PAWN_VALUE, Position, RED } from '../../src/dev.js';
-import { decodeRecord, forEachRecord, recordPosition } from '../datagen/format.js';
+import { decodeRecord, recordPosition } from '../datagen/format.js';
+import { forEachRecord } from '../datagen/records.js';
 import { SMOOTH_RUNS, addPosition, currentWeights, freeMask, fromTheta, regScales, toTheta } from './features.js';
 import { Dataset, adam, fitK, meanError, predict, slope, spread, targets } from './model.js';
 import { commandSpec, numberOption, readCommandLine, reportCommandLine, repoPath } from '../lib.js';

@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { repoPath } from '../lib.js';
+import { runDataCli } from './cli.js';
+
+/** Runs `kirin data ...`: its exit code and what it printed. */
+function run(args: string[]): { code: number; out: string; err: string } {
+  const write = process.stdout.write,
+    errWrite = process.stderr.write;
+  let out = '',
+    err = '';
+  process.stdout.write = (c: string | Uint8Array) => ((out += String(c)), true);
+  process.stderr.write = (c: string | Uint8Array) => ((err += String(c)), true);
+  try {
+    return { code: runDataCli(args), out, err };
+  } finally {
+    process.stdout.write = write;
+    process.stderr.write = errWrite;
+  }
+}
+
+const V1 = repoPath('test', 'data', 'selfplay-v1-sample.bin');
+const CHAINS = repoPath('data', 'selfplay', 'kn16-sample.kc');
+
+test('kirin data stats: per file and a total line; a damaged file is refused naming the offset', () => {
+  const r = run(['stats', V1, CHAINS]);
+  assert.equal(r.code, 0, r.err);
+  const lines = r.out.split('\n');
+  assert.match(lines[0], /^file\s+format\s+games\s+positions\s+records\s+bytes\s+bytes\/position\s+bytes\/record$/);
+  assert.match(r.out, /selfplay-v1-sample\.bin\s+records\s+\d+\s+3000\s+3000\s+168016\s+56\.01\s+56\.01/);
+  assert.match(r.out, /kn16-sample\.kc\s+chains\s+\d+\s+3000\s+3000\s+\d+\s+[0-4]\.\d\d/);
+  assert.match(r.out, /^total\s+\d+\s+6000\s+6000\s/m);
+  assert.match(r.out, /search scores \(pawns, side to move; % of positions\):\nfile\s+<-16\s+-16\.\.-8/);
+  const dir = mkdtempSync(join(tmpdir(), 'kirin-data-cli-'));
+  try {
+    const bad = readFileSync(CHAINS);
+    bad[200] ^= 0x10;
+    writeFileSync(join(dir, 'bad.kc'), bad);
+    const b = run(['stats', join(dir, 'bad.kc')]);
+    assert.equal(b.code, 2);
+    assert.match(b.err, /bad\.kc: block at byte 16: damaged \(CRC-32 mismatch\)/);
+    // Convert both ways through the command line.
+    const c = run(['convert', V1, join(dir, 'x.kc')]);
+    assert.equal(c.code, 0, c.err);
+    assert.match(c.out, /3000 records, [0-4]\.\d\d bytes\/record.*\n.*read back: identical/);
+    assert.equal(run(['convert', join(dir, 'x.kc'), join(dir, 'y.bin')]).code, 0);
+    assert.ok(readFileSync(join(dir, 'y.bin')).equals(readFileSync(V1)));
+    assert.equal(run(['convert', V1, join(dir, 'x.kc')]).code, 2, 'OUT exists');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  // Usage errors.
+  assert.equal(run(['stats']).code, 2);
+  assert.equal(run(['convert', V1]).code, 2);
+  assert.equal(run(['frobnicate']).code, 2);
+  assert.equal(run(['stats', V1, '--seed', '3']).code, 2, '--seed belongs to manifest add');
+  assert.equal(run(['manifest', 'add', CHAINS, '--seed', '3']).code, 2, '--command and the rest are required');
+  assert.equal(run(['--help']).code, 0);
+});

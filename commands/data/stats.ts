@@ -1,0 +1,165 @@
+// `kirin data stats FILE...`: what data files hold (docs/DATAGEN.md): games,
+// positions (the scored positions of a chain file, the records of a version-1
+// file), records (a chain file's record view: what `kirin train` reads), bytes
+// per position and per record, the games' results and the distribution of the
+// search scores in pawn buckets, per file and in all.
+
+import { PAWN_VALUE, VALUE_MATE_IN_MAX_PLY, ok, type Result } from '../../src/dev.js';
+import { readChain, type ChainVisitor } from '../datagen/chain.js';
+import { OFF_PLY, OFF_RESULT, OFF_SCORE, OFF_SIDE, fileVersion, forEachV1Record } from '../datagen/format.js';
+import { RecordView } from '../datagen/records.js';
+import { statSync } from 'node:fs';
+
+/** Bucket edges in pawns (side to move's view); a last bucket holds the mate scores. */
+const EDGES = [-16, -8, -4, -2, -1, 0, 1, 2, 4, 8, 16];
+
+/** The bucket names: "<-16", "-16..-8", ..., ">=16", "mate". */
+const BUCKET_NAMES = [
+  `<${EDGES[0]}`,
+  ...EDGES.slice(1).map((e, i) => `${EDGES[i]}..${e}`),
+  `>=${EDGES[EDGES.length - 1]}`,
+  'mate',
+];
+
+function bucketOf(score: number): number {
+  if (score >= VALUE_MATE_IN_MAX_PLY || score <= -VALUE_MATE_IN_MAX_PLY) return EDGES.length + 1;
+  const p = score / PAWN_VALUE;
+  let b = 0;
+  while (b < EDGES.length && p >= EDGES[b]) b++;
+  return b;
+}
+
+export interface FileStats {
+  path: string;
+  /** 1 (records) or 2 (game chains); 0 for the total. */
+  version: number;
+  games: number;
+  /** Scored positions (a version-1 file: its records). */
+  positions: number;
+  /** The record view's records (a version-1 file: its records). */
+  records: number;
+  bytes: number;
+  /** Games won by Red, drawn, won by Black. */
+  results: [number, number, number];
+  /** Positions per score bucket (BUCKET_NAMES). */
+  scores: number[];
+}
+
+function emptyStats(path: string, version: number, bytes: number): FileStats {
+  return { path, version, games: 0, positions: 0, records: 0, bytes, results: [0, 0, 0], scores: BUCKET_NAMES.map(() => 0) };
+}
+
+const resultIndex = (redResult: number): number => (redResult > 0 ? 0 : redResult < 0 ? 2 : 1);
+
+/** The stats of one data file, or why it cannot be read (the message names the byte offset of a damaged block). */
+export function fileStats(path: string): Result<FileStats, string> {
+  const v = fileVersion(path);
+  if (!v.ok) return v;
+  const s = emptyStats(path, v.value, statSync(path).size);
+  if (v.value === 1) {
+    // Games from the records' order: a game's plies increase and its result seen from Red is constant.
+    let prevPly = -1,
+      prevRed = 2;
+    const r = forEachV1Record(path, (buf, off) => {
+      const dv = new DataView(buf.buffer, buf.byteOffset + off);
+      const side = buf[off + OFF_SIDE];
+      const ply = dv.getUint16(OFF_PLY, true);
+      const res = dv.getInt8(OFF_RESULT);
+      const red = side ? -res : res;
+      if (ply <= prevPly || red !== prevRed) {
+        s.games++;
+        s.results[resultIndex(red)]++;
+      }
+      prevPly = ply;
+      prevRed = red;
+      s.scores[bucketOf(dv.getInt16(OFF_SCORE, true))]++;
+    });
+    if (!r.ok) return r;
+    s.positions = s.records = r.value;
+    return ok(s);
+  }
+  const view = new RecordView(() => {});
+  const visit: ChainVisitor = {
+    game(info, pos) {
+      view.game(info);
+      s.games++;
+      s.results[resultIndex(info.result)]++;
+      void pos;
+    },
+    position(pos, i, scored, score, evalv, best, played) {
+      view.position(pos, i, scored, score, evalv, best);
+      void played;
+      if (!scored) return;
+      s.positions++;
+      s.scores[bucketOf(score)]++;
+    },
+    raw(record) {
+      view.raw(record);
+      const dv = new DataView(record.buffer, record.byteOffset);
+      const res = dv.getInt8(OFF_RESULT);
+      s.games++;
+      s.results[resultIndex(record[OFF_SIDE] ? -res : res)]++;
+      s.positions++;
+      s.scores[bucketOf(dv.getInt16(OFF_SCORE, true))]++;
+    },
+  };
+  const r = readChain(path, visit);
+  if (!r.ok) return r;
+  s.records = view.count;
+  return ok(s);
+}
+
+/** The sum of several files' stats. */
+function totalStats(files: readonly FileStats[]): FileStats {
+  const t = emptyStats('total', 0, 0);
+  for (const f of files) {
+    t.games += f.games;
+    t.positions += f.positions;
+    t.records += f.records;
+    t.bytes += f.bytes;
+    for (let i = 0; i < 3; i++) t.results[i] += f.results[i];
+    f.scores.forEach((n, i) => (t.scores[i] += n));
+  }
+  return t;
+}
+
+const pct = (n: number, of: number): string => (of ? ((100 * n) / of).toFixed(1) : '-');
+
+/** The stats as a table: one line per file and a `total` line, then the results and the score distribution. */
+export function formatStats(files: readonly FileStats[]): string {
+  const rows = [...files, totalStats(files)];
+  const table = (head: string[], body: string[][]): string[] => {
+    const w = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
+    const line = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(w[i]) : c.padStart(w[i]))).join('  ');
+    return [line(head), ...body.map(line)];
+  };
+  const fmt = (x: number, d: number) => (Number.isFinite(x) ? x.toFixed(d) : '-');
+  const out = table(
+    ['file', 'format', 'games', 'positions', 'records', 'bytes', 'bytes/position', 'bytes/record'],
+    rows.map((f) => [
+      f.path,
+      f.version === 2 ? 'chains' : f.version === 1 ? 'records' : '',
+      String(f.games),
+      String(f.positions),
+      String(f.records),
+      String(f.bytes),
+      fmt(f.bytes / f.positions, 2),
+      fmt(f.bytes / f.records, 2),
+    ]),
+  );
+  out.push('', 'results (% of games):');
+  out.push(
+    ...table(
+      ['file', 'red wins', 'draws', 'black wins'],
+      rows.map((f) => [f.path, ...f.results.map((n) => pct(n, f.games))]),
+    ),
+  );
+  out.push('', 'search scores (pawns, side to move; % of positions):');
+  out.push(
+    ...table(
+      ['file', ...BUCKET_NAMES],
+      rows.map((f) => [f.path, ...f.scores.map((n) => pct(n, f.positions))]),
+    ),
+  );
+  return out.join('\n');
+}
