@@ -86,7 +86,9 @@ test('npm pack ships the product only, each file once: no tests, tools, test sup
     'the package holds the engine, the browser entry, the default book (once, for both) and kirin opening',
   );
   const bad = files.filter((f) =>
-    /\.test\.|^(commands|lab|scripts|tools|test|data)\/|^dist\/(commands|lab|scripts|tools|test)\/|^src\/|\.map$/.test(f),
+    /\.test\.|^(commands|lab|scripts|tools|test|data)\/|^dist\/(commands|lab|scripts|tools|test)\/|^src\/|\.map$/.test(
+      f,
+    ),
   );
   assert.deepEqual(bad, []);
   // The kernels, the zstd decoder, the embedded network and book once each, in dist/browser/ (Node reads them there too).
