@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { ELO_CALIBRATION, ELO_MAX, ELO_MIN } from '../../src/search/skill.js';
+import { readEmbeddedNetwork } from '../../src/platform/node/files.js';
 import { repoRoot } from '../../commands/lib.js';
 import { eloEstimate, pentanomial, trinomial } from '../../commands/match/elo.js';
 import {
@@ -221,5 +223,26 @@ test('ELO_CALIBRATION of skill.ts is what the stored measurement gives (test/dat
   assert.deepEqual(
     unwrap(calibrationPoints(rows, ELO_MIN, ELO_MAX, 19.99, true)),
     ELO_CALIBRATION.map(([e, l]) => [e, l]),
+  );
+});
+
+test('the stored scale was measured with the embedded network (test/data/strength-scale.json)', () => {
+  const data = JSON.parse(readFileSync(join(repoRoot(), 'test', 'data', 'strength-scale.json'), 'utf8')) as {
+    network?: { name?: string; sha256?: string };
+  };
+  const stored = data.network?.sha256;
+  assert.ok(
+    stored && /^[0-9a-f]{64}$/.test(stored),
+    'strength-scale.json names no network SHA-256 ("network": {"name", "sha256"})',
+  );
+  const bytes = readEmbeddedNetwork();
+  assert.ok(bytes, 'no embedded network in dist/browser/kirin.knet: run npm run build');
+  const sha = createHash('sha256').update(bytes).digest('hex');
+  assert.equal(
+    sha,
+    stored,
+    `the embedded network (SHA-256 ${sha}) is not the one the UCI_Elo scale was measured with ` +
+      `(${data.network?.name ?? 'unnamed'}, ${stored}): measure the scale again (docs/STRENGTH.md), ` +
+      'then update test/data/strength-scale.json and ELO_CALIBRATION in src/search/skill.ts',
   );
 });

@@ -81,16 +81,16 @@ test('a weak level sometimes leaves a piece hanging that a stronger level always
 // that they follow from the stored measurement, test/data/strength-scale.json).
 const DOCUMENTED: Array<[number, number]> = [
   [1280, 0],
-  [1373, 1],
-  [1532, 2],
-  [1669, 3],
-  [1796, 4],
-  [1917, 5],
-  [2097, 6],
-  [2407, 8],
-  [2476, 13],
-  [2639, 19],
-  [3133, 19.99],
+  [1357, 1],
+  [1507, 2],
+  [1671, 3],
+  [1834, 4],
+  [2015, 5],
+  [2216, 6],
+  [2516, 8],
+  [2678, 13],
+  [2779, 19],
+  [3133, 19.6],
 ];
 
 test('UCI_Elo maps to skill levels: the documented points, monotonic over 1280..3133', () => {
@@ -111,7 +111,7 @@ test('UCI_Elo maps to skill levels: the documented points, monotonic over 1280..
     prev = l;
   }
   // Between two points the level is interpolated linearly.
-  assert.ok(Math.abs(eloToLevel((1373 + 1532) / 2) - 1.5) < 1e-9);
+  assert.ok(Math.abs(eloToLevel((1357 + 1507) / 2) - 1.5) < 1e-9);
 });
 
 test('Skill Level 20 and UCI_LimitStrength off are full strength', () => {

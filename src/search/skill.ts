@@ -18,16 +18,16 @@ export const ELO_MAX = 3133;
 /** [UCI_Elo, level] pairs, increasing in both; the first is ELO_MIN, the last ELO_MAX. */
 export const ELO_CALIBRATION: readonly (readonly [number, number])[] = [
   [1280, 0],
-  [1373, 1],
-  [1532, 2],
-  [1669, 3],
-  [1796, 4],
-  [1917, 5],
-  [2097, 6],
-  [2407, 8],
-  [2476, 13],
-  [2639, 19],
-  [3133, 19.99],
+  [1357, 1],
+  [1507, 2],
+  [1671, 3],
+  [1834, 4],
+  [2015, 5],
+  [2216, 6],
+  [2516, 8],
+  [2678, 13],
+  [2779, 19],
+  [3133, 19.6],
 ];
 
 /** Skill level (fractional, 0 up to the last calibration level) equivalent to an Elo rating. */
