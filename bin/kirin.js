@@ -23,11 +23,6 @@ async function run() {
     const { runMatchCli } = await import(cli.href);
     return runMatchCli(argv.slice(1));
   }
-  if (argv[0] === 'opening') {
-    // The ECCO opening of each game in game files (a product command: no engine starts).
-    const { runOpeningCommand } = await import('../dist/src/opening-command.js');
-    return runOpeningCommand(argv.slice(1));
-  }
   const tool = {
     datagen: ['datagen', 'runDatagenCli'],
     tune: ['tune', 'runTuneCli'],
@@ -49,8 +44,8 @@ async function run() {
   }
   // The search thread starts first: it loads its modules and builds its tables
   // on the other core while this thread loads the engine (readyok comes sooner).
-  // `kirin convert` searches nothing.
-  if (argv[0] !== 'convert') {
+  // `kirin convert` and `kirin opening` search nothing.
+  if (argv[0] !== 'convert' && argv[0] !== 'opening') {
     const { prestartSearchThread } = await import('../dist/src/engine/prestart.js');
     prestartSearchThread();
   }

@@ -82,7 +82,7 @@ test('npm pack ships the product only, each file once: no tests, tools, test sup
       files.includes('dist/browser/kirin.js') &&
       files.includes('dist/browser/worker.js') &&
       files.includes('dist/browser/kirin.book') &&
-      files.includes('dist/src/opening-command.js'),
+      files.includes('dist/src/cli/opening.js'),
     'the package holds the engine, the browser entry, the default book (once, for both) and kirin opening',
   );
   const bad = files.filter((f) =>
