@@ -132,6 +132,35 @@ test('game files are read in any notation and encoding, main line, start positio
   assert.deepEqual(b.games[0].moves, ['h2e2']);
 });
 
+test("readBookGames: a kirin match game log gives Kirin's own games, its openings' FENs and moves first", () => {
+  const log = [
+    'game 1 | kirin vs old | 1-0 | checkmate | opening startpos | moves h2e2 h9g7 h0g2 | end rules',
+    'game 2 | old vs kirin | 0-1 | time | opening c3c4 g6g5 (ECCO A10) | moves b0c2 | end time',
+    'game 3 | kirin vs old | 1/2-1/2 | repetition | opening fen 4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1 moves d0d1 | moves e9f9 | end rules',
+    'game 4 | old vs kirin | 1/2-1/2 | adjudication | opening fen 4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1 | moves | end adjudication',
+    'game 5 | kirin vs old | 1-0 | checkmate | opening startpos | moves h2e2 炮二平五 | end rules',
+    '',
+  ].join('\n');
+  const r = readBookGames(new TextEncoder().encode(log), 'm.log');
+  assert.deepEqual(
+    r.games.map((g) => [g.fen, g.moves.join(' '), g.result, g.source]),
+    [
+      [null, 'h2e2 h9g7 h0g2', '1-0', 'm.log game 1'],
+      [null, 'c3c4 g6g5 b0c2', '0-1', 'm.log game 2'],
+      ['4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1', 'd0d1 e9f9', '1/2-1/2', 'm.log game 3'],
+      ['4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1', '', '1/2-1/2', 'm.log game 4'],
+    ],
+  );
+  assert.equal(r.problems.length, 1);
+  assert.match(r.problems[0], /^m\.log:5: not a game-log line/);
+  // Counted like any games: the book's first move is the one Kirin played.
+  const book = buildBook(r.games, opts);
+  assert.deepEqual(probe(book.bytes, ''), [
+    ['h2e2', 2, 1, 1, 0],
+    ['c3c4', 0, 1, 0, 0],
+  ]);
+});
+
 test('kirin book variety: Book Variety 0 plays one line, 100 several', () => {
   const book = OpeningBook.fromBytes(buildBook(GAMES, opts).bytes, 't.book');
   assert.ok(book.ok);

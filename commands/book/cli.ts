@@ -28,8 +28,9 @@ const USAGE = `usage: kirin book build --out FILE [--depth PLIES] [--min-games N
        kirin book variety [--book FILE] [--games N] [--variety V] [--seed S]
 
 build   counts the moves of the first PLIES plies (default ${DEFAULT_BOOK_OPTIONS.depth}) of every game in the
-        game files (PGN in any notation, or XQF; a directory: every .pgn and .xqf
-        below it) and writes the book: a move
+        game files (PGN in any notation, XQF, or the game log of \`kirin match
+        --log\`: Kirin's own games; a directory: every .pgn and .xqf below it)
+        and writes the book: a move
         goes in when at least N games (default ${DEFAULT_BOOK_OPTIONS.minGames}) played it and it scored at
         least PERCENT (default ${DEFAULT_BOOK_OPTIONS.minScore}) for the side that played it (a draw or an
         unknown result counts half). A game repeating an earlier one counts once

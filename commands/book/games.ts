@@ -1,6 +1,6 @@
 // The games a book is built from: each game file's main line, start position
 // and result, read with the library's game-file reader (PGN in any notation,
-// XQF; docs/NOTATION.md).
+// XQF; docs/NOTATION.md), or from a `kirin match --log` file (Kirin's own games).
 
 import {
   mainLine,
@@ -11,18 +11,51 @@ import {
   type GameErrorCode,
   type Result,
 } from '../../src/dev.js';
+import { parseLogLine } from '../match/report.js';
 import type { BookGame } from './build.js';
 
+const LOG_RESULTS = { red: '1-0', black: '0-1', draw: '1/2-1/2' } as const;
+
+/** Whether a file's text is a `kirin match --log` game log (its first line a game line). */
+function isGameLog(bytes: Uint8Array): boolean {
+  const head = new TextDecoder().decode(bytes.subarray(0, 64));
+  return /^game [1-9][0-9]* \| /.test(head);
+}
+
+/** The games of a `kirin match --log` file, one per line; a line that is no game is a problem. */
+function readLogGames(bytes: Uint8Array, name: string): { games: BookGame[]; problems: string[] } {
+  const games: BookGame[] = [];
+  const problems: string[] = [];
+  new TextDecoder()
+    .decode(bytes)
+    .split('\n')
+    .forEach((line, i) => {
+      if (line.trim() === '') return;
+      const g = parseLogLine(line, `${name}:${i + 1}`);
+      if (!g.ok) problems.push(g.error.message);
+      else
+        games.push({
+          fen: g.value.fen,
+          moves: g.value.moves,
+          result: LOG_RESULTS[g.value.result],
+          source: `${name} game ${g.value.game}`,
+        });
+    });
+  return { games, problems };
+}
+
 /**
- * The games of a file's bytes (`name` for messages): PGN or XQF, the encoding
- * told from the bytes unless `encoding` names it (a TextDecoder label, e.g.
- * big5). A game that cannot be read is a problem, and the others are read.
+ * The games of a file's bytes (`name` for messages): a `kirin match --log` game
+ * log, PGN or XQF, the encoding told from the bytes unless `encoding` names it (a
+ * TextDecoder label, e.g. big5). A game that cannot be read is a problem, and the
+ * others are read.
  */
 export function readBookGames(
   bytes: Uint8Array,
   name: string,
   encoding?: string,
 ): { games: BookGame[]; problems: string[] } {
+  if (isGameLog(bytes)) return readLogGames(bytes, name);
   const read: Result<Game, GameErrorCode>[] =
     encoding === undefined ? readGames(bytes, name) : parseGames(new TextDecoder(encoding).decode(bytes));
   const games: BookGame[] = [];

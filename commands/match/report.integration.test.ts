@@ -107,7 +107,16 @@ test('kirin match report: logs it cannot use are refused with the file and line'
   assert.match(bad('game 1 | A vs B | 1-0 | checkmate'), /^x\.log:1: not a game-log line/);
   assert.match(bad(`${line(1, 'A vs B')}\n${line(1, 'B vs A')}`), /^x\.log:2: game 1 is in the log twice/);
   const g = unwrap(parseGameLog(`${line(1, 'A vs B')}\n${line(2, 'B vs A', '0-1')}\n`, 'x.log'));
-  assert.deepEqual(g[1], { game: 2, red: 'B', black: 'A', result: 'black', reason: 'checkmate', termination: 'rules' });
+  assert.deepEqual(g[1], {
+    game: 2,
+    red: 'B',
+    black: 'A',
+    result: 'black',
+    reason: 'checkmate',
+    termination: 'rules',
+    fen: null,
+    moves: ['h2e2', 'h0g2'],
+  });
   const c = unwrap(parseGameLog(line(3, 'A vs C'), 'y.log'));
   const other = reportLines(
     [

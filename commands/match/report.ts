@@ -33,11 +33,60 @@ export interface LoggedGame {
   result: 'red' | 'black' | 'draw';
   reason: string;
   termination: string;
+  /** The game's start: the opening's FEN (null: the standard start position). */
+  fen: string | null;
+  /** Every move from `fen` (UCI): the opening's moves, then the game's. */
+  moves: string[];
+}
+
+/**
+ * The opening and moves fields of a log line ("opening startpos", "opening fen
+ * F moves M ... (name)", "opening M ... (name)"; "moves M ..."), or null.
+ */
+function loggedMoves(opening: string, played: string): { fen: string | null; moves: string[] } | null {
+  if (!opening.startsWith('opening ') || !(played === 'moves' || played.startsWith('moves '))) return null;
+  let words = opening.slice('opening '.length).split(' ');
+  const named = words.findIndex((w) => w.startsWith('('));
+  if (named >= 0) words = words.slice(0, named);
+  let fen: string | null = null;
+  if (words[0] === 'fen') {
+    if (words.length < 7) return null;
+    fen = words.slice(1, 7).join(' ');
+    words = words.slice(7);
+    if (words[0] === 'moves') words = words.slice(1);
+  } else if (words.length === 1 && words[0] === 'startpos') words = [];
+  const moves = words.concat(played.split(' ').slice(1)).filter((w) => w !== '');
+  return moves.every((m) => /^[a-i][0-9][a-i][0-9]$/.test(m)) ? { fen, moves } : null;
 }
 
 const RESULTS: Record<string, LoggedGame['result']> = { '1-0': 'red', '0-1': 'black', '1/2-1/2': 'draw' };
 /** Terminations in which the losing engine forfeited the game. */
 const FORFEITS = new Set(['time', 'illegal', 'crash']);
+
+/** Parses one line of a game log; `where` ("file:line") goes into the message. */
+export function parseLogLine(line: string, where: string): Result<LoggedGame, 'log'> {
+  const f = line.trim().split(' | ');
+  const game = /^game ([1-9][0-9]*)$/.exec(f[0]);
+  const players = f.length >= 7 ? / vs /.exec(f[1]) : null;
+  const result = f.length >= 7 ? RESULTS[f[2]] : undefined;
+  const end = /^end ([a-z]+)$/.exec(f[f.length - 1]);
+  const played = f.length === 7 ? loggedMoves(f[4], f[5]) : null;
+  if (!game || !players || !result || !end || !played)
+    return err(
+      'log',
+      `${where}: not a game-log line (game N | red vs black | result | reason | opening ... | moves ... | end T)`,
+    );
+  return ok({
+    game: Number(game[1]),
+    red: f[1].slice(0, players.index),
+    black: f[1].slice(players.index + 4),
+    result,
+    reason: f[3],
+    termination: end[1],
+    fen: played.fen,
+    moves: played.moves,
+  });
+}
 
 /** Parses a game log's text; `name` (the file) goes into the messages. */
 export function parseGameLog(text: string, name: string): Result<LoggedGame[], 'log'> {
@@ -45,27 +94,13 @@ export function parseGameLog(text: string, name: string): Result<LoggedGame[], '
   const seen = new Set<number>();
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
-    const line = lines[i].trim();
-    if (line === '') continue;
+    if (lines[i].trim() === '') continue;
     const where = `${name}:${i + 1}`;
-    const f = line.split(' | ');
-    const game = /^game ([1-9][0-9]*)$/.exec(f[0]);
-    const players = f.length >= 7 ? / vs /.exec(f[1]) : null;
-    const result = f.length >= 7 ? RESULTS[f[2]] : undefined;
-    const end = /^end ([a-z]+)$/.exec(f[f.length - 1]);
-    if (!game || !players || !result || !end)
-      return err('log', `${where}: not a game-log line (game N | red vs black | result | reason | ... | end T)`);
-    const n = Number(game[1]);
-    if (seen.has(n)) return err('log', `${where}: game ${n} is in the log twice`);
-    seen.add(n);
-    games.push({
-      game: n,
-      red: f[1].slice(0, players.index),
-      black: f[1].slice(players.index + 4),
-      result,
-      reason: f[3],
-      termination: end[1],
-    });
+    const g = parseLogLine(lines[i], where);
+    if (!g.ok) return g;
+    if (seen.has(g.value.game)) return err('log', `${where}: game ${g.value.game} is in the log twice`);
+    seen.add(g.value.game);
+    games.push(g.value);
   }
   if (games.length === 0) return err('log', `${name}: no games`);
   return ok(games);
