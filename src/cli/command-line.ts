@@ -206,3 +206,12 @@ export function numberOption(
   if (!Number.isFinite(n)) return err('arguments', `--${name} ${text}: not a number`);
   return checkBounds(name, text, n, bounds);
 }
+
+/** Where a command writes: the process's streams, or a test's own. */
+export interface CommandIo {
+  readonly stdout: { write(text: string): unknown };
+  readonly stderr: { write(text: string): unknown; readonly isTTY?: boolean };
+}
+
+/** The process's standard output and error. */
+export const PROCESS_IO: CommandIo = { stdout: process.stdout, stderr: process.stderr };

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { NOTATIONS, type Notation } from '../notation/move.js';
 import { readGames } from '../notation/files.js';
 import { writePgn } from '../notation/pgn.js';
-import { commandSpec, readCommandLine, reportCommandLine } from './command-line.js';
+import { commandSpec, readCommandLine, reportCommandLine, PROCESS_IO, type CommandIo } from './command-line.js';
 
 const SPEC = commandSpec({
   name: 'kirin convert',
@@ -21,14 +21,9 @@ const SPEC = commandSpec({
   positionals: { min: 1 },
 });
 
-export interface ConvertIo {
-  readonly stdout: { write(text: string): unknown };
-  readonly stderr: { write(text: string): unknown };
-}
-
 export function runConvertCli(
   argv: readonly string[],
-  io: ConvertIo = { stdout: process.stdout, stderr: process.stderr },
+  io: CommandIo = PROCESS_IO,
   readFile: (path: string) => Uint8Array = (path) => readFileSync(path),
 ): number {
   const cl = readCommandLine(argv, SPEC);

@@ -12,7 +12,7 @@ import { moveToUci } from '../core/types.js';
 import { mainLine } from '../notation/game.js';
 import { readGames } from '../notation/files.js';
 import { classifyOpening } from '../opening/ecco.js';
-import { commandSpec, readCommandLine, reportCommandLine } from './command-line.js';
+import { commandSpec, readCommandLine, reportCommandLine, PROCESS_IO, type CommandIo } from './command-line.js';
 
 const SPEC = commandSpec({
   name: 'kirin opening',
@@ -23,15 +23,7 @@ const SPEC = commandSpec({
   positionals: { min: 1 },
 });
 
-export interface OpeningIo {
-  readonly stdout: { write(text: string): unknown };
-  readonly stderr: { write(text: string): unknown };
-}
-
-export function runOpeningCli(
-  argv: readonly string[],
-  io: OpeningIo = { stdout: process.stdout, stderr: process.stderr },
-): number {
+export function runOpeningCli(argv: readonly string[], io: CommandIo = PROCESS_IO): number {
   const cl = readCommandLine(argv, SPEC);
   if (!cl.ok) return reportCommandLine(SPEC, cl.error, io.stdout, io.stderr);
   let status = 0;

@@ -22,7 +22,14 @@ import { annotateGame, CLASS_NAGS } from '../review/annotate.js';
 import { reviewChartSvg } from '../review/chart.js';
 import { formatReviewScore, reviewMoveTexts } from '../review/text.js';
 import { reviewGame, type Review, type ReviewOptions } from '../review/review.js';
-import { commandSpec, integerOption, readCommandLine, reportCommandLine } from './command-line.js';
+import {
+  commandSpec,
+  integerOption,
+  readCommandLine,
+  reportCommandLine,
+  PROCESS_IO,
+  type CommandIo,
+} from './command-line.js';
 import { ProgressBar } from './progress.js';
 
 const SPEC = commandSpec({
@@ -59,14 +66,6 @@ const SPEC = commandSpec({
   positionals: { min: 1, max: 1 },
 });
 
-/** Where the command writes (the tests pass their own). */
-export interface ReviewIo {
-  readonly stdout: { write(text: string): unknown };
-  readonly stderr: { write(text: string): unknown; readonly isTTY?: boolean };
-}
-
-const NODE_IO: ReviewIo = { stdout: process.stdout, stderr: process.stderr };
-
 /**
  * The notation a game file writes its moves in: its first move that reads as
  * one (tags, comments and move numbers skipped); Chinese for XQF (no text) and
@@ -85,7 +84,7 @@ export function fileNotation(bytes: Uint8Array): Notation {
   return 'chinese';
 }
 
-function fail(io: ReviewIo, message: string, code: number): number {
+function fail(io: CommandIo, message: string, code: number): number {
   io.stderr.write(`kirin review: ${message}\n`);
   return code;
 }
@@ -125,7 +124,7 @@ export function reviewReport(review: Review, names: { red: string; black: string
   return lines.join('\n') + '\n';
 }
 
-export async function runReviewCli(argv: readonly string[], io: ReviewIo = NODE_IO): Promise<number> {
+export async function runReviewCli(argv: readonly string[], io: CommandIo = PROCESS_IO): Promise<number> {
   const cl = readCommandLine(argv, SPEC);
   if (!cl.ok) return reportCommandLine(SPEC, cl.error, io.stdout, io.stderr);
   const v = cl.value.values;
