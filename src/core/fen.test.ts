@@ -172,6 +172,9 @@ describe('malformed FENs are rejected with a message naming the problem', () => 
     ['move number not a number', `${S} w - - 0 one`, /move number "one" is not a number/],
     ['move number out of range', `${S} w - - 0 100001`, /move number 100001 is out of range/],
     ['extra field', `${S} w - - 0 1 extra`, /unexpected extra field "extra"/],
+    ['castling rights', `${S} w KQkq - 0 1`, /castling rights field "KQkq" must be '-'/],
+    ['en-passant square', `${S} w - e3 0 1`, /en-passant square field "e3" must be '-'/],
+    ['free text after the side', `${S} w hello world`, /castling rights field "hello"/],
     ['side not to move in check', '3k5/9/9/9/9/9/9/9/9/r3K4 b - - 0 1', /side not to move \(red\) is in check/],
     ['kings facing', '4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1', /side not to move \(black\) is in check/],
   ];

@@ -54,6 +54,7 @@ export type FenErrorCode =
   | 'fen-square'
   | 'fen-side'
   | 'fen-counter'
+  | 'fen-unused-field'
   | 'fen-extra'
   | 'fen-check';
 
@@ -197,6 +198,13 @@ export function parseFen(fen: string): FenResult {
     if (s === 'w' || s === 'r') side = RED;
     else if (s === 'b') side = BLACK;
     else return fail('fen-side', `side to move "${fields[1]}" must be 'w' (red) or 'b' (black)`);
+  }
+
+  // Fields 3 and 4 are chess's castling rights and en-passant square; xiangqi has neither.
+  const unused = ['castling rights', 'en-passant square'];
+  for (let i = 2; i < 4 && i < fields.length; i++) {
+    if (fields[i] !== '-')
+      return fail('fen-unused-field', `${unused[i - 2]} field "${fields[i]}" must be '-' (xiangqi has none)`);
   }
 
   let rule60 = 0;
