@@ -2,10 +2,10 @@
 // redrawn in place on a terminal, a line every 10 seconds (and at the end)
 // when stderr is a file or a pipe.
 
-interface Stream {
-  write(text: string): unknown;
-  readonly isTTY?: boolean;
-}
+import type { CommandIo } from './command-line.js';
+
+/** Where the bar is drawn: a command's stderr. */
+type Stream = CommandIo['stderr'];
 
 function clock(seconds: number): string {
   if (!Number.isFinite(seconds)) return '--:--';
