@@ -19,15 +19,15 @@ export const ELO_MAX = 3133;
 export const ELO_CALIBRATION: readonly (readonly [number, number])[] = [
   [1280, 0],
   [1357, 1],
-  [1507, 2],
-  [1671, 3],
-  [1834, 4],
-  [2015, 5],
-  [2216, 6],
-  [2516, 8],
-  [2678, 13],
-  [2779, 19],
-  [3133, 19.6],
+  [1553, 2],
+  [1756, 3],
+  [1915, 4],
+  [2083, 5],
+  [2271, 6],
+  [2550, 8],
+  [2660, 13],
+  [2738, 19],
+  [3133, 19.56],
 ];
 
 /** Skill level (fractional, 0 up to the last calibration level) equivalent to an Elo rating. */
