@@ -5,16 +5,19 @@
 //   kirin data convert IN OUT     version 1 (56-byte records) <-> chains, losslessly
 //   kirin data manifest add FILE --command C --commit H --network N --seed S
 //   kirin data manifest check [DIR]
+//   kirin data manifest archive FILE | restore FILE
 
 import { commandSpec, integerOption, readCommandLine, reportCommandLine } from '../lib.js';
 import { convertFile } from './convert.js';
-import { addToManifest, checkManifest, SELFPLAY_DIR } from './manifest.js';
+import { addToManifest, archiveInManifest, checkManifest, restoreFromArchive, SELFPLAY_DIR } from './manifest.js';
 import { fileStats, formatStats, type FileStats } from './stats.js';
 
 const USAGE = `usage: kirin data stats FILE...
        kirin data convert IN OUT
        kirin data manifest add FILE --command CMD --commit HASH --network NAME --seed S
        kirin data manifest check [DIR]
+       kirin data manifest archive FILE
+       kirin data manifest restore FILE
 
 stats: per file and in all, the games, the positions (a chain file's scored
 positions; a version-1 file's records), the records (what \`kirin train\` reads:
@@ -30,7 +33,11 @@ manifest: the self-play data in the repository (data/selfplay/): \`add\` writes
 the entry of a chain file (*.kc) into manifest.json of its folder (games,
 positions, records, bytes and SHA-256 measured, how it was made as given);
 \`check\` checks every entry of DIR's manifest (default data/selfplay) against
-its file, and that every chain file there has one.
+its file, and that every chain file there has one. \`archive\` takes a file
+that is committed as it is out of the working tree (to keep data/ under
+150 MB), its entry kept with the commit that holds it (commit the deletion and
+manifest.json); \`restore\` writes an archived file back from that commit, checked
+by its SHA-256, for reading (not for committing again).
 `;
 
 const SPEC = commandSpec({
@@ -83,7 +90,21 @@ export function runDataCli(argv: string[]): number {
       process.stdout.write(`kirin data manifest: ${dir}: every file agrees with the manifest\n`);
       return 0;
     }
-    return reportCommandLine(SPEC, { code: 'arguments', message: 'manifest add FILE ... or manifest check [DIR]' });
+    if ((args[0] === 'archive' || args[0] === 'restore') && args.length === 2) {
+      const archive = args[0] === 'archive';
+      const r = archive ? archiveInManifest(args[1]) : restoreFromArchive(args[1]);
+      if (!r.ok) return refuse(r.error.message);
+      process.stdout.write(
+        archive
+          ? `kirin data manifest: ${args[1]} archived at ${r.value.archived}; commit its deletion and the manifest\n`
+          : `kirin data manifest: ${args[1]} restored from ${r.value.archived} (${r.value.bytes} bytes, SHA-256 agrees)\n`,
+      );
+      return 0;
+    }
+    return reportCommandLine(SPEC, {
+      code: 'arguments',
+      message: 'manifest add FILE ..., manifest check [DIR], manifest archive FILE or manifest restore FILE',
+    });
   }
   if (command === 'stats') {
     if (args.length === 0) return reportCommandLine(SPEC, { code: 'arguments', message: 'stats needs at least one file' });

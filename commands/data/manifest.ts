@@ -4,10 +4,13 @@
 // bytes, SHA-256). `kirin data manifest add` writes an entry from the file,
 // `kirin data manifest check` checks every entry against its file, and
 // commands/data/manifest.test.ts checks the repository's (quickly: SHA-256, bytes
-// and the blocks' counts; records where a file is small).
+// and the blocks' counts; records where a file is small). `archive` takes a
+// committed file out of the working tree (data/ stays under 150 MB) and keeps its
+// entry with the commit that holds it; `restore` brings it back from git.
 
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, openSync, readFileSync, readSync, readdirSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { err, ok, type Result } from '../../src/dev.js';
 import { readChain } from '../datagen/chain.js';
@@ -35,6 +38,11 @@ export interface ManifestEntry {
   records: number;
   bytes: number;
   sha256: string;
+  /**
+   * Set when the file is archived: the commit whose tree still holds it (in the
+   * manifest's folder). The working tree may then lack the file.
+   */
+  archived?: string;
 }
 
 const FIELDS: Array<[keyof ManifestEntry, 'string' | 'number']> = [
@@ -67,6 +75,9 @@ export function readManifest(path: string): Result<ManifestEntry[], 'manifest'> 
       if (typeof v !== type || (type === 'number' && !Number.isInteger(v)))
         return err('manifest', `${path}: entry ${i}: "${name}" is not ${type === 'number' ? 'an integer' : 'a string'}`);
     }
+    const archived = (f as Record<string, unknown>).archived;
+    if (archived !== undefined && (typeof archived !== 'string' || !/^[0-9a-f]{7,40}$/.test(archived)))
+      return err('manifest', `${path}: entry ${i}: "archived" is not a commit hash`);
   }
   return ok(files as ManifestEntry[]);
 }
@@ -84,6 +95,11 @@ function writeManifest(path: string, files: ManifestEntry[]): void {
       2,
     ) + '\n',
   );
+}
+
+/** SHA-256 of bytes in memory (hex). */
+function sha256(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
 }
 
 /** SHA-256 of a file (hex), read in pieces. */
@@ -144,7 +160,7 @@ export function checkManifest(dir: string, recordsUpTo = Infinity): Result<strin
       continue;
     }
     if (!existsSync(path)) {
-      problems.push(`${e.file}: missing`);
+      if (e.archived === undefined) problems.push(`${e.file}: missing`);
       continue;
     }
     const got = measure(path, e.bytes <= recordsUpTo);
@@ -176,5 +192,80 @@ export function addToManifest(
   if (!got.ok) return err('manifest', `${path}: ${got.error.message}`);
   const entry: ManifestEntry = { file: basename(path), ...about, ...got.value };
   writeManifest(join(dir, MANIFEST), [...m.value.filter((e) => e.file !== entry.file), entry]);
+  return ok(entry);
+}
+
+/** Runs git in `dir`; its output, or what went wrong. */
+function git(dir: string, args: string[]): Result<Buffer, 'manifest'> {
+  try {
+    return ok(execFileSync('git', ['-C', dir, ...args], { maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'pipe'] }));
+  } catch (e) {
+    const why = (e as { stderr?: Buffer }).stderr?.toString().trim() || (e as Error).message;
+    return err('manifest', `git ${args.join(' ')}: ${why}`);
+  }
+}
+
+/** The entry of `name` in the manifest of `dir`, with all entries. */
+function findEntry(
+  dir: string,
+  name: string,
+): Result<{ entries: ManifestEntry[]; entry: ManifestEntry }, 'manifest'> {
+  const m = readManifest(join(dir, MANIFEST));
+  if (!m.ok) return m;
+  const entry = m.value.find((e) => e.file === name);
+  if (!entry) return err('manifest', `${name}: not in ${join(dir, MANIFEST)}`);
+  return ok({ entries: m.value, entry });
+}
+
+/**
+ * Archives chain file `path`: checks that it agrees with its manifest entry and
+ * is committed as it is at HEAD, records HEAD's commit in the entry as
+ * `archived` and deletes the file from the working tree (commit the deletion
+ * and the manifest together).
+ */
+export function archiveInManifest(path: string): Result<ManifestEntry, 'manifest'> {
+  const dir = dirname(path);
+  const name = basename(path);
+  const found = findEntry(dir, name);
+  if (!found.ok) return found;
+  const { entries, entry } = found.value;
+  if (entry.archived !== undefined) return err('manifest', `${name}: already archived (commit ${entry.archived})`);
+  if (!existsSync(path)) return err('manifest', `${name}: missing`);
+  if (fileSha256(path) !== entry.sha256) return err('manifest', `${name}: differs from its manifest entry (SHA-256)`);
+  const prefix = git(dir, ['rev-parse', '--show-prefix']);
+  if (!prefix.ok) return prefix;
+  const committed = git(dir, ['rev-parse', '--verify', '--quiet', `HEAD:${prefix.value.toString().trim()}${name}`]);
+  const here = git(dir, ['hash-object', '--', name]);
+  if (!here.ok) return here;
+  if (!committed.ok || committed.value.toString().trim() !== here.value.toString().trim())
+    return err('manifest', `${name}: not committed as it is at HEAD; commit it before archiving`);
+  const head = git(dir, ['rev-parse', 'HEAD']);
+  if (!head.ok) return head;
+  const archived: ManifestEntry = { ...entry, archived: head.value.toString().trim() };
+  rmSync(path);
+  writeManifest(join(dir, MANIFEST), [...entries.filter((e) => e !== entry), archived]);
+  return ok(archived);
+}
+
+/**
+ * Restores archived chain file `path` from the commit its manifest entry names,
+ * checked against the entry's SHA-256. The entry stays archived: the restored
+ * file is for reading (training, stats), not for committing again.
+ */
+export function restoreFromArchive(path: string): Result<ManifestEntry, 'manifest'> {
+  const dir = dirname(path);
+  const name = basename(path);
+  const found = findEntry(dir, name);
+  if (!found.ok) return found;
+  const { entry } = found.value;
+  if (entry.archived === undefined) return err('manifest', `${name}: not archived`);
+  if (existsSync(path)) return err('manifest', `${name}: already in ${dir}`);
+  const prefix = git(dir, ['rev-parse', '--show-prefix']);
+  if (!prefix.ok) return prefix;
+  const bytes = git(dir, ['show', `${entry.archived}:${prefix.value.toString().trim()}${name}`]);
+  if (!bytes.ok) return bytes;
+  if (sha256(bytes.value) !== entry.sha256)
+    return err('manifest', `${name}: the file at ${entry.archived} differs from its manifest entry (SHA-256)`);
+  writeFileSync(path, bytes.value);
   return ok(entry);
 }
