@@ -1,29 +1,10 @@
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
 import { test } from 'node:test';
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoPath } from '../lib.js';
-import {
-  addToManifest,
-  archiveInManifest,
-  checkManifest,
-  MANIFEST,
-  readManifest,
-  restoreFromArchive,
-  SELFPLAY_DIR,
-} from './manifest.js';
+import { addToManifest, checkManifest, MANIFEST, readManifest, SELFPLAY_DIR } from './manifest.js';
 
 /** Bytes under a folder, recursively. */
 function folderBytes(dir: string): number {
@@ -86,68 +67,6 @@ test('the manifest check finds a changed, missing or unlisted file and wrong cou
     assert.ok(!bad.ok && /entry 0: "command" is not a string/.test(bad.error.message));
   } finally {
     rmSync(dir, { recursive: true, force: true });
-  }
-});
-
-const HAS_GIT = spawnSync('git', ['--version']).status === 0;
-
-test('archive takes a committed file out of the tree, restore brings it back from git', { skip: !HAS_GIT && 'git is not installed' }, () => {
-  const repo = mkdtempSync(join(tmpdir(), 'kirin-archive-'));
-  const git = (...args: string[]) =>
-    execFileSync('git', ['-C', repo, '-c', 'user.name=kirin', '-c', 'user.email=kirin@example.invalid', '-c', 'commit.gpgsign=false', ...args])
-      .toString()
-      .trim();
-  try {
-    git('init', '-q');
-    const dir = join(repo, 'data', 'selfplay');
-    mkdirSync(dir, { recursive: true });
-    const file = join(dir, 'a.kc');
-    const entry = m0();
-    copyFileSync(join(SELFPLAY_DIR, entry.file), file);
-    assert.ok(addToManifest(file, { command: 'kirin datagen ...', commit: 'abc1234', network: 'n', seed: 5 }).ok);
-    const refused = (r: ReturnType<typeof archiveInManifest>, why: RegExp) => {
-      assert.ok(!r.ok, 'refused');
-      if (!r.ok) assert.match(r.error.message, why);
-    };
-    // Not committed yet: refused, the file stays.
-    refused(archiveInManifest(file), /a\.kc: not committed as it is at HEAD/);
-    git('add', '-A');
-    git('commit', '-q', '-m', 'data');
-    const head = git('rev-parse', 'HEAD');
-    refused(restoreFromArchive(file), /a\.kc: not archived/);
-    const archived = archiveInManifest(file);
-    assert.ok(archived.ok && archived.value.archived === head);
-    assert.ok(!existsSync(file));
-    refused(archiveInManifest(file), /already archived/);
-    // The check accepts the archived file's absence.
-    const check = () => {
-      const r = checkManifest(dir);
-      assert.ok(r.ok);
-      return r.ok ? r.value.join('\n') : '';
-    };
-    assert.equal(check(), '');
-    git('commit', '-q', '-am', 'archive');
-    const restored = restoreFromArchive(file);
-    assert.ok(restored.ok);
-    assert.equal(readFileSync(file).equals(readFileSync(join(SELFPLAY_DIR, entry.file))), true);
-    refused(restoreFromArchive(file), /already in/);
-    // A restored file is checked like any other.
-    assert.equal(check(), '');
-    const bytes = readFileSync(file);
-    bytes[bytes.length - 5] ^= 1;
-    writeFileSync(file, bytes);
-    assert.match(check(), /a\.kc: block at byte \d+: damaged/);
-    // An entry naming a commit that lacks the file.
-    rmSync(file);
-    const m = JSON.parse(readFileSync(join(dir, MANIFEST), 'utf8')) as { files: Record<string, unknown>[] };
-    m.files[0].archived = git('rev-parse', 'HEAD');
-    writeFileSync(join(dir, MANIFEST), JSON.stringify(m));
-    refused(restoreFromArchive(file), /git show [0-9a-f]{40}:data\/selfplay\/a\.kc: /);
-    m.files[0].archived = 'HEAD~1';
-    writeFileSync(join(dir, MANIFEST), JSON.stringify(m));
-    refused(archiveInManifest(file), /entry 0: "archived" is not a commit hash/);
-  } finally {
-    rmSync(repo, { recursive: true, force: true });
   }
 });
 
