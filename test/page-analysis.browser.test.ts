@@ -312,12 +312,19 @@ test(
 
       await page.selectOption('#multipv', '3');
       await page.waitForFunction(arrowsAndLines(3), null, { timeout: 30_000 });
-      // A click on a line's second move plays the line up to it (read and clicked at once: the analysis goes on).
-      const line = await page.$eval('#lines .line[data-line="1"]', (l) => {
-        const ms = [...l.querySelectorAll('.pv-move')].slice(0, 2);
-        (ms[1] as unknown as { click(): void }).click();
-        return ms.map((m) => m.textContent ?? '');
-      });
+      // A click on a line's second move plays the line up to it (read and clicked in one frame: the
+      // analysis goes on, and a line just restarted at depth 1 has one move, so wait for a second).
+      const clicked = await page.waitForFunction(
+        `(() => {
+          const ms = [...document.querySelectorAll('#lines .line[data-line="1"] .pv-move')].slice(0, 2);
+          if (ms.length < 2) return false;
+          ms[1].click();
+          return ms.map((m) => m.textContent ?? '');
+        })()`,
+        null,
+        { timeout: 30_000 },
+      );
+      const line = (await clicked.jsonValue()) as string[];
       assert.equal(await shownFen(page), fenAfter(line));
       assert.deepEqual(await listedUci(page), line);
       assert.deepEqual(errors, []);

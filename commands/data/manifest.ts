@@ -205,6 +205,12 @@ function git(dir: string, args: string[]): Result<Buffer, 'manifest'> {
   }
 }
 
+/** The path git gives file `name` of `dir` in a commit: the folder's path in its repository, then the name. */
+function gitPath(dir: string, name: string): Result<string, 'manifest'> {
+  const prefix = git(dir, ['rev-parse', '--show-prefix']);
+  return prefix.ok ? ok(`${prefix.value.toString().trim()}${name}`) : prefix;
+}
+
 /** The entry of `name` in the manifest of `dir`, with all entries. */
 function findEntry(
   dir: string,
@@ -232,9 +238,9 @@ export function archiveInManifest(path: string): Result<ManifestEntry, 'manifest
   if (entry.archived !== undefined) return err('manifest', `${name}: already archived (commit ${entry.archived})`);
   if (!existsSync(path)) return err('manifest', `${name}: missing`);
   if (fileSha256(path) !== entry.sha256) return err('manifest', `${name}: differs from its manifest entry (SHA-256)`);
-  const prefix = git(dir, ['rev-parse', '--show-prefix']);
-  if (!prefix.ok) return prefix;
-  const committed = git(dir, ['rev-parse', '--verify', '--quiet', `HEAD:${prefix.value.toString().trim()}${name}`]);
+  const inGit = gitPath(dir, name);
+  if (!inGit.ok) return inGit;
+  const committed = git(dir, ['rev-parse', '--verify', '--quiet', `HEAD:${inGit.value}`]);
   const here = git(dir, ['hash-object', '--', name]);
   if (!here.ok) return here;
   if (!committed.ok || committed.value.toString().trim() !== here.value.toString().trim())
@@ -260,9 +266,9 @@ export function restoreFromArchive(path: string): Result<ManifestEntry, 'manifes
   const { entry } = found.value;
   if (entry.archived === undefined) return err('manifest', `${name}: not archived`);
   if (existsSync(path)) return err('manifest', `${name}: already in ${dir}`);
-  const prefix = git(dir, ['rev-parse', '--show-prefix']);
-  if (!prefix.ok) return prefix;
-  const bytes = git(dir, ['show', `${entry.archived}:${prefix.value.toString().trim()}${name}`]);
+  const inGit = gitPath(dir, name);
+  if (!inGit.ok) return inGit;
+  const bytes = git(dir, ['show', `${entry.archived}:${inGit.value}`]);
   if (!bytes.ok) return bytes;
   if (sha256(bytes.value) !== entry.sha256)
     return err('manifest', `${name}: the file at ${entry.archived} differs from its manifest entry (SHA-256)`);
