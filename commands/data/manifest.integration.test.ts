@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { unwrap } from '../../test/support/fixtures.js';
 import {
   addToManifest,
   archiveInManifest,
@@ -29,7 +30,8 @@ test('archive takes a committed file out of the tree, restore brings it back fro
     const dir = join(repo, 'data', 'selfplay');
     mkdirSync(dir, { recursive: true });
     const file = join(dir, 'a.kc');
-    const entry = m0();
+    const [entry] = unwrap(readManifest(join(SELFPLAY_DIR, MANIFEST)));
+    assert.ok(entry, 'the manifest has an entry');
     copyFileSync(join(SELFPLAY_DIR, entry.file), file);
     assert.ok(addToManifest(file, { command: 'kirin datagen ...', commit: 'abc1234', network: 'n', seed: 5 }).ok);
     const refused = (r: ReturnType<typeof archiveInManifest>, why: RegExp) => {
@@ -77,9 +79,3 @@ test('archive takes a committed file out of the tree, restore brings it back fro
     rmSync(repo, { recursive: true, force: true });
   }
 });
-
-function m0() {
-  const m = readManifest(join(SELFPLAY_DIR, MANIFEST));
-  assert.ok(m.ok && m.value.length);
-  return m.ok ? m.value[0] : assert.fail();
-}

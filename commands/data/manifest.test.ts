@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { unwrap } from '../../test/support/fixtures.js';
 import { repoPath } from '../lib.js';
 import { addToManifest, checkManifest, MANIFEST, readManifest, SELFPLAY_DIR } from './manifest.js';
 
@@ -29,7 +30,8 @@ test('the manifest check finds a changed, missing or unlisted file and wrong cou
   const dir = mkdtempSync(join(tmpdir(), 'kirin-manifest-'));
   try {
     const file = join(dir, 'a.kc');
-    const entry = m0();
+    const [entry] = unwrap(readManifest(join(SELFPLAY_DIR, MANIFEST)));
+    assert.ok(entry, 'the manifest has an entry');
     copyFileSync(join(SELFPLAY_DIR, entry.file), file);
     const about = { command: 'kirin datagen ...', commit: 'abc1234', network: 'n', seed: 5 };
     const added = addToManifest(file, about);
@@ -69,9 +71,3 @@ test('the manifest check finds a changed, missing or unlisted file and wrong cou
     rmSync(dir, { recursive: true, force: true });
   }
 });
-
-function m0() {
-  const m = readManifest(join(SELFPLAY_DIR, MANIFEST));
-  assert.ok(m.ok && m.value.length);
-  return m.ok ? m.value[0] : assert.fail();
-}
