@@ -81,16 +81,16 @@ test('a weak level sometimes leaves a piece hanging that a stronger level always
 // that they follow from the stored measurement, test/data/strength-scale.json).
 const DOCUMENTED: Array<[number, number]> = [
   [1280, 0],
-  [1357, 1],
-  [1553, 2],
-  [1756, 3],
-  [1915, 4],
-  [2083, 5],
-  [2271, 6],
-  [2550, 8],
-  [2660, 13],
-  [2738, 19],
-  [3133, 19.56],
+  [1358, 1],
+  [1520, 2],
+  [1699, 3],
+  [1883, 4],
+  [2058, 5],
+  [2250, 6],
+  [2616, 8],
+  [2700, 13],
+  [2933, 19],
+  [3133, 19.36],
 ];
 
 test('UCI_Elo maps to skill levels: the documented points, monotonic over 1280..3133', () => {
