@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { Position } from '../core/position.js';
 import { legalMoves } from '../core/movegen.js';
@@ -6,6 +8,7 @@ import { Searcher } from './search.js';
 import { ELO_CALIBRATION, ELO_MAX, ELO_MIN, Skill, eloToLevel } from './skill.js';
 import { moveToUci } from '../core/types.js';
 import { defaultOptions, recordingIO } from '../../test/support/fixtures.js';
+import { repoRoot } from '../../commands/lib.js';
 
 const searcher = new Searcher(4);
 
@@ -77,28 +80,30 @@ test('a weak level sometimes leaves a piece hanging that a stronger level always
   assert.ok(weak <= 25 && weak >= 10, `level 0 took the knight ${weak} times of 30`);
 });
 
-// The calibration points of docs/STRENGTH.md (measured with lab/strength/elo-scale.ts; fit.test.ts checks
-// that they follow from the stored measurement, test/data/strength-scale.json).
-const DOCUMENTED: Array<[number, number]> = [
-  [1280, 0],
-  [1358, 1],
-  [1520, 2],
-  [1699, 3],
-  [1883, 4],
-  [2058, 5],
-  [2250, 6],
-  [2616, 8],
-  [2700, 13],
-  [2933, 19],
-  [3133, 19.36],
-];
+// The calibration points as docs/STRENGTH.md tables them (its "UCI_Elo" and "level" rows, measured with
+// lab/strength/elo-scale.ts; fit.test.ts checks that ELO_CALIBRATION follows from the stored measurement,
+// test/data/strength-scale.json).
+function documentedPoints(): Array<[number, number]> {
+  const lines = readFileSync(join(repoRoot(), 'docs', 'STRENGTH.md'), 'utf8').split('\n');
+  const at = lines.findIndex((l) => l.startsWith('| UCI_Elo |'));
+  assert.ok(at >= 0 && lines[at + 2]?.startsWith('| level '), 'docs/STRENGTH.md tables UCI_Elo over level');
+  const cells = (line: string): number[] =>
+    line
+      .split('|')
+      .slice(2, -1)
+      .map((cell) => Number(cell.trim()));
+  const [elos, levels] = [cells(lines[at]), cells(lines[at + 2])];
+  assert.equal(elos.length, levels.length, 'one level for each UCI_Elo');
+  return elos.map((elo, k) => [elo, levels[k]]);
+}
 
 test('UCI_Elo maps to skill levels: the documented points, monotonic over 1280..3133', () => {
+  const documented = documentedPoints();
   assert.deepEqual(
     ELO_CALIBRATION.map(([e, l]) => [e, l]),
-    DOCUMENTED,
+    documented,
   );
-  for (const [elo, level] of DOCUMENTED) assert.ok(Math.abs(eloToLevel(elo) - level) < 1e-9, `${elo}`);
+  for (const [elo, level] of documented) assert.ok(Math.abs(eloToLevel(elo) - level) < 1e-9, `${elo}`);
   assert.equal(eloToLevel(ELO_MIN), 0);
   assert.equal(eloToLevel(ELO_MIN - 100), 0);
   assert.ok(eloToLevel(ELO_MAX) < 20, 'the top of the scale is still limited');
@@ -111,7 +116,7 @@ test('UCI_Elo maps to skill levels: the documented points, monotonic over 1280..
     prev = l;
   }
   // Between two points the level is interpolated linearly.
-  assert.ok(Math.abs(eloToLevel((DOCUMENTED[1][0] + DOCUMENTED[2][0]) / 2) - 1.5) < 1e-9);
+  assert.ok(Math.abs(eloToLevel((documented[1][0] + documented[2][0]) / 2) - 1.5) < 1e-9);
 });
 
 test('Skill Level 20 and UCI_LimitStrength off are full strength', () => {
