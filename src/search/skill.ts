@@ -18,16 +18,16 @@ export const ELO_MAX = 3133;
 /** [UCI_Elo, level] pairs, increasing in both; the first is ELO_MIN, the last ELO_MAX. */
 export const ELO_CALIBRATION: readonly (readonly [number, number])[] = [
   [1280, 0],
-  [1358, 1],
-  [1520, 2],
-  [1699, 3],
-  [1883, 4],
-  [2058, 5],
-  [2250, 6],
-  [2616, 8],
-  [2700, 13],
-  [2933, 19],
-  [3133, 19.36],
+  [1374, 1],
+  [1565, 2],
+  [1732, 3],
+  [1861, 4],
+  [2009, 5],
+  [2210, 6],
+  [2579, 8],
+  [2614, 13],
+  [2809, 19],
+  [3133, 19.62],
 ];
 
 /** Skill level (fractional, 0 up to the last calibration level) equivalent to an Elo rating. */
