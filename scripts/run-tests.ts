@@ -26,7 +26,7 @@ import { join, relative } from 'node:path';
 import { commandSpec, readCommandLine, reportCommandLine, repoRoot, runMain } from '../commands/lib.js';
 
 /** The folders holding tests. */
-const TEST_FOLDERS = ['src', 'commands', 'lab', 'scripts', 'test'];
+const TEST_FOLDERS = ['src', 'commands', 'lab', 'scripts', 'test', 'web'];
 
 export const LEVELS = ['unit', 'integration', 'browser'] as const;
 export type Level = (typeof LEVELS)[number];
