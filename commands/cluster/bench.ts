@@ -11,7 +11,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { err, ok, type Result } from '../../src/dev.js';
-import { parseMatchArgs } from '../match/cli.js';
+import { parseMatchArgs } from '../match/args.js';
 import { commandSpec, integerOption, readCommandLine, reportCommandLine, runMain } from '../lib.js';
 import { connect, keys, parseRedisUrl, type RedisTarget } from './redis.js';
 import { Coordinator, createRun, newQueue, type RunHandler } from './runs.js';

@@ -12,7 +12,7 @@ import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
 import type { Queue } from 'bullmq';
 import { err, ok, type Result } from '../../src/dev.js';
-import { MATCH_GROUPS, MATCH_OPTIONS, MATCH_USAGE, matchArgsFrom } from '../match/cli.js';
+import { MATCH_GROUPS, MATCH_OPTIONS, MATCH_USAGE, matchArgsFrom } from '../match/args.js';
 import { DATAGEN_NUMBERS } from '../datagen/cli.js';
 import {
   commandSpec,

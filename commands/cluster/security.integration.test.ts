@@ -28,7 +28,7 @@ import {
   worker,
 } from '../../test/support/cluster.js';
 import { parseTimeControl } from '../match/game.js';
-import { parseMatchArgs } from '../match/cli.js';
+import { parseMatchArgs } from '../match/args.js';
 import { unwrap } from '../../test/support/fixtures.js';
 import { RedisServer } from './redis-server.js';
 import { keys, parseRedisUrl } from './redis.js';

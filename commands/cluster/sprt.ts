@@ -16,7 +16,7 @@ import { writeFileSync } from 'node:fs';
 import { UciEngine } from '../match/uci-engine.js';
 import { formatTimeControl, resultString } from '../match/game.js';
 import { checkMatchText, endingsLine, gameLogLine, runMatch, summaryLines, type MatchStats } from '../match/match.js';
-import type { MatchArgs } from '../match/cli.js';
+import type { MatchArgs } from '../match/args.js';
 import { loadOpenings, shuffled, type Opening } from '../match/openings.js';
 import { formatSprt, sprtStatus, type SprtStatus } from '../match/sprt.js';
 import { eloEstimate, formatElo, pentanomial, trinomial } from '../match/elo.js';
