@@ -5,17 +5,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoPath } from '../lib.js';
 import { runDataCli } from './cli.js';
+import { statsOfFiles } from './stats.js';
 
 /** Runs `kirin data ...`: its exit code and what it printed. */
-function run(args: string[]): { code: number; out: string; err: string } {
+async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
   const write = process.stdout.write,
     errWrite = process.stderr.write;
   let out = '',
     err = '';
-  process.stdout.write = (c: string | Uint8Array) => ((out += String(c)), true);
-  process.stderr.write = (c: string | Uint8Array) => ((err += String(c)), true);
+  // Only text is the command's: while it awaits its worker threads the test runner writes its own bytes.
+  process.stdout.write = ((c: string | Uint8Array, ...rest: never[]) =>
+    typeof c === 'string' ? ((out += c), true) : write.call(process.stdout, c, ...rest)) as typeof write;
+  process.stderr.write = ((c: string | Uint8Array, ...rest: never[]) =>
+    typeof c === 'string' ? ((err += c), true) : errWrite.call(process.stderr, c, ...rest)) as typeof errWrite;
   try {
-    return { code: runDataCli(args), out, err };
+    const code = await runDataCli(args);
+    return { code, out, err };
   } finally {
     process.stdout.write = write;
     process.stderr.write = errWrite;
@@ -25,8 +30,8 @@ function run(args: string[]): { code: number; out: string; err: string } {
 const V1 = repoPath('test', 'data', 'selfplay-v1-sample.bin');
 const CHAINS = repoPath('data', 'selfplay', 'kn16-sample.kc');
 
-test('kirin data stats: per file and a total line; a damaged file is refused naming the offset', () => {
-  const r = run(['stats', V1, CHAINS]);
+test('kirin data stats: per file and a total line; a damaged file is refused naming the offset', async () => {
+  const r = await run(['stats', V1, CHAINS]);
   assert.equal(r.code, 0, r.err);
   const lines = r.out.split('\n');
   assert.match(lines[0], /^file\s+format\s+games\s+positions\s+records\s+bytes\s+bytes\/position\s+bytes\/record$/);
@@ -39,24 +44,39 @@ test('kirin data stats: per file and a total line; a damaged file is refused nam
     const bad = readFileSync(CHAINS);
     bad[200] ^= 0x10;
     writeFileSync(join(dir, 'bad.kc'), bad);
-    const b = run(['stats', join(dir, 'bad.kc')]);
+    const b = await run(['stats', join(dir, 'bad.kc')]);
     assert.equal(b.code, 2);
     assert.match(b.err, /bad\.kc: block at byte 16: damaged \(CRC-32 mismatch\)/);
     // Convert both ways through the command line.
-    const c = run(['convert', V1, join(dir, 'x.kc')]);
+    const c = await run(['convert', V1, join(dir, 'x.kc')]);
     assert.equal(c.code, 0, c.err);
     assert.match(c.out, /3000 records, [0-4]\.\d\d bytes\/record.*\n.*read back: identical/);
-    assert.equal(run(['convert', join(dir, 'x.kc'), join(dir, 'y.bin')]).code, 0);
+    assert.equal((await run(['convert', join(dir, 'x.kc'), join(dir, 'y.bin')])).code, 0);
     assert.ok(readFileSync(join(dir, 'y.bin')).equals(readFileSync(V1)));
-    assert.equal(run(['convert', V1, join(dir, 'x.kc')]).code, 2, 'OUT exists');
+    assert.equal((await run(['convert', V1, join(dir, 'x.kc')])).code, 2, 'OUT exists');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
   // Usage errors.
-  assert.equal(run(['stats']).code, 2);
-  assert.equal(run(['convert', V1]).code, 2);
-  assert.equal(run(['frobnicate']).code, 2);
-  assert.equal(run(['stats', V1, '--seed', '3']).code, 2, '--seed belongs to manifest add');
-  assert.equal(run(['manifest', 'add', CHAINS, '--seed', '3']).code, 2, '--command and the rest are required');
-  assert.equal(run(['--help']).code, 0);
+  assert.equal((await run(['stats'])).code, 2);
+  assert.equal((await run(['convert', V1])).code, 2);
+  assert.equal((await run(['frobnicate'])).code, 2);
+  assert.equal((await run(['stats', V1, '--seed', '3'])).code, 2, '--seed belongs to manifest add');
+  assert.equal((await run(['manifest', 'add', CHAINS, '--seed', '3'])).code, 2, '--command and the rest are required');
+  assert.equal((await run(['--help'])).code, 0);
+});
+
+test('kirin data stats: worker threads give the same stats as one thread, in the files order', async () => {
+  const paths = [V1, CHAINS, V1];
+  const one = await statsOfFiles(paths, 1);
+  const two = await statsOfFiles(paths, 2);
+  assert.ok(one.ok && two.ok);
+  assert.deepEqual(two.value, one.value);
+  assert.deepEqual(
+    two.value.map((f) => f.path),
+    paths,
+  );
+  const missing = await statsOfFiles([CHAINS, '/nonexistent/x.kc'], 2);
+  assert.ok(!missing.ok);
+  assert.match(missing.error.message, /^\/nonexistent\/x\.kc: /);
 });

@@ -10,7 +10,7 @@
 import { commandSpec, integerOption, readCommandLine, reportCommandLine } from '../lib.js';
 import { convertFile } from './convert.js';
 import { addToManifest, archiveInManifest, checkManifest, restoreFromArchive, SELFPLAY_DIR } from './manifest.js';
-import { fileStats, formatStats, type FileStats } from './stats.js';
+import { formatStats, statsOfFiles } from './stats.js';
 
 const USAGE = `usage: kirin data stats FILE...
        kirin data convert IN OUT
@@ -52,7 +52,7 @@ const SPEC = commandSpec({
   positionals: { min: 1, max: Infinity },
 });
 
-export function runDataCli(argv: string[]): number {
+export async function runDataCli(argv: string[]): Promise<number> {
   const cl = readCommandLine(argv, SPEC);
   if (!cl.ok) return reportCommandLine(SPEC, cl.error);
   const [command, ...args] = cl.value.positionals;
@@ -108,13 +108,9 @@ export function runDataCli(argv: string[]): number {
   }
   if (command === 'stats') {
     if (args.length === 0) return reportCommandLine(SPEC, { code: 'arguments', message: 'stats needs at least one file' });
-    const files: FileStats[] = [];
-    for (const path of args) {
-      const s = fileStats(path);
-      if (!s.ok) return refuse(`${path}: ${s.error.message}`);
-      files.push(s.value);
-    }
-    process.stdout.write(formatStats(files) + '\n');
+    const files = await statsOfFiles(args);
+    if (!files.ok) return refuse(files.error.message);
+    process.stdout.write(formatStats(files.value) + '\n');
     return 0;
   }
   if (command === 'convert') {

@@ -4,11 +4,13 @@
 // per position and per record, the games' results and the distribution of the
 // search scores in pawn buckets, per file and in all.
 
-import { PAWN_VALUE, VALUE_MATE_IN_MAX_PLY, ok, type Result } from '../../src/dev.js';
+import { PAWN_VALUE, VALUE_MATE_IN_MAX_PLY, err, ok, type Result } from '../../src/dev.js';
 import { readChain, type ChainVisitor } from '../datagen/chain.js';
 import { OFF_PLY, OFF_RESULT, OFF_SCORE, OFF_SIDE, fileVersion, forEachV1Record } from '../datagen/format.js';
 import { RecordView } from '../datagen/records.js';
 import { statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
 
 /** Bucket edges in pawns (side to move's view); a last bucket holds the mate scores. */
 const EDGES = [-16, -8, -4, -2, -1, 0, 1, 2, 4, 8, 16];
@@ -107,6 +109,73 @@ export function fileStats(path: string): Result<FileStats, string> {
   if (!r.ok) return r;
   s.records = view.count;
   return ok(s);
+}
+
+/** A worker's answer for one file (worker.ts). */
+export interface StatsReply {
+  index: number;
+  stats: FileStats | null;
+  error: string | null;
+}
+
+/**
+ * The stats of `paths`, in their order, read by up to `threads` worker threads
+ * (default: one per core), the largest files first so that the threads finish
+ * together; or the first file (in `paths`' order) that cannot be read, named,
+ * with why. One file, or one thread, is read on this thread.
+ */
+export async function statsOfFiles(
+  paths: readonly string[],
+  threads = availableParallelism(),
+): Promise<Result<FileStats[], 'data-file'>> {
+  const n = Math.max(1, Math.min(threads, paths.length));
+  if (n === 1) {
+    const out: FileStats[] = [];
+    for (const path of paths) {
+      const r = fileStats(path);
+      if (!r.ok) return err('data-file', `${path}: ${r.error.message}`);
+      out.push(r.value);
+    }
+    return ok(out);
+  }
+  const size = (p: string): number => {
+    try {
+      return statSync(p).size;
+    } catch {
+      return 0;
+    }
+  };
+  const queue = paths.map((path, index) => ({ path, index, bytes: size(path) })).sort((a, b) => b.bytes - a.bytes);
+  const results: (FileStats | null)[] = paths.map(() => null);
+  let failure: { index: number; message: string } | null = null;
+  const workers = Array.from({ length: n }, () => new Worker(new URL('./worker.js', import.meta.url)));
+  try {
+    await Promise.all(
+      workers.map(
+        (w) =>
+          new Promise<void>((resolve, reject) => {
+            const next = (): void => {
+              const job = failure === null ? queue.shift() : undefined;
+              if (job) w.postMessage({ index: job.index, path: job.path });
+              else resolve();
+            };
+            w.on('message', (reply: StatsReply) => {
+              if (reply.stats) results[reply.index] = reply.stats;
+              else if (failure === null || reply.index < failure.index)
+                failure = { index: reply.index, message: reply.error ?? 'unreadable' };
+              next();
+            });
+            w.on('error', reject);
+            next();
+          }),
+      ),
+    );
+  } finally {
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+  const failed = failure as { index: number; message: string } | null;
+  if (failed) return err('data-file', `${paths[failed.index]}: ${failed.message}`);
+  return ok(results as FileStats[]);
 }
 
 /** The sum of several files' stats. */

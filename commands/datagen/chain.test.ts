@@ -324,12 +324,21 @@ test('the record view of self-play chains: quiet positions new in the file, with
     assert.ok(r.value.view.duplicates >= quiet, 'the second copy of the game gives no record');
   }));
 
-test('the dedup key set: 53-bit keys, in 64 Sets (a JavaScript Set holds 2^24)', () => {
+test('the dedup key set: 53-bit keys, 0 among them, any number of them', () => {
   const s = new KeySet();
-  const keys = [0, 1, 63, 64, 2 ** 53 - 1, 2 ** 53 - 65, 123456789012345];
+  const keys = [0, 1, 63, 64, 2 ** 53 - 1, 2 ** 53 - 65, 123456789012345, 65536, 2 ** 32, 2 ** 32 + 1];
   for (const k of keys) s.add(k);
   s.add(64);
+  s.add(0);
   assert.equal(s.size, keys.length);
   for (const k of keys) assert.ok(s.has(k));
-  assert.ok(!s.has(2) && !s.has(2 ** 53 - 2) && !s.has(128));
+  assert.ok(!s.has(2) && !s.has(2 ** 53 - 2) && !s.has(128) && !s.has(2 ** 33));
+  // Past the first table (65,536 slots, half full): keys that share their low 32 bits collide, and still count.
+  const big = new KeySet();
+  const n = 300_000;
+  for (let i = 1; i <= n; i++) big.add(i * 4294967296 + (i % 7));
+  for (let i = 1; i <= n; i += 997) big.add(i * 4294967296 + (i % 7));
+  assert.equal(big.size, n);
+  for (let i = 1; i <= n; i += 13) assert.ok(big.has(i * 4294967296 + (i % 7)));
+  assert.ok(!big.has((n + 1) * 4294967296) && !big.has(5 * 4294967296 + 6));
 });

@@ -62,19 +62,66 @@ export function isQuiet(pos: Position, score: number, best: Move): boolean {
 }
 
 /**
- * A set of dedup keys (53-bit integers) that holds more than a JavaScript Set's
- * 2^24 entries: 64 Sets, by the key's low 6 bits.
+ * A set of dedup keys (53-bit integers, dedupKey): open addressing with linear
+ * probing in a Float64Array, kept at most half full, 0 standing for an empty
+ * slot (the key 0 is a flag of its own). It holds any number of keys (a
+ * JavaScript Set stops at 2^24) and costs about a quarter of a Set of numbers
+ * per lookup: a 53-bit key is no small integer, so a Set hashes a heap number.
+ * The slot mixes both halves of the key, so keys alike in their low bits
+ * still spread.
  */
+function slot(key: number): number {
+  const h = Math.imul((key >>> 0) ^ Math.imul((key / 4294967296) | 0, 0x9e3779b1), 0x85ebca6b);
+  return h ^ (h >>> 15);
+}
+
 export class KeySet {
-  private readonly sets: Set<number>[] = Array.from({ length: 64 }, () => new Set<number>());
+  private table = new Float64Array(1 << 16);
+  private mask = (1 << 16) - 1;
+  private count = 0;
+  private zero = false;
   has(key: number): boolean {
-    return this.sets[key % 64].has(key);
+    if (key === 0) return this.zero;
+    const t = this.table;
+    let i = slot(key) & this.mask;
+    for (;;) {
+      const k = t[i];
+      if (k === key) return true;
+      if (k === 0) return false;
+      i = (i + 1) & this.mask;
+    }
   }
   add(key: number): void {
-    this.sets[key % 64].add(key);
+    if (key === 0) {
+      if (!this.zero) this.count++;
+      this.zero = true;
+      return;
+    }
+    if (this.place(this.table, this.mask, key) && ++this.count * 2 > this.table.length) this.grow();
   }
   get size(): number {
-    return this.sets.reduce((n, s) => n + s.size, 0);
+    return this.count;
+  }
+  /** Puts `key` into `t`; false when it was there. */
+  private place(t: Float64Array, mask: number, key: number): boolean {
+    let i = slot(key) & mask;
+    for (;;) {
+      const k = t[i];
+      if (k === key) return false;
+      if (k === 0) {
+        t[i] = key;
+        return true;
+      }
+      i = (i + 1) & mask;
+    }
+  }
+  private grow(): void {
+    const old = this.table;
+    const t = new Float64Array(old.length * 2);
+    const mask = t.length - 1;
+    for (let i = 0; i < old.length; i++) if (old[i] !== 0) this.place(t, mask, old[i]);
+    this.table = t;
+    this.mask = mask;
   }
 }
 
