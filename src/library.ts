@@ -79,10 +79,17 @@ export {
   type MoveNode,
   type MoveTree,
 } from './notation/game.js';
-export { parseGames, writePgn, type PgnStyle } from './notation/pgn.js';
-export { isXqf, parseXqf } from './notation/xqf.js';
-export { readGames } from './notation/files.js';
-export { decodeText, type DecodedText, type TextEncoding } from './notation/text.js';
+export { parseGames, readPgn, writePgn, type GamesRead, type PgnStyle, type ReadOptions } from './notation/pgn.js';
+export { isXqf, parseXqf, type XqfOptions } from './notation/xqf.js';
+export { readGameFile, readGames, type GameFile } from './notation/files.js';
+export {
+  TEXT_ENCODINGS,
+  decodeText,
+  textCandidates,
+  textEncoding,
+  type DecodedText,
+  type TextEncoding,
+} from './notation/text.js';
 
 // Evaluation and the score model.
 export { evaluate, traceClassical } from './eval/evaluate.js';
