@@ -11,6 +11,13 @@ import { existsSync } from 'node:fs';
 
 const argv = process.argv.slice(2);
 
+// Output to a reader that has gone away (`kirin convert FILE | head -1`) ends the
+// process quietly with code 0, as Unix tools do, instead of an EPIPE stack trace.
+process.stdout.on('error', (e) => {
+  if (e && (e.code === 'EPIPE' || e.code === 'ERR_STREAM_DESTROYED')) process.exit(0);
+  throw e;
+});
+
 async function run() {
   if (argv[0] === 'match') {
     const cli = new URL('../dist/commands/match/cli.js', import.meta.url);
