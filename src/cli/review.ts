@@ -47,9 +47,11 @@ const SPEC = commandSpec({
               (default: the file's own)
   --chart     the evaluation over the game as an SVG image
   --json      the whole review (every position and move) as JSON
-  --threads   search threads (default 2), --hash MB (default 64)
-  --order     backward (default: the last position first, reusing what the
-              search learned) or forward
+  --threads   positions searched at once (default 2), each by an engine of
+              one thread: the scores do not depend on it
+  --hash      MB of hash table per engine (default 16, as the page's engine)
+  --order     backward (default: the last position first) or forward: the
+              order the positions are handed out
   ${ENCODING_USAGE}
   --quiet     no progress bar
   Exit code: 0 done, 1 the engine or an output failed, 2 a bad command line or
@@ -139,8 +141,8 @@ export async function runReviewCli(argv: readonly string[], io: CommandIo = PROC
     nodes: integerOption(v, 'nodes', 100000, { min: 1 }),
     movetime: integerOption(v, 'movetime', 0, { min: 1 }),
     depth: integerOption(v, 'depth', 0, { min: 1, max: 245 }),
-    threads: integerOption(v, 'threads', 2, { min: 1, max: 1024 }),
-    hash: integerOption(v, 'hash', 64, { min: 1, max: 65536 }),
+    threads: integerOption(v, 'threads', 2, { min: 1, max: 256 }),
+    hash: integerOption(v, 'hash', 16, { min: 1, max: 65536 }),
   };
   for (const r of Object.values(ints)) if (!r.ok) return reportCommandLine(SPEC, r.error, io.stdout, io.stderr);
   const num = (r: (typeof ints)['game']): number => (r.ok ? r.value : 0);
@@ -194,16 +196,13 @@ export async function runReviewCli(argv: readonly string[], io: CommandIo = PROC
   const notation: Notation =
     (v.notation as Notation | undefined) ?? fileNotation(bytes, read.value.encoding ?? undefined);
 
-  // The engine.
+  // The engines: one search thread each, so that each position's search is the same whoever does it.
   await prepareNetworkDecoder();
-  const engine = new Engine();
+  const engines = Array.from({ length: num(ints.threads) }, () => new Engine());
   try {
-    for (const [name, value] of [
-      ['Threads', num(ints.threads)],
-      ['Hash', num(ints.hash)],
-    ] as const) {
-      const set = engine.options.set(name, String(value));
-      if (!set.ok) return fail(io, `${name}: ${set.error.message}`, 2);
+    for (const engine of engines) {
+      const set = engine.options.set('Hash', String(num(ints.hash)));
+      if (!set.ok) return fail(io, `Hash: ${set.error.message}`, 2);
     }
     const limits: Pick<ReviewOptions, 'nodes' | 'movetime' | 'depth'> =
       given[0] === 'movetime'
@@ -218,7 +217,7 @@ export async function runReviewCli(argv: readonly string[], io: CommandIo = PROC
     let review;
     try {
       review = await reviewGame(
-        engine,
+        engines,
         { startFen: game.fen, moves: moves.map(moveToUci) },
         {
           ...limits,
@@ -259,6 +258,6 @@ export async function runReviewCli(argv: readonly string[], io: CommandIo = PROC
     for (const p of problems) fail(io, p, 1);
     return problems.length > 0 ? 1 : 0;
   } finally {
-    await engine.close();
+    await Promise.all(engines.map((e) => e.close()));
   }
 }
