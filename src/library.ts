@@ -53,6 +53,27 @@ export { OpeningBook, type BookMove } from './book/book.js';
 export type { BookDescription, BookLoadCode } from './book/format.js';
 export { classifyOpening, eccoName, type ClassifyErrorCode, type OpeningName } from './opening/ecco.js';
 
+// The opening explorer: each position's moves in a collection of games with their results and notable games
+// (docs/EXPLORER.md); built from games anywhere, read from bytes or fetched.
+export {
+  Explorer,
+  fetchExplorer,
+  notableGameRecord,
+  type ExplorerCounts,
+  type ExplorerMove,
+  type ExplorerPosition,
+  type NotableGame,
+} from './explorer/explorer.js';
+export type { ExplorerLoadCode } from './explorer/format.js';
+export {
+  DEFAULT_EXPLORER_OPTIONS,
+  buildExplorer,
+  explorerGame,
+  type ExplorerBuild,
+  type ExplorerGame,
+  type ExplorerOptions,
+} from './explorer/build.js';
+
 // Moves in the players' notations (Chinese 炮二平五, WXF C2=5, ICCS H2-E2, UCI
 // h2e2), both ways, and game files: PGN (read in any notation and encoding,
 // written in a chosen notation) and XQF (read). docs/NOTATION.md.

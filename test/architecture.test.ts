@@ -34,6 +34,7 @@ const LAYERS: Record<string, number> = {
   'src/opening': 2,
   'src/search': 3,
   'src/book': 3,
+  'src/explorer': 3,
   'src/engine': 4,
   'src/protocol': 5,
   'src/review': 5,
@@ -220,6 +221,7 @@ test('both entry points re-export the library, each adding only its own few name
     'canSearch',
     'embeddedBookProblem',
     'embeddedNetworkProblem',
+    'fetchMastersExplorer',
     'kernelModuleProblem',
   ]);
   assert.deepEqual(

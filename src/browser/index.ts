@@ -14,6 +14,9 @@
 //   const { bestMove } = await engine.go({ movetime: 1000, startTime: Date.now() });
 //   console.log(moveToUci(bestMove));
 
+import { fetchExplorer, type Explorer } from '../explorer/explorer.js';
+import type { ExplorerLoadCode } from '../explorer/format.js';
+import type { Result } from '../core/result.js';
 import { wasmSimdSupported } from '../platform/simd.js';
 import { ASSET_URLS } from '../platform/browser/assets.js';
 import { fetchEmbeddedBook } from '../platform/browser/book-files.js';
@@ -77,3 +80,12 @@ export const embeddedNetworkProblem: string | null = await fetchEmbeddedNetwork(
  * unless a book is loaded (Engine.loadBookBytes). Without it there is no book.
  */
 export const embeddedBookProblem: string | null = await bookFetch;
+
+/**
+ * Fetches Kirin's explorer of master games (masters.explorer beside kirin.js,
+ * about 1.3 MB; docs/EXPLORER.md) and reads it. Nothing is fetched until this is
+ * called: a page calls it when it first shows its explorer.
+ */
+export function fetchMastersExplorer(): Promise<Result<Explorer, ExplorerLoadCode | 'explorer-fetch'>> {
+  return fetchExplorer(ASSET_URLS.explorer);
+}
