@@ -3,8 +3,8 @@
 // `kirin match ...` runs the match runner (and `kirin datagen`, `kirin tune` the
 // training-data generator and the evaluation tuner, `kirin cluster` the job queue
 // that runs them on many machines, `kirin train` the network trainer, `kirin book`
-// the opening book builder, `kirin data` the data files' statistics and
-// converter), a development tool built into
+// the opening book builder, `kirin puzzles` the puzzle finder, `kirin data`
+// the data files' statistics and converter), a development tool built into
 // dist/commands/ from a repository checkout; the published package does not
 // contain it.
 import { existsSync } from 'node:fs';
@@ -37,6 +37,7 @@ async function run() {
     train: ['train', 'runTrainCli'],
     data: ['data', 'runDataCli'],
     book: ['book', 'runBookCli'],
+    puzzles: ['puzzles', 'runPuzzlesCli'],
   }[argv[0]];
   if (tool) {
     const cli = new URL(`../dist/commands/${tool[0]}/cli.js`, import.meta.url);

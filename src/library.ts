@@ -74,6 +74,20 @@ export {
   type ExplorerOptions,
 } from './explorer/build.js';
 
+// Puzzles: a set read and checked, a player's moves judged, the next puzzle fitted to a rating (docs/PUZZLES.md).
+export {
+  PUZZLE_THEMES,
+  choosePuzzle,
+  puzzleMove,
+  ratingAfter,
+  readPuzzles,
+  writePuzzles,
+  type Puzzle,
+  type PuzzleSet,
+  type PuzzleTheme,
+  type PuzzleVerdict,
+} from './puzzles/puzzle.js';
+
 // Moves in the players' notations (Chinese 炮二平五, WXF C2=5, ICCS H2-E2, UCI
 // h2e2), both ways, and game files: PGN (read in any notation and encoding,
 // written in a chosen notation) and XQF (read). docs/NOTATION.md.

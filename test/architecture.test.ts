@@ -38,6 +38,7 @@ const LAYERS: Record<string, number> = {
   'src/engine': 4,
   'src/protocol': 5,
   'src/review': 5,
+  'src/puzzles': 5,
   src: 6,
   'src/cli': 6,
   'src/browser': 6,
@@ -222,6 +223,7 @@ test('both entry points re-export the library, each adding only its own few name
     'embeddedBookProblem',
     'embeddedNetworkProblem',
     'fetchMastersExplorer',
+    'fetchPuzzles',
     'kernelModuleProblem',
   ]);
   assert.deepEqual(

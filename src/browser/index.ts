@@ -16,7 +16,8 @@
 
 import { fetchExplorer, type Explorer } from '../explorer/explorer.js';
 import type { ExplorerLoadCode } from '../explorer/format.js';
-import type { Result } from '../core/result.js';
+import { err, type Result } from '../core/result.js';
+import { readPuzzles, type PuzzleSet } from '../puzzles/puzzle.js';
 import { wasmSimdSupported } from '../platform/simd.js';
 import { ASSET_URLS } from '../platform/browser/assets.js';
 import { fetchEmbeddedBook } from '../platform/browser/book-files.js';
@@ -88,4 +89,20 @@ export const embeddedBookProblem: string | null = await bookFetch;
  */
 export function fetchMastersExplorer(): Promise<Result<Explorer, ExplorerLoadCode | 'explorer-fetch'>> {
   return fetchExplorer(ASSET_URLS.explorer);
+}
+
+/**
+ * Fetches Kirin's puzzles from master games (puzzles.json beside kirin.js;
+ * docs/PUZZLES.md) and reads them. Nothing is fetched until this is called.
+ */
+export async function fetchPuzzles(): Promise<Result<PuzzleSet, 'puzzles-format' | 'puzzles-fetch'>> {
+  let text: string;
+  try {
+    const r = await fetch(ASSET_URLS.puzzles);
+    if (!r.ok) return err('puzzles-fetch', `puzzles ${ASSET_URLS.puzzles}: HTTP ${r.status}`);
+    text = await r.text();
+  } catch (e) {
+    return err('puzzles-fetch', `puzzles ${ASSET_URLS.puzzles}: ${(e as Error).message}`);
+  }
+  return readPuzzles(text);
 }
