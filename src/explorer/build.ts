@@ -41,12 +41,12 @@ export interface ExplorerOptions {
   readonly dedupe: boolean;
 }
 
-export const DEFAULT_EXPLORER_OPTIONS: Readonly<ExplorerOptions> = {
+export const DEFAULT_EXPLORER_OPTIONS: Readonly<ExplorerOptions> = Object.freeze({
   depth: 30,
   minGames: 5,
   notable: 3,
   dedupe: true,
-};
+});
 
 export interface ExplorerBuild {
   readonly bytes: Uint8Array;

@@ -64,7 +64,7 @@ export interface ExplorerPosition extends ExplorerCounts {
   readonly notable: readonly NotableGame[];
 }
 
-export const GAME_RESULTS: readonly GameResult[] = ['*', '1-0', '0-1', '1/2-1/2'];
+export const GAME_RESULTS: readonly GameResult[] = Object.freeze(['*', '1-0', '0-1', '1/2-1/2']);
 
 /** The legal moves of a position sorted by from and to squares: the order a kept game's plies index. */
 export function sortedLegalMoves(pos: Position, list: Int32Array = new Int32Array(MAX_MOVES)): Int32Array {

@@ -13,7 +13,13 @@ import { err, ok, type Result } from '../core/result.js';
 export type TextEncoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'gb18030' | 'big5';
 
 /** Every encoding `decodeText` reads, in the order a reader tries them. */
-export const TEXT_ENCODINGS: readonly TextEncoding[] = ['utf-8', 'utf-16le', 'utf-16be', 'gb18030', 'big5'];
+export const TEXT_ENCODINGS: readonly TextEncoding[] = Object.freeze([
+  'utf-8',
+  'utf-16le',
+  'utf-16be',
+  'gb18030',
+  'big5',
+]);
 
 /** The names an encoding goes by (lower case) for `textEncoding`. */
 const ENCODING_NAMES: Readonly<Record<string, TextEncoding>> = {

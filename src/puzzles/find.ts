@@ -28,7 +28,7 @@ export type Rejection =
   | 'ambiguous-later'
   | 'no-material';
 
-export const REJECTIONS: Readonly<Record<Rejection, string>> = {
+export const REJECTIONS: Readonly<Record<Rejection, string>> = Object.freeze({
   'bad-position': 'the position or its line cannot be played',
   'only-move': 'the side to move has one legal move',
   'not-winning': 'no move wins clearly',
@@ -36,7 +36,7 @@ export const REJECTIONS: Readonly<Record<Rejection, string>> = {
   'two-winning-moves': 'more than one move wins',
   'ambiguous-later': 'a later move of the mate has two answers',
   'no-material': 'the line wins no material (and it is not a mate or an endgame)',
-};
+});
 
 export interface FindOptions {
   /** Nodes of the search (two lines) that checks each move of the solver (default 100,000). */

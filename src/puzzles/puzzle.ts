@@ -16,7 +16,7 @@ import { parseLegalMove } from '../core/ucimove.js';
 /** What a puzzle is about: 杀法 (a mate), 得子 (winning material), 残局 (an endgame: little material left). */
 export type PuzzleTheme = 'mate' | 'material' | 'endgame';
 
-export const PUZZLE_THEMES: readonly PuzzleTheme[] = ['mate', 'material', 'endgame'];
+export const PUZZLE_THEMES: readonly PuzzleTheme[] = Object.freeze(['mate', 'material', 'endgame']);
 
 /** One puzzle. */
 export interface Puzzle {
