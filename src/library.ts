@@ -53,6 +53,41 @@ export { OpeningBook, type BookMove } from './book/book.js';
 export type { BookDescription, BookLoadCode } from './book/format.js';
 export { classifyOpening, eccoName, type ClassifyErrorCode, type OpeningName } from './opening/ecco.js';
 
+// The opening explorer: each position's moves in a collection of games with their results and notable games
+// (docs/EXPLORER.md); built from games anywhere, read from bytes or fetched.
+export {
+  Explorer,
+  fetchExplorer,
+  notableGameRecord,
+  type ExplorerCounts,
+  type ExplorerMove,
+  type ExplorerPosition,
+  type NotableGame,
+} from './explorer/explorer.js';
+export type { ExplorerLoadCode } from './explorer/format.js';
+export {
+  DEFAULT_EXPLORER_OPTIONS,
+  buildExplorer,
+  explorerGame,
+  type ExplorerBuild,
+  type ExplorerGame,
+  type ExplorerOptions,
+} from './explorer/build.js';
+
+// Puzzles: a set read and checked, a player's moves judged, the next puzzle fitted to a rating (docs/PUZZLES.md).
+export {
+  PUZZLE_THEMES,
+  choosePuzzle,
+  puzzleMove,
+  ratingAfter,
+  readPuzzles,
+  writePuzzles,
+  type Puzzle,
+  type PuzzleSet,
+  type PuzzleTheme,
+  type PuzzleVerdict,
+} from './puzzles/puzzle.js';
+
 // Moves in the players' notations (Chinese 炮二平五, WXF C2=5, ICCS H2-E2, UCI
 // h2e2), both ways, and game files: PGN (read in any notation and encoding,
 // written in a chosen notation) and XQF (read). docs/NOTATION.md.
@@ -79,10 +114,17 @@ export {
   type MoveNode,
   type MoveTree,
 } from './notation/game.js';
-export { parseGames, writePgn, type PgnStyle } from './notation/pgn.js';
-export { isXqf, parseXqf } from './notation/xqf.js';
-export { readGames } from './notation/files.js';
-export { decodeText, type DecodedText, type TextEncoding } from './notation/text.js';
+export { parseGames, readPgn, writePgn, type GamesRead, type PgnStyle, type ReadOptions } from './notation/pgn.js';
+export { isXqf, parseXqf, type XqfOptions } from './notation/xqf.js';
+export { readGameFile, readGames, type GameFile } from './notation/files.js';
+export {
+  TEXT_ENCODINGS,
+  decodeText,
+  textCandidates,
+  textEncoding,
+  type DecodedText,
+  type TextEncoding,
+} from './notation/text.js';
 
 // Evaluation and the score model.
 export { evaluate, traceClassical } from './eval/evaluate.js';
