@@ -14,7 +14,7 @@
 // further expectations. Run from dist/ after `npm run build`.
 import {
   err,
-  judgeGame,
+  judgeMoves,
   ok,
   parseLegalMove,
   Position,
@@ -71,7 +71,7 @@ function corpusLine(line: string, book: Book, pikafish: string): Result<string, 
   const full = [...moves.slice(0, p), ...moves.slice(q, p)];
   const [rule, depth]: [RepetitionRule, number] = book === 'axf' ? ['AsianRule', 0] : ['ChineseRule', 4];
   const cfg = ruleConfigFrom({ repetitionRule: rule, drawRule: 'None', rule60MaxPly: 120, mateThreatDepth: depth });
-  const own = judgeGame(fen, full, cfg);
+  const own = judgeMoves(fen, full, cfg);
   if (!own.ok) return err('case', `${id}: ${own.error.message}`);
   const kind = own.value.judgement.result === ruling && own.value.ply === p ? '=' : '~';
   let expect = `${rule}${depth ? '/' + depth : ''}${kind}${ruling}@${p}`;

@@ -12,7 +12,14 @@ import { pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
 
 import { Position } from './position.js';
-import { type RepetitionRule, REPETITION_RULES, judgeGame, ruleConfigFrom, ruleJudge, ruleJudgeHint } from './rules.js';
+import {
+  type RepetitionRule,
+  REPETITION_RULES,
+  judgeMoves,
+  ruleConfigFrom,
+  ruleJudge,
+  ruleJudgeHint,
+} from './rules.js';
 import { VALUE_NONE } from './types.js';
 import { flipFilesFen, mirrorFen, uciMove } from '../../test/support/fixtures.js';
 import { repoRoot } from '../../commands/lib.js';
@@ -70,7 +77,7 @@ describe('rule-case corpus', () => {
           rule60MaxPly: 120,
           mateThreatDepth: Number(depthText ?? 0),
         });
-        const game = judgeGame(c.fen, c.moves, cfg);
+        const game = judgeMoves(c.fen, c.moves, cfg);
         assert.ok(game.ok, `${c.id}: ${game.ok ? '' : game.error.message}`);
         const { judgement, ply } = game.value;
         const ok =
@@ -128,8 +135,8 @@ describe('the Chinese rules corpus with colours or wings flipped', () => {
     it(colours ? 'colours flipped' : 'wings flipped', () => {
       assert.ok(cases.length >= 81);
       for (const c of cases) {
-        const own = judgeGame(c.fen, c.moves, cfg);
-        const other = judgeGame(
+        const own = judgeMoves(c.fen, c.moves, cfg);
+        const other = judgeMoves(
           colours ? mirrorFen(c.fen) : flipFilesFen(c.fen),
           c.moves.map((u) => flipMove(u, colours)),
           cfg,

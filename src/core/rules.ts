@@ -434,8 +434,8 @@ function chineseLevel(c: number): number {
     if (recMover[i] !== c) continue;
     moves++;
     if (recCheck[i]) checks++;
-    else if (recFresh[i]) chases++;
     else if (recThreat[i]) threats++;
+    else if (recFresh[i]) chases++;
     else return 0;
   }
   if (moves === 0 || checks === moves) return 0;
@@ -837,7 +837,7 @@ export function formatJudgement(j: Judgement): string {
  * move. A refused FEN or move is the error (`fen-*`, `move-syntax`,
  * `move-illegal`; the message names the ply).
  */
-export function judgeGame(
+export function judgeMoves(
   fen: string,
   moves: readonly string[],
   cfg: RuleConfig,
@@ -883,6 +883,8 @@ export interface CycleMove {
    * same order); for a check: the checking pieces. Where they stand after the move.
    */
   by: PieceOnSquare[];
+  /** For a chase: per target, true when a check of the `by` piece wins it (whatever the answer), not a capture by it. */
+  byCheck: boolean[];
 }
 
 /** A repetition cycle: the moves between two occurrences of the current position, and what the rule set gives. */
@@ -907,6 +909,19 @@ function piecesOf(pos: Position, color: number, ids: number): PieceOnSquare[] {
 }
 
 /**
+ * The plies since the latest earlier occurrence of the current position in the
+ * reversible part of the game (the shortest cycle that ends here), or 0 when it
+ * has not occurred before.
+ */
+export function repetitionLength(pos: Position): number {
+  const end = scanLength(pos);
+  const sp = pos.sp;
+  for (let i = 4; i <= end; i += 2)
+    if (pos.keyLo[sp - i] === pos.keyLo[sp] && pos.keyHi[sp - i] === pos.keyHi[sp]) return i;
+  return 0;
+}
+
+/**
  * The shortest repetition cycle that ends at the current position (the moves
  * since its latest earlier occurrence in the reversible part of the game), each
  * move classified as the rule set sees it (ChineseRule: the referee's tactical
@@ -915,15 +930,9 @@ function piecesOf(pos: Position, color: number, ids: number): PieceOnSquare[] {
  * The position is left as it was.
  */
 export function analyseCycle(pos: Position, cfg: RuleConfig): CycleAnalysis | null {
-  const end = scanLength(pos);
-  const sp = pos.sp;
-  let d = 0;
-  for (let i = 4; i <= end; i += 2)
-    if (pos.keyLo[sp - i] === pos.keyLo[sp] && pos.keyHi[sp - i] === pos.keyHi[sp]) {
-      d = i;
-      break;
-    }
+  const d = repetitionLength(pos);
   if (d === 0 || d > MAX_CYCLE) return null;
+  const sp = pos.sp;
   let checkThem = true,
     checkUs = true;
   for (let k = 0; k < d; k += 2) {
@@ -954,11 +963,13 @@ export function analyseCycle(pos: Position, cfg: RuleConfig): CycleAnalysis | nu
     const kind: MoveKind = recCheck[i] ? 'check' : recThreat[i] ? 'mate-threat' : recFresh[i] ? 'chase' : 'idle';
     const targets = kind === 'chase' ? piecesOf(pos, side ^ 1, recFresh[i]) : [];
     let by: PieceOnSquare[] = [];
+    const byCheck = targets.map(() => false);
     if (kind === 'chase' && recFresh[i] & CHECK_WINS && recCheckWin[2 * i + 1] >= 0) {
-      // A check that wins material: name a piece it wins, taken by the checker's side.
+      // A check that wins material: name a piece it wins, and the checker.
       const won = piecesOf(pos, side ^ 1, 1 << recCheckWin[2 * i + 1]);
       if (won.length && !targets.some((t) => t.square === won[0].square)) {
         targets.push(won[0]);
+        byCheck.push(true);
         recBy[i * 16 + recCheckWin[2 * i + 1]] = recCheckWin[2 * i];
       }
     }
@@ -975,7 +986,7 @@ export function analyseCycle(pos: Position, cfg: RuleConfig): CycleAnalysis | nu
         if (who.length) by.push(who[0]);
       }
     }
-    out.push({ move: m, side, kind, answersCheck: recForced[i] === 1, targets, by });
+    out.push({ move: m, side, kind, answersCheck: recForced[i] === 1, targets, by, byCheck });
   }
   const stm = pos.side;
   let result: CycleAnalysis['result'] =
