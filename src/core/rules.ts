@@ -885,6 +885,8 @@ export interface CycleMove {
   by: PieceOnSquare[];
   /** For a chase: per target, true when a check of the `by` piece wins it (whatever the answer), not a capture by it. */
   byCheck: boolean[];
+  /** For a chase: the piece whose check wins material whatever the answer, or null. */
+  winsByCheck: PieceOnSquare | null;
 }
 
 /** A repetition cycle: the moves between two occurrences of the current position, and what the rule set gives. */
@@ -964,9 +966,11 @@ export function analyseCycle(pos: Position, cfg: RuleConfig): CycleAnalysis | nu
     const targets = kind === 'chase' ? piecesOf(pos, side ^ 1, recFresh[i]) : [];
     let by: PieceOnSquare[] = [];
     const byCheck = targets.map(() => false);
-    if (kind === 'chase' && recFresh[i] & CHECK_WINS && recCheckWin[2 * i + 1] >= 0) {
-      // A check that wins material: name a piece it wins, and the checker.
-      const won = piecesOf(pos, side ^ 1, 1 << recCheckWin[2 * i + 1]);
+    let winsByCheck: PieceOnSquare | null = null;
+    if (kind === 'chase' && recFresh[i] & CHECK_WINS) {
+      // A check that wins material: the checker, and a piece it wins when one is known.
+      winsByCheck = piecesOf(pos, side, 1 << recCheckWin[2 * i])[0] ?? null;
+      const won = recCheckWin[2 * i + 1] >= 0 ? piecesOf(pos, side ^ 1, 1 << recCheckWin[2 * i + 1]) : [];
       if (won.length && !targets.some((t) => t.square === won[0].square)) {
         targets.push(won[0]);
         byCheck.push(true);
@@ -986,7 +990,7 @@ export function analyseCycle(pos: Position, cfg: RuleConfig): CycleAnalysis | nu
         if (who.length) by.push(who[0]);
       }
     }
-    out.push({ move: m, side, kind, answersCheck: recForced[i] === 1, targets, by, byCheck });
+    out.push({ move: m, side, kind, answersCheck: recForced[i] === 1, targets, by, byCheck, winsByCheck });
   }
   const stm = pos.side;
   let result: CycleAnalysis['result'] =

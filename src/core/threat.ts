@@ -85,6 +85,8 @@ function bookValue(piece: number, sq: number): number {
 }
 
 const moves = new Int32Array(MAX_MOVES * (MATE_PLY + 2));
+/** Ordering keys of the quiescence search's moves (captures by value). */
+const order = new Int32Array(MAX_MOVES * (MAX_PLY + 2));
 /** Per ply: the id of the first enemy piece S captures along the best line from there (-1: none). */
 const lineTarget = new Int32Array(MAX_PLY + 2);
 /** Per ply: the id of S's piece that makes that capture. */
@@ -188,7 +190,24 @@ function qsearch(
     end = generate(pos, GEN_PSEUDO_LEGAL, moves, base);
   }
   const checksLeft = isS ? sChecks : oChecks;
+  // Most valuable victim first, by the least valuable attacker (fewer nodes: the
+  // bound on them is rarely reached, and then the same way for mirrored positions).
   for (let i = base; i < end; i++) {
+    const mv = moves[i];
+    const victim = b[mv & 127];
+    order[i] = victim ? bookValue(victim, mv & 127) * 64 - bookValue(b[mv >> 7], mv >> 7) : -1000;
+  }
+  for (let i = base; i < end; i++) {
+    let bi = i;
+    for (let k = i + 1; k < end; k++) if (order[k] > order[bi]) bi = k;
+    if (bi !== i) {
+      const tm = moves[i],
+        to_ = order[i];
+      moves[i] = moves[bi];
+      order[i] = order[bi];
+      moves[bi] = tm;
+      order[bi] = to_;
+    }
     const m = moves[i];
     const from = m >> 7,
       to = m & 127;
@@ -260,7 +279,7 @@ export const threatBy = new Int8Array(16);
 /** The bit of a `threatTargets` result that says: a check of S wins material, whatever O answers. */
 export const CHECK_WINS = 1 << 16;
 
-/** With CHECK_WINS: the checking piece (id) and one enemy piece (id) that its line wins. */
+/** With CHECK_WINS: the checking piece (id) and one enemy piece (id) that its line wins, or -1. */
 export const checkWin = { by: -1, target: -1 };
 
 /**
@@ -311,10 +330,14 @@ export function threatTargets(pos: Position, limit: number): number {
         }
       } else if (!(mask & CHECK_WINS)) {
         // A check that wins material whatever the answer: which piece it wins
-        // depends on the answer, so the threat is the check's (CHECK_WINS); one
-        // piece it can win is kept for the words (checkWin).
-        const v = -qsearch(pos, -need, -need + 1, 1, 0, S_CHECKS - 1, O_CHECKS, false, -1, -1, false);
-        if (v >= need && lineTarget[1] >= 0) {
+        // depends on the answer, so the threat is the check's (CHECK_WINS); a piece
+        // it can win is kept for the words (checkWin; -1 when the line found first
+        // wins by other means, such as a king taking a checker).
+        // The check must win material outright: a check that only stops O's own
+        // threats (what S would lose by doing nothing) wins nothing.
+        const bar = need > GAIN ? need : GAIN;
+        const v = -qsearch(pos, -bar, -bar + 1, 1, 0, S_CHECKS - 1, O_CHECKS, false, -1, -1, false);
+        if (v >= bar) {
           mask |= CHECK_WINS;
           checkWin.by = byId;
           checkWin.target = lineTarget[1];

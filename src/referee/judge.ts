@@ -74,6 +74,8 @@ export interface JudgedMove {
   by: PlacedPiece[];
   /** For a chase: per target, true when a check of its `by` piece wins it whatever the answer. */
   byCheck: boolean[];
+  /** For a chase: the piece whose check wins material whatever the answer, or null. */
+  winsByCheck: PlacedPiece | null;
 }
 
 /** One side's moves in a cycle. */
@@ -215,6 +217,14 @@ function moveSentence(m: JudgedMove): { text: string; message: Message } {
       params.by = m.by.map((p) => p.piece).join(',');
       params.bySquares = m.by.map((p) => p.square).join(',');
       params.byCheck = m.byCheck.map((c) => (c ? 1 : 0)).join(',');
+      if (parts.length === 0 && m.winsByCheck) {
+        // A check wins material, whichever piece the answer leaves.
+        const c = m.winsByCheck;
+        return {
+          text: `${who} chases: a check with the ${c.piece} on ${c.square} wins material.`,
+          message: { key: 'move.chase-by-check', params: { ...params, checker: c.piece, checkerSquare: c.square } },
+        };
+      }
       return { text: `${who} chases ${parts.join(', and ')}.`, message: { key: 'move.chase', params } };
     }
     default:
@@ -324,6 +334,7 @@ function judgedMoves(pos: Position, cycle: readonly CycleMove[], firstPly: numbe
       targets: c.targets.map(placed),
       by: c.by.map(placed),
       byCheck: c.byCheck.slice(),
+      winsByCheck: c.winsByCheck ? placed(c.winsByCheck) : null,
     };
   });
   return out;
