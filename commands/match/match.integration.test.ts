@@ -114,7 +114,10 @@ test('parseMatchArgs: engines, options, time controls, SPRT', () => {
   refused(['--engine', 'x', '--engine', 'y', '--tc', '1', 'stray'], /unexpected argument 'stray'/);
   refused(['--engine', 'x', '--engine', 'y', '--tc', '1', '--sprt', 'elo0=5', 'elo1=1'], /elo1 > elo0/);
   refused(['--engine', 'x', '--engine', 'y', '--tc', '1', '--repetition-rule', 'Nope'], /repetition rule/);
-  refused(['--engine', 'x', '--engine', 'y', '--tc', '1', '--mate-threat-depth', '11'], /--mate-threat-depth 11: above 10/);
+  refused(
+    ['--engine', 'x', '--engine', 'y', '--tc', '1', '--mate-threat-depth', '11'],
+    /--mate-threat-depth 11: above 10/,
+  );
   // --debug takes an optional file; --help wins wherever it stands.
   const dbg = parseMatchArgs(['--engine', 'x', '--engine', 'y', '--tc', '1', '--debug', 'e.log']);
   assert.equal(dbg.ok && dbg.value.debug, 'e.log');
