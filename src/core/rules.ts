@@ -256,6 +256,11 @@ const recForced = new Uint8Array(MAX_CYCLE);
 const recThreat = new Uint8Array(MAX_CYCLE);
 /** Ids of the enemy pieces newly chased by the move. */
 const recFresh = new Int32Array(MAX_CYCLE);
+/**
+ * ChineseRule: the move's new threat is a check that wins material (CHECK_WINS),
+ * a combination of pieces - the book's 联合捉 in its 参考图40 and 41.
+ */
+const recJoint = new Uint8Array(MAX_CYCLE);
 /** Ids of the mover's pieces that deliver the check or the new chases. */
 const recAttackers = new Int32Array(MAX_CYCLE);
 let recCount = 0;
@@ -378,6 +383,7 @@ function classifyChinese(pos: Position, d: number, mateDepth: number, full: bool
     undoOne(pos);
     const before = check ? 0 : full ? threatTargets(pos, THREAT_NODES) : chasedMask(pos, mover);
     let fresh = after & ~before;
+    const joint = (fresh & CHECK_WINS) !== 0;
     if (record) for (let t = 0; t < 16; t++) recBy[i * 16 + t] = fresh & (1 << t) ? byAfter[t] : -1;
     if (full && after !== 0 && !pos.checked[pos.sp]) {
       // A piece that newly joins the attack on a piece that can be won chases it.
@@ -390,8 +396,40 @@ function classifyChinese(pos: Position, d: number, mateDepth: number, full: bool
     }
     recThreat[i] = threat && !kingAnswer ? 1 : 0;
     recFresh[i] = forced ? 0 : fresh;
+    recJoint[i] = !forced && joint ? 1 : 0;
   }
   redoAll(pos);
+}
+
+/**
+ * ChineseRule, when both sides attack on every move: does color c chase one and
+ * the same piece on every move (no checks or mate threats); does it chase on
+ * every move with a combination (a check that wins material, recJoint) on some
+ * move? The book's 参考图40 and 41 rule against the side that chases one piece
+ * every move when the other side's chases include such joint attacks (联合捉);
+ * where both sides chase one piece each or neither does (参考图44, 45, 46, 图3),
+ * a draw.
+ */
+function chineseSamePiece(c: number): boolean {
+  let and = 0xffff,
+    moves = 0;
+  for (let i = 0; i < recCount; i++) {
+    if (recMover[i] !== c) continue;
+    if (recCheck[i] || recThreat[i]) return false;
+    moves++;
+    and &= recFresh[i];
+  }
+  return moves > 0 && and !== 0;
+}
+
+function chineseJoint(c: number): boolean {
+  let joint = false;
+  for (let i = 0; i < recCount; i++) {
+    if (recMover[i] !== c) continue;
+    if (recCheck[i] || recThreat[i]) return false;
+    if (recJoint[i]) joint = true;
+  }
+  return joint;
 }
 
 /** Result of a cycle from per-side violation levels (higher level loses; equal levels draw). */
@@ -514,6 +552,14 @@ function judgeCycle(
       wu = whyC;
     const lt = chineseLevel(them),
       wt = whyC;
+    if (lu === 1 && lt === 1) {
+      // Both sides attack on every move: one piece chased every move loses
+      // against joint attacks that do not chase one piece.
+      const su = chineseSamePiece(us),
+        st = chineseSamePiece(them);
+      if (su && !st && chineseJoint(them)) return setOut(O_LOSS, R_PERPETUAL_CHASE);
+      if (st && !su && chineseJoint(us)) return setOut(O_WIN, R_PERPETUAL_CHASE);
+    }
     return byLevels(lu, lt, wu, wt);
   }
   // AsianRule, YitianRule.
