@@ -519,6 +519,22 @@ function skyLevel(c: number): number {
   return oppChecks > 0 ? 1 : 0;
 }
 
+/**
+ * SkyRule: how many moves in a row color c has attacked (checked or newly
+ * chased), counted back from its latest move through the reversible history
+ * beyond the cycle; a move answering a check neither counts nor breaks the run.
+ * Reads the records of a `classifyCycle` over that history.
+ */
+function skyRun(c: number): number {
+  let run = 0;
+  for (let i = 0; i < recCount; i++) {
+    if (recMover[i] !== c) continue;
+    if (recCheck[i] || recFresh[i]) run++;
+    else if (!recForced[i]) break;
+  }
+  return run;
+}
+
 function skyReason(level: number): number {
   return level === 4 ? R_PERPETUAL_CHECK : level === 2 ? R_PERPETUAL_CHASE : R_FORBIDDEN;
 }
@@ -538,6 +554,17 @@ function judgeCycle(
     classifyCycle(pos, d, true);
     const lu = skyLevel(us),
       lt = skyLevel(them);
+    if (lu > 0 && lt > 0) {
+      // Both sides break the rules: the platform's counters reach their limit
+      // first for the side whose attacks started earlier.
+      const h = scanLength(pos);
+      if (h > d) {
+        classifyCycle(pos, h < MAX_CYCLE ? h : MAX_CYCLE, false);
+        const ru = skyRun(us),
+          rt = skyRun(them);
+        if (ru !== rt) return ru > rt ? setOut(O_LOSS, skyReason(lu)) : setOut(O_WIN, skyReason(lt));
+      }
+    }
     return byLevels(lu, lt, skyReason(lu), skyReason(lt));
   }
   // Perpetual check is the most serious offence under every other rule set.
