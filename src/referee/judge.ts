@@ -298,6 +298,15 @@ function verdictSentence(v: Pick<CycleVerdict, 'code' | 'mustChange' | 'result'>
   }
 }
 
+/** ChineseRule, both sides attacking on every move: why one of them must change (docs/RULES.md). */
+function orderSentence(side: SideName): { text: string; message: Message } {
+  const other = side === 'red' ? 'black' : 'red';
+  return {
+    text: `${cap(side)} chases one and the same piece on every move, ${cap(other)} chases with checks that win material (joint attacks): the chase of one piece is the offence.`,
+    message: { key: 'verdict.one-piece-against-joint', params: { side, other } },
+  };
+}
+
 // ---- The judgement -------------------------------------------------------------------
 
 function verdictCode(
@@ -361,12 +370,16 @@ function describeCycle(
     params: { from, to: ply, length: a.length, fromMove: 1 + (from >> 1), toMove: (ply + 1) >> 1, rule },
   };
   const headerText = `Plies ${from + 1}-${ply} (moves ${1 + (from >> 1)}-${(ply + 1) >> 1}) repeat the position after ply ${from}, a cycle of ${a.length} plies under ${rule}:`;
-  const sentences = [
-    ...moves.map(moveSentence),
-    sideSentence('red', red),
-    sideSentence('black', black),
-    verdictSentence({ code, mustChange, result }),
-  ];
+  const sentences = [...moves.map(moveSentence), sideSentence('red', red), sideSentence('black', black)];
+  if (
+    rule === 'ChineseRule' &&
+    mustChange &&
+    code === 'perpetual-chase' &&
+    red.attacksEveryMove &&
+    black.attacksEveryMove
+  )
+    sentences.push(orderSentence(mustChange));
+  sentences.push(verdictSentence({ code, mustChange, result }));
   return {
     from,
     to: ply,
