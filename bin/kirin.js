@@ -52,8 +52,8 @@ async function run() {
   }
   // The search thread starts first: it loads its modules and builds its tables
   // on the other core while this thread loads the engine (readyok comes sooner).
-  // `kirin convert`, `kirin opening` and `kirin explorer` search nothing.
-  if (argv[0] !== 'convert' && argv[0] !== 'opening' && argv[0] !== 'explorer') {
+  // `kirin convert`, `kirin opening`, `kirin explorer` and `kirin judge` search nothing.
+  if (argv[0] !== 'convert' && argv[0] !== 'opening' && argv[0] !== 'explorer' && argv[0] !== 'judge') {
     const { prestartSearchThread } = await import('../dist/src/engine/prestart.js');
     prestartSearchThread();
   }

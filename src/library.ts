@@ -38,15 +38,33 @@ export {
   formatJudgement,
   isBoardReason,
   judge,
-  judgeGame,
+  judgeMoves,
   reasonText,
   ruleConfigFrom,
   type DrawRule,
   type Judgement,
+  type MoveKind,
   type ReasonCode,
   type RepetitionRule,
   type RuleConfig,
 } from './core/rules.js';
+
+// The referee: a game's repetition cycles judged move by move, in words and as
+// message keys a page translates (ChineseRule by the rule book's 捉 and 杀).
+export {
+  judgeGame,
+  type CycleVerdict,
+  type GameEnd,
+  type GameVerdict,
+  type JudgedMove,
+  type JudgeOptions,
+  type Message,
+  type PieceName,
+  type PlacedPiece,
+  type SideAccount,
+  type SideName,
+  type VerdictCode,
+} from './referee/judge.js';
 
 // Openings: opening books (probing; the engine plays from one with OwnBook), the ECCO name of a game's opening.
 export { OpeningBook, type BookMove } from './book/book.js';

@@ -8,6 +8,7 @@
 //   kirin convert FILE ...     writes games as PGN in a notation (src/cli/convert.ts)
 //   kirin opening FILE ...     names each game's ECCO opening (src/cli/opening.ts)
 //   kirin explorer ...         builds and probes opening explorers (src/cli/explorer.ts)
+//   kirin judge FILE ...       referees each game's repetition cycles (src/cli/judge.ts)
 // (`kirin match ...`, a development tool, is dispatched by bin/kirin.js to
 // commands/match/cli.ts; the product does not import the tools.)
 
@@ -27,6 +28,7 @@ export async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'convert') return (await import('./cli/convert.js')).runConvertCli(argv.slice(1));
   if (argv[0] === 'opening') return (await import('./cli/opening.js')).runOpeningCli(argv.slice(1));
   if (argv[0] === 'explorer') return (await import('./cli/explorer.js')).runExplorerCli(argv.slice(1));
+  if (argv[0] === 'judge') return (await import('./cli/judge.js')).runJudgeCli(argv.slice(1));
   // The WebAssembly zstd decoder first (tens of milliseconds): the engine loads
   // the network it finds at once. The search thread starts (and warms up) now,
   // while the GUI sends uci/isready.

@@ -32,6 +32,7 @@ const LAYERS: Record<string, number> = {
   'src/eval/kirinnet': 2,
   'src/notation': 2,
   'src/opening': 2,
+  'src/referee': 2,
   'src/search': 3,
   'src/book': 3,
   'src/explorer': 3,
