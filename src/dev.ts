@@ -12,6 +12,7 @@ export * from './index.js';
 // Opening books: the file format and keys (commands/book builds books).
 export { BOOK_FLAG_MIRROR, encodeBook, type BookEntry } from './book/format.js';
 export { bookKey } from './book/key.js';
+export { crc32 } from './core/crc32.js';
 export { bookMoveCode } from './book/book.js';
 export { readEmbeddedBook } from './platform/node/book-files.js';
 

@@ -17,7 +17,18 @@
 
 import { closeSync, fstatSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
 import { brotliCompressSync, brotliDecompressSync, constants as zlibConstants } from 'node:zlib';
-import { err, generate, GEN_LEGAL, MAX_MOVES, MOVE_NONE, ok, Position, type Move, type Result } from '../../src/dev.js';
+import {
+  crc32,
+  err,
+  generate,
+  GEN_LEGAL,
+  MAX_MOVES,
+  MOVE_NONE,
+  ok,
+  Position,
+  type Move,
+  type Result,
+} from '../../src/dev.js';
 import { HEADER_SIZE, RECORD_SIZE, headerVersion, makeHeader, recordFen, type DataRecord } from './format.js';
 
 const CHAIN_VERSION = 2;
@@ -142,25 +153,6 @@ export function cutGame(g: ChainGame, positions: number): ChainGame {
     eval: g.eval.slice(0, n),
     best: g.best.slice(0, n),
   };
-}
-
-// ---- CRC-32 (IEEE 802.3, as zlib's crc32) ------------------------------------------------
-
-const CRC_TABLE = (() => {
-  const t = new Int32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c;
-  }
-  return t;
-})();
-
-/** CRC-32 of `bytes` continuing from `crc` (0 to start). */
-export function crc32(bytes: Uint8Array, crc = 0): number {
-  let c = ~crc;
-  for (let i = 0; i < bytes.length; i++) c = CRC_TABLE[(c ^ bytes[i]) & 255] ^ (c >>> 8);
-  return ~c >>> 0;
 }
 
 // ---- bytes ----------------------------------------------------------------------------------

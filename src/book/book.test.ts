@@ -170,21 +170,21 @@ test('a damaged book is refused with an error naming the byte offset', () => {
 });
 
 test('entries out of order or with more wins than games are refused (checksum made right)', async () => {
-  const { crc32 } = await import('./format.js');
+  const { crc32 } = await import('../core/crc32.js');
   const good = encodeBook(ENTRIES, {});
   const meta = BOOK_HEADER_BYTES + 2;
   const swap = good.slice();
   // Swap the first two entries, then fix the checksum.
   swap.set(good.subarray(meta + BOOK_ENTRY_BYTES, meta + 2 * BOOK_ENTRY_BYTES), meta);
   swap.set(good.subarray(meta, meta + BOOK_ENTRY_BYTES), meta + BOOK_ENTRY_BYTES);
-  new DataView(swap.buffer).setUint32(24, crc32(swap, BOOK_HEADER_BYTES), true);
+  new DataView(swap.buffer).setUint32(24, crc32(swap.subarray(BOOK_HEADER_BYTES)), true);
   const r = decodeBook(swap, 'x.book');
   assert.ok(!r.ok);
   assert.equal(r.error.code, 'book-order');
   assert.match(r.error.message, new RegExp(`at byte ${meta + BOOK_ENTRY_BYTES}: entry 1 is out of order`));
   const wins = good.slice();
   new DataView(wins.buffer).setUint32(meta + 16, 1000, true);
-  new DataView(wins.buffer).setUint32(24, crc32(wins, BOOK_HEADER_BYTES), true);
+  new DataView(wins.buffer).setUint32(24, crc32(wins.subarray(BOOK_HEADER_BYTES)), true);
   const w = decodeBook(wins, 'x.book');
   assert.ok(!w.ok);
   assert.equal(w.error.code, 'book-entry');

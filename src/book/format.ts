@@ -17,6 +17,7 @@
 //
 // Platform-neutral: Node and the browser read the same bytes.
 
+import { crc32 } from '../core/crc32.js';
 import { err, ok, type Result } from '../core/result.js';
 
 const BOOK_MAGIC = 'KIRNBOOK';
@@ -52,23 +53,6 @@ export type BookLoadCode =
   | 'book-order'
   | 'book-entry';
 
-const CRC_TABLE = (() => {
-  const t = new Int32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c;
-  }
-  return t;
-})();
-
-/** CRC-32 (the zlib/PNG polynomial) of bytes[start ..). */
-export function crc32(bytes: Uint8Array, start = 0): number {
-  let c = -1;
-  for (let i = start; i < bytes.length; i++) c = CRC_TABLE[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
-  return (c ^ -1) >>> 0;
-}
-
 /** Writes a book file: entries are sorted here (key, then move), so equal input gives equal bytes. */
 export function encodeBook(
   entries: readonly BookEntry[],
@@ -95,7 +79,7 @@ export function encodeBook(
     v.setUint32(at + 20, e.draws, true);
     at += BOOK_ENTRY_BYTES;
   }
-  v.setUint32(24, crc32(bytes, BOOK_HEADER_BYTES), true);
+  v.setUint32(24, crc32(bytes.subarray(BOOK_HEADER_BYTES)), true);
   return bytes;
 }
 
@@ -142,7 +126,7 @@ export function decodeBook(bytes: Uint8Array, name: string): Result<BookFile, Bo
   if (bytes.length > expected)
     return fail('book-size', expected, `${bytes.length - expected} bytes after the last of its ${count} entries`);
   const stored = v.getUint32(24, true);
-  const actual = crc32(bytes, BOOK_HEADER_BYTES);
+  const actual = crc32(bytes.subarray(BOOK_HEADER_BYTES));
   if (stored !== actual)
     return fail(
       'book-checksum',

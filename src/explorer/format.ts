@@ -39,7 +39,7 @@
 // position (not mirror-canonical: an explorer shows the moves as played).
 // Platform-neutral: Node and the browser read the same bytes.
 
-import { crc32 } from '../book/format.js';
+import { crc32 } from '../core/crc32.js';
 import { err, ok, type Result } from '../core/result.js';
 
 const EXPLORER_MAGIC = 'KIRNEXPL';
@@ -220,7 +220,7 @@ export function encodeExplorer(
   v.setUint32(36, bodyBytes.length, true);
   bytes.set(meta, EXPLORER_HEADER_BYTES);
   bytes.set(bodyBytes, EXPLORER_HEADER_BYTES + meta.length);
-  v.setUint32(40, crc32(bytes, EXPLORER_HEADER_BYTES), true);
+  v.setUint32(40, crc32(bytes.subarray(EXPLORER_HEADER_BYTES)), true);
   return bytes;
 }
 
@@ -292,7 +292,7 @@ export function decodeExplorer(bytes: Uint8Array, name: string): Result<Explorer
   if (bytes.length > expected)
     return fail('explorer-size', expected, `${bytes.length - expected} bytes after the end its header gives`);
   const stored = v.getUint32(40, true);
-  const actual = crc32(bytes, EXPLORER_HEADER_BYTES);
+  const actual = crc32(bytes.subarray(EXPLORER_HEADER_BYTES));
   if (stored !== actual)
     return fail(
       'explorer-checksum',
