@@ -21,7 +21,8 @@ function wasmSimdAvailable(): boolean {
   }
 }
 
-export function compilerInfo(): string {
+/** The `compiler` lines; `evaluation` is the evaluation that plays now (Engine.evaluationName). */
+export function compilerInfo(evaluation: string): string {
   const v = process.versions;
   return [
     '',
@@ -32,7 +33,7 @@ export function compilerInfo(): string {
     `WebAssembly                : ${wasm !== undefined ? 'available' : 'not available'}`,
     `WebAssembly SIMD           : ${wasmSimdAvailable() ? 'available' : 'not available'}`,
     `SharedArrayBuffer/Atomics  : ${typeof SharedArrayBuffer === 'function' && typeof Atomics === 'object' ? 'available' : 'not available'}`,
-    `Evaluation                 : classical (embedded)`,
+    `Evaluation                 : ${evaluation}`,
     '',
   ].join('\n');
 }

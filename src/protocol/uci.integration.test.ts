@@ -123,6 +123,12 @@ test('d shows board, fen, key, checkers and the judgement line', async () => {
   assert.match(text, /Key: [0-9A-F]{16}/);
   assert.match(text, /Checkers: e1/);
   assert.match(text, /Judgement: none/);
+  // compiler names the evaluation that plays: the embedded network, then the classical one.
+  e.send('compiler');
+  await e.waitFor(/^Evaluation +: NNUE kirin\.knet/);
+  e.send('setoption name Use NNUE value false');
+  e.send('compiler');
+  await e.waitFor(/^Evaluation +: classical$/);
   assert.equal(await e.quit(), 0);
 });
 

@@ -192,7 +192,7 @@ export class Uci implements Session {
         for (const l of this.engine.traceEval().split('\n')) this.out(l);
         return true;
       case 'compiler':
-        for (const l of compilerInfo().split('\n')) this.out(l);
+        for (const l of compilerInfo(this.engine.evaluationName()).split('\n')) this.out(l);
         return true;
       case 'bench':
       case 'speedtest': {
