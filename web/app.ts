@@ -54,6 +54,12 @@ function showSupport(t: Translate): boolean {
 }
 
 function main(): void {
+  // The search thread starts first, with the page, and first runs the warm-up search (as
+  // the command line's does): JavaScript runs slowly until compiled, and a cold
+  // thread's first searches would reach a fraction of the depth.
+  const engine = new Engine({ warmup: true });
+  // The page opens from Kirin's default book, by weight among the masters' moves: varied openings.
+  engine.options.set('OwnBook', 'true');
   const prefs = storedPrefs(() => localStorage);
   const catalogs = joinCatalogs(ROOM_MESSAGES);
   const saved = prefs.get('language');
@@ -66,12 +72,6 @@ function main(): void {
   };
   showLanguage(language);
 
-  // The search thread starts with the page and first runs the warm-up search (as
-  // the command line's does): JavaScript runs slowly until compiled, and a cold
-  // thread's first searches would reach a fraction of the depth.
-  const engine = new Engine({ warmup: true });
-  // The page opens from Kirin's default book, by weight among the masters' moves: varied openings.
-  engine.options.set('OwnBook', 'true');
   const saidNotation = prefs.get('notation');
   const ctx = createPage({
     engine,
