@@ -1,6 +1,7 @@
 // The page as a Chinese player meets it, in headless Chromium (Debian's
 // /usr/bin/chromium, driven by playwright-core; skipped where it is absent):
-// a piece dragged from h2 to e2 plays 炮二平五; with the browser's language
+// a piece dragged from h2 to e2 plays 炮二平五 and the right button draws an
+// arrow; with the browser's language
 // zh-CN every label shown is Chinese, with en-US English, with zh-TW
 // Traditional (moves too: 馬8進7), and the player's own choice of language is
 // kept; a variation promoted in the move list is the main line of the PGN
@@ -21,7 +22,7 @@ import { buildWeb } from '../scripts/web/build.js';
 import { CHROMIUM, launchChromium } from '../lab/web/chromium.js';
 import { serveWeb } from '../scripts/web/serve.js';
 import { ROOM_MESSAGES } from '../web/i18n/rooms.js';
-import { clickSquare, dragPiece, showTab } from './support/board.js';
+import { clickSquare, dragPiece, showTab, squarePoint } from './support/board.js';
 
 const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is absent (Debian package chromium): browser test skipped`;
 
@@ -113,6 +114,14 @@ test('a piece dragged from h2 to e2 plays 炮二平五', { skip, timeout: 60_000
       ).sort(),
       ['e3', 'h3'],
     );
+    // The right button draws the player's own arrow (chessgroundx's drawable), from e2 to e6.
+    const a = await squarePoint(page, 'e2');
+    const b = await squarePoint(page, 'e6');
+    await page.mouse.move(a.x, a.y);
+    await page.mouse.down({ button: 'right' });
+    await page.mouse.move(b.x, b.y, { steps: 6 });
+    await page.mouse.up({ button: 'right' });
+    await page.waitForFunction("document.querySelectorAll('#board .cg-shapes line').length === 1");
     assert.deepEqual(errors, []);
   } finally {
     await page.context().close();

@@ -41,7 +41,9 @@ export function mountSettings(ctx: PageContext, deps: SettingsDeps): void {
   const engine = ctx.engine;
   // The WebAssembly zstd decoder compiles meanwhile, for the network a player may load.
   const decoderReady = prepareNetworkDecoder();
-  let pieces: PieceSet = choice(prefs, 'pieces', Object.keys(PIECE_SETS) as PieceSet[], 'traditional');
+  // The piece set follows the language (simplified characters for Simplified Chinese) until the player picks one.
+  const languageSet = (): PieceSet => (ctx.language === 'zh-Hans' ? 'simplified' : 'traditional');
+  let pieces: PieceSet = choice(prefs, 'pieces', Object.keys(PIECE_SETS) as PieceSet[], languageSet());
   let theme: BoardTheme = choice(prefs, 'board', Object.keys(BOARD_THEMES) as BoardTheme[], 'wood');
   let scheme: ColourScheme = choice(prefs, 'theme', COLOUR_SCHEMES, 'auto');
   const applyScheme = (): void => {
@@ -71,7 +73,12 @@ export function mountSettings(ctx: PageContext, deps: SettingsDeps): void {
   };
   fill();
   ctx.onChange((c) => {
-    if (c.kind === 'view') fill();
+    if (c.kind !== 'view') return;
+    if (prefs.get('pieces') === null && pieces !== languageSet()) {
+      pieces = languageSet();
+      board.setLook(pieces, theme);
+    }
+    fill();
   });
 
   notation.addEventListener('change', () => {
