@@ -20,7 +20,7 @@
 // - ctx.onChange(listener): called after every change with what changed
 //   ('position': the position shown or the game; searches restart; 'game': the
 //   record changed without a new position (a comment); 'view': display only:
-//   flip, notation, language, theme). Returns the function that unsubscribes.
+//   flip, notation, language). Returns the function that unsubscribes.
 // - ctx.t(key, params): a message in the player's language (web/i18n/; a room's
 //   messages are in its messages.ts and listed in web/i18n/rooms.ts);
 //   ctx.moveStyle(): the notation for formatMove/formatLine/writePgn.
@@ -101,7 +101,7 @@ export interface PageContext {
   showTab(id: string): void;
 }
 
-/** The notation kept in this browser (Chinese the first time). */
+/** True for a notation the library writes (a choice read back from storage is checked with it). */
 export function isNotation(s: string | null): s is Notation {
   return (NOTATIONS as readonly string[]).includes(s ?? '');
 }

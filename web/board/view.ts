@@ -11,7 +11,7 @@ import { Notation as CgNotation, type Key } from 'chessgroundx/types.js';
 import { legalMoves, moveFrom, moveTo, type Position } from '../../src/browser/index.js';
 import { positionAfter } from '../game/tree.js';
 import type { PageContext } from '../page.js';
-import { arrowsSvg, boardCss, type Arrow, type BoardTheme, type PieceSet } from './drawing.js';
+import { BOARD_THEMES, arrowsSvg, boardCss, pieceSvg, type Arrow, type BoardTheme, type PieceSet } from './drawing.js';
 import { keySquare, squareKey } from './squares.js';
 import type { Sounds } from './sound.js';
 
@@ -134,6 +134,9 @@ export function mountBoard(ctx: PageContext, el: HTMLElement, sounds: Sounds): B
     },
     setLook(set, theme) {
       style.textContent = boardCss(set, theme);
+      // The page's emblem in the header: the red king of the set.
+      const logo = document.getElementById('logo');
+      if (logo) logo.innerHTML = pieceSvg(set, 0, 7, BOARD_THEMES[theme]);
       el.dataset.pieces = set;
       el.dataset.theme = theme;
     },

@@ -33,8 +33,8 @@ export interface MoveListView {
   mark(node: MoveNode, ply: number): MoveMark | null;
   /** Moves Kirin played from its opening book. */
   book: ReadonlySet<MoveNode>;
-  /** The words of the list: a book move's tag and its tooltip, a file's annotation's tooltip. */
-  words: { book: string; bookTitle: string; annotated: string };
+  /** The words of the list: a book move's tag and its tooltip, a file's annotation's tooltip, the game's result. */
+  words: { book: string; bookTitle: string; annotated: string; result: (r: '1-0' | '0-1' | '1/2-1/2') => string };
 }
 
 /** What the list shows, to find a clicked move: `nodes[i]` is the move of `data-node="i"`. */
@@ -186,7 +186,8 @@ export function renderMoveList(container: HTMLElement, game: Game, view: MoveLis
     ply++;
   }
   if (game.result !== '*' && game.children.length > 0) {
-    const r = el('div', 'result', game.result);
+    const r = el('div', 'result', `${game.result} ${view.words.result(game.result)}`);
+    r.dataset.result = game.result;
     container.appendChild(r);
   }
   return out;

@@ -40,7 +40,12 @@ export function mountMoves(ctx: PageContext, opts: MovesOptions): void {
       current: path.length > 0 ? path[path.length - 1] : null,
       mark: (node, ply) => opts.reviewMark(node, ply) ?? nagMark(node, t('moves.annotated')),
       book: opts.book,
-      words: { book: t('moves.book'), bookTitle: t('moves.book-title'), annotated: t('moves.annotated') },
+      words: {
+        book: t('moves.book'),
+        bookTitle: t('moves.book-title'),
+        annotated: t('moves.annotated'),
+        result: (r) => t(r === '1-0' ? 'game.result.red' : r === '0-1' ? 'game.result.black' : 'game.result.draw'),
+      },
     });
     const cur = list.querySelector<HTMLElement>('.move.current');
     if (cur) {
