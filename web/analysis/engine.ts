@@ -263,27 +263,37 @@ export function mountAnalysis(
   const showStaticEval = async (): Promise<void> => {
     const token = ++evalRequest;
     const shown = ctx.pos;
-    const box = $('eval-static');
-    let r;
     try {
-      r = await engine.searchThreadEvaluation();
+      const r = await engine.searchThreadEvaluation();
+      if (token === evalRequest) staticShown = { pos: shown, value: r.value, evaluation: r.evaluation, failed: '' };
     } catch (e) {
-      if (token === evalRequest) box.textContent = t('analysis.static.failed', { detail: (e as Error).message });
+      if (token === evalRequest)
+        staticShown = { pos: shown, value: null, evaluation: '', failed: (e as Error).message };
+    }
+    if (token === evalRequest) renderStatic();
+  };
+  /** The last static evaluation, kept to be said again in another language. */
+  let staticShown: { pos: Position; value: number | null; evaluation: string; failed: string } | null = null;
+  const renderStatic = (): void => {
+    const box = $('eval-static');
+    const s = staticShown;
+    if (!s) return;
+    if (s.failed) {
+      box.textContent = t('analysis.static.failed', { detail: s.failed });
       return;
     }
-    if (token !== evalRequest) return;
-    box.dataset.fen = shown.fen();
-    box.dataset.value = r.value === null ? '' : String(r.value);
-    box.dataset.evaluation = r.evaluation;
-    const side = sideName(t, shown.side);
+    box.dataset.fen = s.pos.fen();
+    box.dataset.value = s.value === null ? '' : String(s.value);
+    box.dataset.evaluation = s.evaluation;
+    const side = sideName(t, s.pos.side);
     box.textContent =
-      r.value === null
-        ? t('analysis.static.in-check', { side, evaluation: r.evaluation })
+      s.value === null
+        ? t('analysis.static.in-check', { side, evaluation: s.evaluation })
         : t('analysis.static.value', {
-            value: (toCp(r.value, materialCount(shown), 'PawnValueNormalized', engine.winRateModel()) / 100).toFixed(2),
+            value: (toCp(s.value, materialCount(s.pos), 'PawnValueNormalized', engine.winRateModel()) / 100).toFixed(2),
             side,
-            units: r.value,
-            evaluation: r.evaluation,
+            units: s.value,
+            evaluation: s.evaluation,
           });
   };
 
@@ -428,6 +438,7 @@ export function mountAnalysis(
     }
     if (c.kind === 'position') restart();
     else render();
+    if (c.kind === 'view') renderStatic();
   });
   $<HTMLInputElement>('analysis').addEventListener('change', (ev) =>
     ctx.setMode((ev.target as HTMLInputElement).checked ? 'analysis' : 'play'),

@@ -18,6 +18,7 @@ import { $, el } from '../dom.js';
 import { mainLineNodes } from '../game/tree.js';
 import { sideName } from '../game/words.js';
 import type { MoveMark } from '../moves/list.js';
+import type { Params } from '../i18n/i18n.js';
 import type { PageContext } from '../page.js';
 import { REVIEW_GLYPHS, reviewedIndex, type ReviewState } from './state.js';
 
@@ -108,17 +109,20 @@ export function mountReview(ctx: PageContext, state: ReviewState, analysis: Anal
     }
   };
 
-  const status = (text: string): void => {
-    $('review-status').textContent = text;
+  /** The status line's message, kept to be said again in another language. */
+  let said: [string, Params] | null = null;
+  const status = (key: string, params: Params = {}): void => {
+    said = [key, params];
+    $('review-status').textContent = t(key, params);
   };
 
   const start = async (): Promise<void> => {
     if (state.running || !ctx.canSearch) return;
     const input = $<HTMLInputElement>('review-nodes');
     const nodes = Number(input.value);
-    if (!Number.isSafeInteger(nodes) || nodes < 1) return status(t('review.bad-nodes', { value: input.value }));
+    if (!Number.isSafeInteger(nodes) || nodes < 1) return status('review.bad-nodes', { value: input.value });
     const reviewed = mainLineNodes(ctx.game);
-    if (reviewed.length === 0) return status(t('review.no-moves'));
+    if (reviewed.length === 0) return status('review.no-moves');
     const controller = new AbortController();
     cancel = () => controller.abort();
     state.running = true;
@@ -130,7 +134,7 @@ export function mountReview(ctx: PageContext, state: ReviewState, analysis: Anal
     progress.value = 0;
     $('review-start').hidden = true;
     $('review-cancel').hidden = false;
-    status(t('review.running'));
+    status('review.running');
     document.body.dataset.review = 'running';
     ctx.edited('game');
     await analysis.suspend();
@@ -145,7 +149,7 @@ export function mountReview(ctx: PageContext, state: ReviewState, analysis: Anal
         signal: controller.signal,
         onProgress: (p) => {
           progress.value = p.done;
-          status(t('review.progress', { done: p.done, total: p.total }));
+          status('review.progress', { done: p.done, total: p.total });
         },
       },
     );
@@ -157,17 +161,16 @@ export function mountReview(ctx: PageContext, state: ReviewState, analysis: Anal
     $('review-cancel').hidden = true;
     if (r.ok) {
       state.done = { result: r.value, reviewed };
-      status(
-        t('review.finished', {
-          moves: reviewed.length,
-          nodes,
-          seconds: (r.value.timeMs / 1000).toFixed(1),
-          evaluation: r.value.evaluation,
-        }),
-      );
+      status('review.finished', {
+        moves: reviewed.length,
+        nodes,
+        seconds: (r.value.timeMs / 1000).toFixed(1),
+        evaluation: r.value.evaluation,
+      });
       document.body.dataset.review = 'done';
     } else {
-      status(r.error.code === 'cancelled' ? t('review.cancelled') : t('review.failed', { detail: r.error.message }));
+      if (r.error.code === 'cancelled') status('review.cancelled');
+      else status('review.failed', { detail: r.error.message });
       document.body.dataset.review = r.error.code === 'cancelled' ? 'cancelled' : 'failed';
     }
     ctx.edited('game'); // the marks in the move list, the chart
@@ -175,7 +178,8 @@ export function mountReview(ctx: PageContext, state: ReviewState, analysis: Anal
   };
   let cancel = (): void => {};
 
-  ctx.onChange(() => {
+  ctx.onChange((c) => {
+    if (c.kind === 'view' && said) $('review-status').textContent = t(said[0], said[1]);
     if (ctx.game !== knownGame) {
       // Another game: the review was of the one before.
       knownGame = ctx.game;
