@@ -6,7 +6,8 @@
 // Traditional (moves too: 馬8進7), and the player's own choice of language is
 // kept; a variation promoted in the move list is the main line of the PGN
 // exported, and so is a comment written on a move; a move deleted from the
-// right-click menu is gone from the game.
+// right-click menu is gone from the game; a move sounds unless the sound is
+// off, and the sound, the colours, the piece set and the board are kept.
 
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -260,6 +261,61 @@ test(
       assert.deepEqual(errors, []);
     } finally {
       await page.context().close();
+    }
+  },
+);
+
+test(
+  'a move sounds unless muted; sound, colours, pieces and board are kept across a reload',
+  { skip, timeout: 90_000 },
+  async () => {
+    const context = await browser!.newContext({ viewport: { width: 1280, height: 800 }, locale: 'zh-CN' });
+    // Count the sounds started (Web Audio sources and oscillators), before the page's own code runs.
+    await context.addInitScript(`(() => {
+    window.soundsStarted = 0;
+    for (const C of [AudioBufferSourceNode, OscillatorNode]) {
+      const start = C.prototype.start;
+      C.prototype.start = function (...a) { window.soundsStarted++; return start.apply(this, a); };
+    }
+  })()`);
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    try {
+      await page.goto(`${url}#moves=`);
+      await page.waitForSelector('body[data-ready="yes"]');
+      const started = (): Promise<number> => page.evaluate('window.soundsStarted') as Promise<number>;
+      assert.equal(await started(), 0);
+      await dragPiece(page, 'h2', 'e2');
+      await page.waitForFunction('window.soundsStarted > 0');
+      assert.equal(await page.getAttribute('#sound-toggle', 'aria-pressed'), 'true');
+      await page.click('#sound-toggle');
+      assert.equal(await page.getAttribute('#sound-toggle', 'aria-pressed'), 'false');
+      const before = await started();
+      await dragPiece(page, 'h9', 'g7');
+      await page.waitForFunction("document.querySelectorAll('#moves .move[data-ply]').length === 2");
+      assert.equal(await started(), before, 'muted: no sound');
+      // Dark colours, the green board, the traditional pieces: chosen, then kept.
+      await page.click('#scheme-toggle');
+      assert.equal(await page.getAttribute('html', 'data-theme'), 'dark');
+      await showTab(page, 'settings');
+      assert.equal(await page.inputValue('#piece-set'), 'simplified', 'Simplified Chinese: simplified pieces');
+      await page.selectOption('#piece-set', 'traditional');
+      await page.selectOption('#board-theme', 'green');
+      await page.reload();
+      await page.waitForSelector('body[data-ready="yes"]');
+      assert.equal(await page.getAttribute('html', 'data-theme'), 'dark');
+      assert.equal(await page.getAttribute('#sound-toggle', 'aria-pressed'), 'false');
+      assert.equal(await page.getAttribute('#board', 'data-pieces'), 'traditional');
+      assert.equal(await page.getAttribute('#board', 'data-theme'), 'green');
+      assert.equal(
+        await page.evaluate('getComputedStyle(document.documentElement).backgroundColor'),
+        'rgb(27, 26, 23)',
+        'the dark background',
+      );
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
     }
   },
 );
