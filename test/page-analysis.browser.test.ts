@@ -448,6 +448,15 @@ test(
       // The chart: a hit area per position; a click goes to that move.
       assert.equal(await page.$$eval('#review-chart rect.ply', (r) => r.length), moves.length + 1);
       assert.ok((await page.$$eval('#review-chart circle.marker.blunder', (c) => c.length)) >= 1);
+      // Each point's tooltip: the move, its score and the review's verdict, in the page's words.
+      assert.match(
+        (await page.textContent(`#review-chart rect.ply[data-ply="${blunderPly}"] title`)) ?? '',
+        /^3\. \S+ [+-]\d+\.\d\d \(blunder, best \S+\)$/,
+      );
+      assert.match(
+        (await page.textContent('#review-chart rect.ply[data-ply="0"] title')) ?? '',
+        /^start [+-]\d+\.\d\d$/,
+      );
       await page.click(`#review-chart rect.ply[data-ply="${blunderPly}"]`);
       assert.equal(await currentPly(page), String(blunderPly));
       assert.equal(await shownFen(page), fenAfter(moves.slice(0, blunderPly)));

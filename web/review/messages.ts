@@ -5,6 +5,9 @@ import type { RoomMessages } from '../i18n/catalog.js';
 
 export const REVIEW_MESSAGES: RoomMessages = {
   'zh-Hans': {
+    'review.chart-start': '开局 {score}',
+    'review.chart-move': '{number} {move} {score}（{verdict}）',
+    'review.chart-best': '{verdict}，最佳 {best}',
     'review.nodes': '每个局面的节点数',
     'review.start': '开始复盘',
     'review.cancel': '取消',
@@ -34,6 +37,9 @@ export const REVIEW_MESSAGES: RoomMessages = {
     'review.failed': '复盘失败：{detail}',
   },
   'zh-Hant': {
+    'review.chart-start': '開局 {score}',
+    'review.chart-move': '{number} {move} {score}（{verdict}）',
+    'review.chart-best': '{verdict}，最佳 {best}',
     'review.nodes': '每個局面的節點數',
     'review.start': '開始復盤',
     'review.cancel': '取消',
@@ -63,6 +69,9 @@ export const REVIEW_MESSAGES: RoomMessages = {
     'review.failed': '復盤失敗：{detail}',
   },
   en: {
+    'review.chart-start': 'start {score}',
+    'review.chart-move': '{number} {move} {score} ({verdict})',
+    'review.chart-best': '{verdict}, best {best}',
     'review.nodes': 'Nodes a position',
     'review.start': 'Review game',
     'review.cancel': 'Cancel',

@@ -44,6 +44,25 @@ export function reviewMark(ctx: PageContext, state: ReviewState, node: MoveNode,
 export function mountReview(ctx: PageContext, state: ReviewState, analysis: AnalysisRoom): void {
   const t = ctx.t;
   let knownGame = ctx.game;
+  /** A chart point's tooltip: the start's score, or the move, its score and the review's verdict. */
+  const plyTitle = (ply: number, text: [string, string | null] | undefined): string => {
+    const r = state.done!.result;
+    const score = formatReviewScore(r.positions[ply].score);
+    if (ply === 0 || !text) return t('review.chart-start', { score });
+    const p = r.plies[ply - 1];
+    const verdict =
+      p.classification === 'best' || p.classification === 'good'
+        ? t(`review.class.${p.classification}`)
+        : text[1] !== null
+          ? t('review.chart-best', { verdict: t(`review.class.${p.classification}`), best: text[1] })
+          : t(`review.class.${p.classification}`);
+    return t('review.chart-move', {
+      number: `${p.moveNumber}${p.side === 'red' ? '.' : '...'}`,
+      move: text[0],
+      score,
+      verdict,
+    });
+  };
   /** A count of a class in words ('1 blunder', '2 blunders', '败着 2'). */
   const count = (cls: string, n: number): string => t(`review.count.${cls}${n === 1 ? '.one' : ''}`, { n });
 
@@ -67,6 +86,14 @@ export function mountReview(ctx: PageContext, state: ReviewState, analysis: Anal
       currentPly: i >= 0 ? i : undefined,
       moves: ctx.moveStyle(),
     });
+    // The chart's tooltips in the player's words (the library writes them in English).
+    const texts = reviewMoveTexts(r, ctx.moveStyle());
+    chart.querySelector('svg')?.setAttribute('aria-label', t('review.chart'));
+    for (const hit of chart.querySelectorAll('[data-ply]')) {
+      const ply = Number(hit.getAttribute('data-ply'));
+      const title = hit.querySelector('title');
+      if (title && ply >= 0 && ply < r.positions.length) title.textContent = plyTitle(ply, texts[ply - 1]);
+    }
     summary.replaceChildren();
     for (const side of ['red', 'black'] as const) {
       const s = r[side];
