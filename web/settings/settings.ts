@@ -156,12 +156,22 @@ export function mountSettings(ctx: PageContext, deps: SettingsDeps): void {
     $('eval-error').textContent = text;
   };
   const stays = (): string => t('settings.eval-stays', { evaluation: engine.evaluationName() });
+  /** A file that could not be fetched or read, and the evaluation that stays. */
+  const fetchFailed = (name: string, e: Error): void =>
+    evalError(t('settings.fetch-failed', { name, detail: e.message, stays: stays() }));
   /** Uses a network (bytes from a URL or a file); a bad one is refused with its error and the evaluation stays. */
   const loadNetwork = async (bytes: Uint8Array, name: string): Promise<void> => {
     await decoderReady;
     const r = engine.loadNetworkBytes(bytes, name);
-    evalError(r.ok ? '' : `${r.error.message}. ${stays()}`);
-    if (!r.ok) return;
+    if (!r.ok) {
+      // The loader's reason in words, its message (which names the file) after them; a code
+      // without words of its own (the translator gives the key back) is the message alone.
+      const text = t(`settings.net-error.${r.error.code}`);
+      const error = text.startsWith('settings.') ? r.error.message : `${text} (${r.error.message})`;
+      evalError(t('settings.net-refused', { error, stays: stays() }));
+      return;
+    }
+    evalError('');
     engine.options.set('Use NNUE', 'true'); // a loaded network plays, also after Classical
     analysis.evaluationChanged();
   };
@@ -176,7 +186,7 @@ export function mountSettings(ctx: PageContext, deps: SettingsDeps): void {
       })
       .then(
         (bytes) => loadNetwork(bytes, url),
-        (e: Error) => evalError(`${url}: ${e.message}. ${stays()}`),
+        (e: Error) => fetchFailed(url, e),
       );
   });
   $<HTMLInputElement>('eval-file').addEventListener('change', (ev) => {
@@ -185,7 +195,7 @@ export function mountSettings(ctx: PageContext, deps: SettingsDeps): void {
     evalError(t('settings.loading', { name: file.name }));
     file.arrayBuffer().then(
       (b) => loadNetwork(new Uint8Array(b), file.name),
-      (e: Error) => evalError(`${file.name}: ${e.message}. ${stays()}`),
+      (e: Error) => fetchFailed(file.name, e),
     );
   });
   $('eval-embedded').addEventListener('click', () => {
