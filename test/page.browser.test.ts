@@ -28,6 +28,7 @@ import { syntheticNetFile } from '../lab/nnue/synthetic.js';
 import { buildWeb } from '../scripts/web/build.js';
 import { serveWeb } from '../scripts/web/serve.js';
 import { CHROMIUM, launchChromium } from '../lab/web/chromium.js';
+import { clickSquare, destinationsShown, showTab } from './support/board.js';
 
 /** A page expression: the move list has `n` moves (the test compiles without the DOM library). */
 const moveCount = (n: number): string => `document.querySelectorAll('#moves .move[data-ply]').length === ${n}`;
@@ -54,7 +55,7 @@ test(
     const errors: string[] = [];
     try {
       browser = await launchChromium();
-      const page = await browser.newPage({ viewport: { width: 1100, height: 760 } });
+      const page = await browser.newPage({ viewport: { width: 1100, height: 760 }, locale: 'en-US' });
       page.on('pageerror', (e) => errors.push(e.message));
       page.on('console', (m) => {
         if (m.type() === 'error') errors.push(m.text());
@@ -63,16 +64,18 @@ test(
       await page.waitForSelector('body[data-ready="yes"]', { timeout: 20_000 });
       assert.equal(await page.evaluate('crossOriginIsolated'), true, 'the server makes the page cross-origin isolated');
       assert.equal(await page.isHidden('#fatal'), true);
+      await showTab(page, 'play');
       await page.fill('#movetime', '0.2');
+      await showTab(page, 'moves');
 
       const moves = (): Promise<string[]> =>
         page.$$eval('#moves .move[data-ply]', (ms) => ms.map((m) => m.getAttribute('data-uci') ?? ''));
       const shownFen = async (): Promise<string> => (await page.textContent('#fen'))!.trim();
-      const click = (sq: string) => page.click(`.cell[data-square="${sq}"]`);
+      const click = (sq: string) => clickSquare(page, sq);
 
       // Red's cannon h2: selecting it highlights its legal targets (e2 among them), and only those.
       await click('h2');
-      const targets = await page.$$eval('.cell.target', (cs) => cs.map((c) => c.getAttribute('data-square')));
+      const targets = await destinationsShown(page);
       const start = new Position();
       const expected = legalMoves(start)
         .map(moveToUci)
@@ -108,6 +111,7 @@ test(
       process.stdout.write(`# screenshot: ${join(tmp, 'kirin-web.png')}\n`);
 
       // Take back: our last move and Kirin's reply.
+      await showTab(page, 'play');
       await page.click('#takeback');
       await page.waitForFunction(moveCount(4), null, { timeout: 10_000 });
       assert.equal(await shownFen(), fenAfter(played.slice(0, 4)));
@@ -176,7 +180,7 @@ test(
     const errors: string[] = [];
     try {
       browser = await launchChromium();
-      const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+      const page = await browser.newPage({ viewport: { width: 1100, height: 900 }, locale: 'en-US' });
       page.on('pageerror', (e) => errors.push(e.message));
       page.on('console', (m) => {
         // The one failed request is the test's own missing URL.
@@ -194,6 +198,7 @@ test(
         'the page has the WebAssembly zstd decoder',
       );
 
+      await showTab(page, 'settings');
       // No network loaded: Kirin's embedded network (fetched from beside kirin.js), and the
       // search thread's number is the Node engine's with the same network.
       assert.match(
@@ -213,7 +218,9 @@ test(
       await page.click('#eval-classical'); // a network loaded after Classical plays
 
       // Analysis mode (Kirin moves for neither side), the first reference position.
+      await showTab(page, 'moves');
       await page.check('#analysis');
+      await showTab(page, 'settings');
       const setFen = async (fen: string): Promise<void> => {
         await page.fill('#fen-input', fen);
         await page.click('#fen-set');
@@ -270,11 +277,12 @@ test(
       assert.equal(await shownValue(), rows[2].final, rows[2].fen);
 
       // The network plays a game: a move of ours, Kirin's reply searched with it.
-      await page.uncheck('#analysis');
+      await showTab(page, 'play');
       await page.fill('#movetime', '0.2');
       await page.click('#newgame');
-      await page.click('.cell[data-square="h2"]');
-      await page.click('.cell[data-square="e2"]');
+      assert.equal(await page.isChecked('#analysis'), false, 'a new game is played against Kirin');
+      await clickSquare(page, 'h2');
+      await clickSquare(page, 'e2');
       await page.waitForFunction(moveCount(2), null, { timeout: 20_000 });
       assert.notEqual(await text('#lines .pv'), '');
       assert.match(await text('#eval-status'), /^Evaluation: NNUE seed1-picked\.nnue/);

@@ -101,7 +101,7 @@ export async function buildBrowser(outdir: string, opts: BrowserBuildOptions): P
     target: 'es2022',
     sourcemap: opts.minify,
     minify: opts.minify,
-    // The glyph outlines' licence notice (web/glyphs.ts) stays in app.js.
+    // The glyph outlines' licence notice (web/board/glyphs.ts) stays in app.js.
     legalComments: 'inline',
     logLevel: 'silent',
     plugins: [twinsPlugin(srcDir)],

@@ -1,24 +1,29 @@
-// Writes web/glyphs.ts: the outlines of the characters the page draws (the
-// fourteen pieces and the river's 楚河漢界) as SVG path data, taken from an
-// OpenType font by HarfBuzz (harfbuzzjs). The page draws them as shapes, not as
-// text, so it looks the same on every machine, with or without CJK fonts.
+// Writes web/board/glyphs.ts: the outlines of the characters the page draws
+// (the pieces in traditional and simplified characters, and the river's 楚河
+// 漢界 / 汉界) as SVG path data, taken from an OpenType font by HarfBuzz
+// (harfbuzzjs). The page draws them as shapes, not as text, so it looks the
+// same on every machine, with or without CJK fonts.
 //
-// The outlines in web/glyphs.ts come from Noto Serif CJK TC Bold (SIL Open
-// Font License 1.1, web/glyphs-OFL.txt), in Debian's fonts-noto-cjk:
+// The outlines come from Noto Serif CJK TC Bold (the traditional characters)
+// and SC Bold (the simplified ones) (SIL Open Font License 1.1,
+// web/glyphs-OFL.txt), in Debian's fonts-noto-cjk:
 //
 //   apt-get download fonts-noto-cjk && dpkg-deb -x fonts-noto-cjk_*.deb noto
 //   node dist/scripts/web/glyphs.js --font noto/usr/share/fonts/opentype/noto/NotoSerifCJK-Bold.ttc
 //
-// --face picks a face of a font collection by its full name (default "Noto
-// Serif CJK TC Bold": traditional forms); --out the file written (default
-// web/glyphs.ts). The output is formatted as Prettier would.
+// --face and --simplified-face pick the faces of a font collection by their
+// full names (default "Noto Serif CJK TC Bold" and "Noto Serif CJK SC Bold");
+// --out the file written (default web/board/glyphs.ts). The output is
+// formatted as Prettier would.
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { commandSpec, isMain, repoRoot, scriptCommandLine } from '../../commands/lib.js';
 
-/** Every character the page draws: red pieces, black pieces, the river. */
+/** The characters taken from the traditional face: red pieces, black pieces, the river. */
 export const GLYPH_TEXT = '俥仕炮兵傌相帥車士砲卒馬象將楚河漢界';
+/** The characters of the simplified piece set and river that the traditional ones lack, from the simplified face. */
+export const SIMPLIFIED_TEXT = '车马帅将汉';
 
 /** The em box's top in font units (the ideographic em box of Noto CJK: -120..880). */
 export const EM_TOP = 880;
@@ -49,7 +54,7 @@ export function flipPath(d: string, emTop = EM_TOP): string {
 }
 
 export interface GlyphSource {
-  /** The face's full name. */
+  /** The faces' full names. */
   face: string;
   /** Its copyright notice (name ID 0). */
   copyright: string;
@@ -93,10 +98,11 @@ interface Hb {
   Font: new (face: HbFace) => HbFont;
 }
 
-/** The outlines of GLYPH_TEXT in the face named `faceName` of the font file `fontPath`. */
+/** The outlines of the characters of `text` in the face named `faceName` of the font file `fontPath`. */
 export async function extractGlyphs(
   fontPath: string,
   faceName: string,
+  text: string = GLYPH_TEXT,
 ): Promise<{ paths: Map<string, string>; source: GlyphSource }> {
   const hb = (await import('harfbuzzjs')) as unknown as Hb;
   const blob = new hb.Blob(readFileSync(fontPath));
@@ -109,7 +115,7 @@ export async function extractGlyphs(
     if (name !== faceName) continue;
     const font = new hb.Font(face);
     const paths = new Map<string, string>();
-    for (const c of GLYPH_TEXT) {
+    for (const c of text) {
       const g = font.nominalGlyph(c.codePointAt(0)!);
       if (g === undefined || g === 0) throw new Error(`${faceName} has no glyph for ${c}`);
       const d = flipPath(font.glyphToPath(g));
@@ -121,7 +127,7 @@ export async function extractGlyphs(
   throw new Error(`${fontPath} has no face named "${faceName}" (it has: ${names.join(', ') || 'none'})`);
 }
 
-const USAGE = `usage: node dist/scripts/web/glyphs.js --font <file.ttc|.otf|.ttf> [--face "Noto Serif CJK TC Bold"] [--out web/glyphs.ts]`;
+const USAGE = `usage: node dist/scripts/web/glyphs.js --font <file.ttc|.otf|.ttf> [--face "Noto Serif CJK TC Bold"] [--simplified-face "Noto Serif CJK SC Bold"] [--out web/board/glyphs.ts]`;
 
 if (isMain(import.meta.url)) {
   const cl = scriptCommandLine(
@@ -129,7 +135,12 @@ if (isMain(import.meta.url)) {
     commandSpec({
       name: 'glyphs',
       usage: USAGE,
-      options: { font: { type: 'string' }, face: { type: 'string' }, out: { type: 'string' } },
+      options: {
+        font: { type: 'string' },
+        face: { type: 'string' },
+        'simplified-face': { type: 'string' },
+        out: { type: 'string' },
+      },
     }),
   );
   const font = cl.string('font', '');
@@ -138,8 +149,11 @@ if (isMain(import.meta.url)) {
     process.exitCode = 2;
   } else {
     try {
-      const { paths, source } = await extractGlyphs(font, cl.string('face', 'Noto Serif CJK TC Bold'));
-      const out = cl.string('out', join(repoRoot(), 'web', 'glyphs.ts'));
+      const trad = await extractGlyphs(font, cl.string('face', 'Noto Serif CJK TC Bold'));
+      const simp = await extractGlyphs(font, cl.string('simplified-face', 'Noto Serif CJK SC Bold'), SIMPLIFIED_TEXT);
+      const paths = new Map([...trad.paths, ...simp.paths]);
+      const source: GlyphSource = { ...trad.source, face: `${trad.source.face} and ${simp.source.face}` };
+      const out = cl.string('out', join(repoRoot(), 'web', 'board', 'glyphs.ts'));
       const text = glyphModule(paths, source);
       writeFileSync(out, text);
       process.stdout.write(`${out}: ${paths.size} glyphs from ${source.face}, ${text.length} characters\n`);

@@ -1,0 +1,21 @@
+// Every room's messages, by room name (a room's keys start with its name and a
+// dot). A new room adds its catalog here; web/i18n/i18n.test.ts checks them all.
+
+import { ANALYSIS_MESSAGES } from '../analysis/messages.js';
+import { GAME_MESSAGES } from '../game/messages.js';
+import { IO_MESSAGES } from '../io/messages.js';
+import { MOVES_MESSAGES } from '../moves/messages.js';
+import { REVIEW_MESSAGES } from '../review/messages.js';
+import { SETTINGS_MESSAGES } from '../settings/messages.js';
+import { SHELL_MESSAGES } from '../shell/messages.js';
+import type { RoomMessages } from './catalog.js';
+
+export const ROOM_MESSAGES: Readonly<Record<string, RoomMessages>> = {
+  shell: SHELL_MESSAGES,
+  game: GAME_MESSAGES,
+  moves: MOVES_MESSAGES,
+  analysis: ANALYSIS_MESSAGES,
+  review: REVIEW_MESSAGES,
+  io: IO_MESSAGES,
+  settings: SETTINGS_MESSAGES,
+};
