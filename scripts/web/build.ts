@@ -86,7 +86,7 @@ export function assetFile(dir: string, name: string): string {
 
 export interface WebBuild {
   outdir: string;
-  /** Output file name -> bytes: the bundles (the page's boot.js last), then the files they name. */
+  /** Output file name -> bytes: whatever esbuild wrote (the bundles, the page's boot.js), then the files the bundles name. */
   sizes: Record<string, number>;
   /** The files copied beside the bundles (names as the bundles give them). */
   assets: string[];
@@ -116,7 +116,7 @@ export async function buildBrowser(outdir: string, opts: BrowserBuildOptions): P
     worker: join(srcDir, 'search', 'worker.js'),
   };
   if (opts.page) entryPoints.app = join(root, 'web', 'app.ts');
-  await esbuild.build({
+  const main = await esbuild.build({
     bundle: true,
     format: 'esm',
     platform: 'browser',
@@ -129,21 +129,30 @@ export async function buildBrowser(outdir: string, opts: BrowserBuildOptions): P
     plugins: [twinsPlugin(srcDir)],
     entryPoints,
     outdir,
+    metafile: true,
   });
-  if (opts.page)
-    // The boot script is a classic script (it runs in <head> before the page's modules): no imports left.
-    await esbuild.build({
-      bundle: true,
-      format: 'iife',
-      platform: 'browser',
-      target: 'es2020',
-      minify: true,
-      logLevel: 'silent',
-      entryPoints: { boot: join(root, 'web', 'pwa', 'boot.ts') },
-      outdir,
-    });
-  const bundles = [...Object.keys(entryPoints), ...(opts.page ? ['boot'] : [])].map((e) => `${e}.js`);
+  // The boot script is a classic script (it runs in <head> before the page's modules): no imports left.
+  const boot = opts.page
+    ? await esbuild.build({
+        bundle: true,
+        format: 'iife',
+        platform: 'browser',
+        target: 'es2020',
+        minify: true,
+        logLevel: 'silent',
+        entryPoints: { boot: join(root, 'web', 'pwa', 'boot.ts') },
+        outdir,
+        metafile: true,
+      })
+    : undefined;
+  // Every file esbuild wrote but the source maps (a stylesheet the page imports would be one).
+  const written = [main, ...(boot ? [boot] : [])]
+    .flatMap((r) => Object.keys(r.metafile.outputs))
+    .map((p) => relative(outdir, resolve(p)).split(sep).join('/'))
+    .filter((f) => !f.endsWith('.map'));
+  const bundles = written.filter((f) => f.endsWith('.js'));
   const sizes: Record<string, number> = {};
+  for (const f of written) if (!f.endsWith('.js')) sizes[f] = readFileSync(join(outdir, f)).length;
   const assets: string[] = [];
   for (const f of bundles) {
     const code = readFileSync(join(outdir, f), 'utf8');
