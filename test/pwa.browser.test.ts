@@ -204,6 +204,7 @@ test(
     const { page, loads } = await openPage({ serviceWorkers: 'block', locale: 'zh-CN' });
     try {
       await page.goto(served.url);
+      await page.waitForSelector('body[data-ready="yes"]', { timeout: 30_000 });
       await page.waitForSelector('#isolation', { timeout: 30_000 });
       assert.equal(await page.evaluate('crossOriginIsolated'), false);
       assert.equal(await page.getAttribute('html', 'data-isolation'), 'no-service-worker');
