@@ -218,3 +218,16 @@ test(
     }
   },
 );
+
+test('a page opened as a file is told to be served', { skip, timeout: 60_000 }, async () => {
+  const { page } = await openPage();
+  try {
+    // Browsers run no module script from file:// (the page's program), but the boot script is a classic one.
+    await page.goto(`file://${join(site, 'index.html')}`);
+    await page.waitForSelector('#isolation', { timeout: 30_000 });
+    assert.equal(await page.getAttribute('html', 'data-isolation'), 'file');
+    assert.match((await page.textContent('#isolation')) ?? '', /opened as a file.*any static web server/);
+  } finally {
+    await page.context().close();
+  }
+});

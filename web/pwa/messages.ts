@@ -9,7 +9,7 @@ import type { IsolationProblem } from './isolation.js';
 export const PWA_MESSAGES: RoomMessages = {
   'zh-Hans': {
     'pwa.file':
-      '此页面是以文件方式打开的（file://）：浏览器在此既不运行它的脚本，也不运行 Service Worker。' +
+      '此页面是以文件方式打开的（file://）：浏览器在此既不运行页面的程序，也不运行 Service Worker。' +
       '请用任一静态网页服务器提供该文件夹（例如在文件夹中运行 python3 -m http.server），再通过 http://localhost 打开。',
     'pwa.insecure':
       '页面无法使自己跨源隔离：浏览器只为 https 页面和 http://localhost 提供 Service Worker，而此页面用的是普通 http。' +
@@ -28,7 +28,7 @@ export const PWA_MESSAGES: RoomMessages = {
   },
   'zh-Hant': {
     'pwa.file':
-      '此頁面是以檔案方式開啟的（file://）：瀏覽器在此既不執行它的指令碼，也不執行 Service Worker。' +
+      '此頁面是以檔案方式開啟的（file://）：瀏覽器在此既不執行頁面的程式，也不執行 Service Worker。' +
       '請用任一靜態網頁伺服器提供該資料夾（例如在資料夾中執行 python3 -m http.server），再透過 http://localhost 開啟。',
     'pwa.insecure':
       '頁面無法使自己跨來源隔離：瀏覽器只為 https 頁面和 http://localhost 提供 Service Worker，而此頁面用的是一般 http。' +
@@ -47,7 +47,7 @@ export const PWA_MESSAGES: RoomMessages = {
   },
   en: {
     'pwa.file':
-      'This page was opened as a file (file://): browsers run neither its scripts nor a service worker there. ' +
+      "This page was opened as a file (file://): browsers run neither the page's program nor a service worker there. " +
       'Serve its folder with any static web server (for example python3 -m http.server in the folder) ' +
       'and open it through http://localhost.',
     'pwa.insecure':
