@@ -53,13 +53,14 @@ after(async () => {
 async function open(
   b: Browser,
   base: string,
-  opts: { width: number; height: number; phone?: boolean },
+  opts: { width: number; height: number; phone?: boolean; noServiceWorker?: boolean },
 ): Promise<{ page: Page; errors: string[] }> {
   const context = await b.newContext({
     viewport: { width: opts.width, height: opts.height },
     locale: 'en-US',
     isMobile: opts.phone === true,
     hasTouch: opts.phone === true,
+    serviceWorkers: opts.noServiceWorker === true ? 'block' : 'allow',
   });
   const page = await context.newPage();
   const errors: string[] = [];
@@ -238,15 +239,19 @@ test('at phone width the board fits the screen and taps play a move', { skip, ti
 });
 
 test('a page that is not cross-origin isolated says why Kirin cannot search', { skip, timeout: 60_000 }, async () => {
+  // A host without the headers, and a browser that gives the page no service worker to add them
+  // (test/pwa.browser.test.ts: with one, the page isolates itself).
   const plain = await serveWeb({ port: 0, distDir: out, isolated: false });
   try {
-    const { page } = await open(browser!, plain.url, { width: 1100, height: 800 });
+    const { page } = await open(browser!, plain.url, { width: 1100, height: 800, noServiceWorker: true });
     try {
       assert.equal(await page.evaluate('crossOriginIsolated'), false);
       assert.equal(await page.isVisible('#fatal'), true);
       const said = (await page.textContent('#fatal')) ?? '';
       assert.match(said, /not cross-origin isolated/);
       assert.match(said, /Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp/);
+      await page.waitForSelector('#isolation', { timeout: 10_000 });
+      assert.match((await page.textContent('#isolation')) ?? '', /gives it no service worker/);
       // The board is drawn all the same.
       assert.equal((await piecesShown(page)).size, 32);
     } finally {
