@@ -40,7 +40,7 @@ export interface GameEnd {
 }
 
 /** A judgement of the rules core as a game end, or null when the game goes on. */
-export function endFromJudgement(j: Judgement): GameEnd | null {
+function endFromJudgement(j: Judgement): GameEnd | null {
   if (j.result === 'none' || j.code === 'none') return null;
   if (j.result === 'draw') return { result: 'draw', reason: j.code, side: null, byDrawRule: false };
   const winner = j.result === 'red' ? RED : BLACK;
@@ -117,7 +117,7 @@ const RULE_VERDICTS: ReadonlySet<EndReason> = new Set([
 ]);
 
 /** The message key of the result: play.result.redWins, play.result.blackWins, play.result.draw. */
-export function resultKey(end: GameEnd): string {
+function resultKey(end: GameEnd): string {
   return end.result === 'red'
     ? 'play.result.redWins'
     : end.result === 'black'
@@ -126,7 +126,7 @@ export function resultKey(end: GameEnd): string {
 }
 
 /** The message key of the reason: play.reason.<reason> (its {side} and {other} are side names). */
-export function reasonKey(end: GameEnd): string {
+function reasonKey(end: GameEnd): string {
   return `play.reason.${end.reason}`;
 }
 

@@ -12,7 +12,7 @@ export interface ClockControl {
 }
 
 /** Kirin thinks a fixed time per move; nobody has a clock. */
-export interface MoveTimeControl {
+interface MoveTimeControl {
   readonly kind: 'movetime';
   readonly moveMs: number;
 }
