@@ -3,9 +3,10 @@
 // flag, a resignation, an agreed draw). Pure: time comes from an injected
 // now(), the engine is the panel's business (goLimits says what to ask it).
 //
-// Clocks: Red's first move is free (as on lichess and pychess.org): the clocks
-// start when it is played, Black's first. After that every move presses the
-// clock and earns the increment. A side whose time is out loses, unless the
+// Clocks: the game's first move (Red's, from the standard start) is free, as on
+// lichess and pychess.org: the clocks start when it is played, the other
+// side's first. After that every move presses the clock and earns the
+// increment. A side whose time is out loses, unless the
 // other side has no attacking piece left (end.ts: then a draw). A takeback
 // gives the turn back to the player without touching the times.
 
@@ -118,7 +119,7 @@ export class PlayGame {
     this.pos.doMove(move);
     this.played.push(move);
     if (this.clock) {
-      // Red's first move starts the clocks (Black's runs); every later move presses them.
+      // The game's first move starts the clocks (the other side's runs); every later move presses them.
       if (this.clock.running() === null) this.clock.start(this.turn());
       else this.clock.press();
     }
@@ -161,7 +162,7 @@ export class PlayGame {
    * (two plies), or the player's move alone while Kirin is to move. Returns the
    * plies taken back (0 when there is nothing of the player's to take back).
    * The times stay as they are; the player's clock runs again (the clocks stop
-   * when the game goes back to its first position, as before Red's first move).
+   * when the game goes back to its first position, as before the game's first move).
    */
   takeBack(): number {
     if (this.ended) return 0;
@@ -180,8 +181,8 @@ export class PlayGame {
    * The limits of Kirin's search now, as a UCI GUI sends them: both clocks at
    * the moment Kirin's clock started, the increments and that moment as the
    * start time (the search counts the time already gone); the time per move
-   * otherwise. Before the clocks start (Kirin's first move as Red) the full
-   * times from now.
+   * otherwise. Before the clocks start (Kirin's first move of the game) the
+   * full times from now.
    */
   goLimits(): SearchLimits {
     const c = this.control;
