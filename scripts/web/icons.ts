@@ -1,5 +1,5 @@
 // Writes the page's icons (web/icons/, committed: the build only copies them):
-// Red's general 帥, the outline the page draws its piece with (web/glyphs.ts,
+// Red's general 帥, the outline the page draws its piece with (web/board/glyphs.ts,
 // Noto Serif CJK, SIL Open Font License 1.1), in cream on a red disc. The web
 // app manifest (web/manifest.webmanifest) names them; index.html names the
 // apple-touch-icon.
@@ -23,10 +23,10 @@ import { commandSpec, isMain, repoRoot, scriptCommandLine } from '../../commands
 const RED = '#b1121b';
 const CREAM = '#fdf3dc';
 
-/** The outline of `char` from the text of web/glyphs.ts (SVG path data in a 1000 x 1000 em box); throws when absent. */
+/** The outline of `char` from the text of web/board/glyphs.ts (SVG path data in a 1000 x 1000 em box); throws when absent. */
 export function glyphPath(glyphsTs: string, char: string): string {
   const m = new RegExp(`\\n\\s*${char}: '([MLQCZ0-9,. -]+)'`).exec(glyphsTs);
-  if (!m) throw new Error(`web/glyphs.ts has no outline of ${char}`);
+  if (!m) throw new Error(`web/board/glyphs.ts has no outline of ${char}`);
   return m[1];
 }
 
@@ -60,7 +60,7 @@ export const PNG_ICONS: readonly { file: string; size: number; fullBleed: boolea
 ];
 
 async function writeIcons(out: string, chromium: string): Promise<string[]> {
-  const glyph = glyphPath(readFileSync(join(repoRoot(), 'web', 'glyphs.ts'), 'utf8'), '帥');
+  const glyph = glyphPath(readFileSync(join(repoRoot(), 'web', 'board', 'glyphs.ts'), 'utf8'), '帥');
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, 'icon.svg'), iconSvg(glyph, false));
   const written = [join(out, 'icon.svg')];
