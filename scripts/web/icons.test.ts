@@ -8,8 +8,8 @@ import { glyphPath, iconSvg, PNG_ICONS } from './icons.js';
 
 const web = join(repoRoot(), 'web');
 
-test("glyphPath finds a piece's outline in web/glyphs.ts and refuses a missing one", () => {
-  const text = readFileSync(join(web, 'glyphs.ts'), 'utf8');
+test("glyphPath finds a piece's outline in web/board/glyphs.ts and refuses a missing one", () => {
+  const text = readFileSync(join(web, 'board', 'glyphs.ts'), 'utf8');
   assert.match(glyphPath(text, '帥'), /^M[\d,. MLQCZ-]+Z$/);
   assert.notEqual(glyphPath(text, '帥'), glyphPath(text, '將'));
   assert.throws(() => glyphPath(text, '麒'), /no outline of 麒/);

@@ -2,6 +2,9 @@
 // language, where to start, and what to do with the position made. The shell
 // implements EditorHost and mounts the editor with mountEditor (panel.ts).
 
+import type { FenErrorCode, KirinError } from '../../src/browser/index.js';
+import type { BoardTheme, PieceSet } from '../board/drawing.js';
+
 /** A message in the player's language: the key's text with its `{name}` placeholders filled. */
 export type Translate = (key: string, params?: Readonly<Record<string, string | number>>) => string;
 
@@ -12,4 +15,11 @@ export interface EditorHost {
   startFen?(): string;
   /** The player pressed "use this position": a FEN the rules core accepts. The page sets up a new game from it. */
   usePosition(fen: string): void;
+  /** The piece set and board theme the page's board shows (absent: traditional pieces on wood). */
+  look?(): { set: PieceSet; theme: BoardTheme };
+  /**
+   * The rules core's refusal of a position in the player's words (the page
+   * translates the error's code); absent: the core's own message.
+   */
+  describe?(error: KirinError<FenErrorCode>): string;
 }

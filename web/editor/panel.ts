@@ -1,5 +1,6 @@
 // The board editor's panel: a board of its own (drawn with the page's SVG
-// board and pieces, drawing.ts), a palette of the fourteen pieces, a move tool
+// board and pieces in the player's piece set and board theme,
+// web/board/drawing.ts, so that it looks like the page's board), a palette of the fourteen pieces, a move tool
 // and a remove tool. A piece is placed by picking it in the palette and
 // clicking squares, or dragged from the palette onto the board; a piece on the
 // board is dragged elsewhere, or off the board (or right-clicked) to remove it.
@@ -7,8 +8,8 @@
 // rules core checks the position as it changes (model.ts) and says what is
 // wrong in its own words; "use this position" hands a legal FEN to the page.
 
-import { RED, squareName, type FenErrorCode, type Result } from '../../src/browser/index.js';
-import { boardSvg, glyphSprite, pieceSvg } from '../drawing.js';
+import { RED, squareName, type FenErrorCode, type KirinError, type Result } from '../../src/browser/index.js';
+import { BOARD_THEMES, boardSvg, pieceSvg, svgUrl } from '../board/drawing.js';
 import type { EditorHost } from './host.js';
 import { BoardEditorModel, PALETTE } from './model.js';
 
@@ -27,34 +28,28 @@ export interface EditorPanel {
 type Tool = number | 'move' | 'erase';
 
 const STYLE = `
-.kirin-editor { display: flex; flex-direction: column; gap: .5em; max-width: 30em; }
-.kirin-editor .editor-main { display: flex; gap: .5em; align-items: flex-start; flex-wrap: wrap; }
-.kirin-editor .editor-board { position: relative; width: min(360px, calc(100vw - 30px)); aspect-ratio: 9 / 10;
-  background: var(--wood, #e8c88f); border: 3px solid var(--line, #5a3a1a); border-radius: 4px;
+.kirin-editor { display: flex; flex-direction: column; gap: .6em; }
+.kirin-editor .editor-main { display: flex; gap: .8em; align-items: flex-start; flex-wrap: wrap; }
+.kirin-editor .editor-board { position: relative; width: min(400px, calc(100vw - 48px)); aspect-ratio: 9 / 10;
+  background-size: 100% 100%; border-radius: 4px; box-shadow: 0 1px 4px rgba(0, 0, 0, .35);
   touch-action: none; user-select: none; -webkit-user-select: none; }
-.kirin-editor .editor-board > svg { position: absolute; inset: 0; pointer-events: none; }
-.kirin-editor .editor-board .lines { stroke: var(--line, #5a3a1a); stroke-width: 1.5px; }
-.kirin-editor .editor-board .lines * { vector-effect: non-scaling-stroke; }
-.kirin-editor .editor-board .river { fill: var(--line, #5a3a1a); }
 .kirin-editor .editor-cell { position: absolute; width: calc(100% / 9); height: 10%; padding: 0; border: 0;
   background: transparent; display: flex; align-items: center; justify-content: center; cursor: pointer; }
-.kirin-editor .editor-cell.selected { background: rgba(60, 120, 220, .25); }
-.kirin-editor .editor-palette { display: grid; grid-template-columns: repeat(7, 2.4em); gap: .2em; }
-.kirin-editor .editor-palette button { width: 2.4em; height: 2.4em; padding: 0; border: 1px solid transparent;
+.kirin-editor .editor-cell.selected { background: rgba(60, 120, 220, .3); border-radius: 50%; }
+.kirin-editor .editor-palette { display: grid; grid-template-columns: repeat(7, 2.6em); gap: .25em; align-content: start; }
+.kirin-editor .editor-palette button { width: 2.6em; height: 2.6em; padding: 0; border: 1px solid transparent;
   border-radius: .3em; background: transparent; display: flex; align-items: center; justify-content: center;
   cursor: pointer; touch-action: none; }
 .kirin-editor .editor-palette button[aria-pressed="true"] { border-color: #2a7ae2; background: rgba(42, 122, 226, .15); }
-.kirin-editor .editor-palette .editor-tool { grid-column: span 1; font-size: .8em; width: auto; }
-.kirin-editor .piece, .kirin-editor-ghost .piece { width: 90%; height: 90%; }
-.kirin-editor .piece .disk, .kirin-editor-ghost .piece .disk { fill: #fdf3dc; stroke: currentColor; stroke-width: 3; }
-.kirin-editor .piece .ring, .kirin-editor-ghost .piece .ring { fill: none; stroke: currentColor; stroke-width: 1.2; }
-.kirin-editor .piece use, .kirin-editor-ghost .piece use { fill: currentColor; }
-.kirin-editor .piece.red, .kirin-editor-ghost .piece.red { color: #b1121b; }
-.kirin-editor .piece.black, .kirin-editor-ghost .piece.black { color: #111; }
-.kirin-editor-ghost { position: fixed; width: 2.6em; height: 2.6em; pointer-events: none; z-index: 1000;
-  transform: translate(-50%, -50%); display: flex; align-items: center; justify-content: center; }
+.kirin-editor .editor-palette .editor-tool { grid-column: span 3; font-size: .85em; width: auto; border-color: var(--line, #8886); }
+.kirin-editor .editor-cell > svg { width: 94%; height: 94%; }
+.kirin-editor .editor-palette button > svg { width: 100%; height: 100%; }
+.kirin-editor-ghost { position: fixed; width: 2.8em; height: 2.8em; pointer-events: none; z-index: 1000;
+  transform: translate(-50%, -50%); }
+.kirin-editor-ghost > svg { width: 100%; height: 100%; }
 .kirin-editor .editor-controls, .kirin-editor .editor-fen-row { display: flex; flex-wrap: wrap; gap: .4em; align-items: center; }
-.kirin-editor .editor-fen { flex: 1; min-width: 12em; font-family: monospace; }
+.kirin-editor .editor-fen-row label { display: flex; flex: 1; gap: .4em; align-items: center; min-width: 12em; }
+.kirin-editor .editor-fen { flex: 1; min-width: 8em; font-family: monospace; }
 .kirin-editor .editor-status[data-valid="no"] { color: var(--error, #b00020); }
 .kirin-editor .editor-hint { font-size: .85em; opacity: .8; }
 `;
@@ -65,16 +60,6 @@ function injectStyle(doc: Document): void {
   style.id = 'kirin-editor-style';
   style.textContent = STYLE;
   doc.head.appendChild(style);
-}
-
-/** The glyphs' symbols, once per document (the page's board may have put them there already). */
-function ensureSprite(doc: Document): void {
-  if (doc.querySelector('svg.sprite')) return;
-  const holder = doc.createElement('div');
-  holder.innerHTML = glyphSprite();
-  const sprite = holder.firstElementChild as SVGElement;
-  sprite.style.position = 'absolute';
-  doc.body.appendChild(sprite);
 }
 
 /** A core FEN message without its `invalid FEN "...": ` lead (the FEN is shown beside it). */
@@ -89,8 +74,14 @@ const DRAG_THRESHOLD = 4;
 export function mountEditor(root: HTMLElement, host: EditorHost): EditorPanel {
   const doc = root.ownerDocument;
   injectStyle(doc);
-  ensureSprite(doc);
   const t = host.t;
+  /** A piece (colour << 3 | type) drawn as the page's board draws it, in the player's set and theme. */
+  const pieceDrawing = (pc: number): string => {
+    const look = host.look?.() ?? { set: 'traditional', theme: 'wood' };
+    return pieceSvg(look.set, (pc >> 3) as 0 | 1, pc & 7, BOARD_THEMES[look.theme]);
+  };
+  /** The rules core's refusal in the player's words (the page's), or its own message. */
+  const refusal = (e: KirinError<FenErrorCode>): string => host.describe?.(e) ?? coreReason(e.message);
   const model = new BoardEditorModel();
   const start = host.startFen?.();
   if (start !== undefined && !model.load(start).ok) model.start();
@@ -106,7 +97,6 @@ export function mountEditor(root: HTMLElement, host: EditorHost): EditorPanel {
   main.className = 'editor-main';
   const board = doc.createElement('div');
   board.className = 'editor-board';
-  board.innerHTML = boardSvg();
   const cells: HTMLButtonElement[] = [];
   for (let sq = 0; sq < 90; sq++) {
     const b = doc.createElement('button');
@@ -125,7 +115,7 @@ export function mountEditor(root: HTMLElement, host: EditorHost): EditorPanel {
     b.type = 'button';
     b.className = className;
     if (typeof tl === 'number') {
-      b.innerHTML = pieceSvg(tl);
+      b.innerHTML = pieceDrawing(tl);
       b.dataset.piece = String(tl);
     } else b.dataset.tool = tl;
     palette.appendChild(b);
@@ -174,7 +164,7 @@ export function mountEditor(root: HTMLElement, host: EditorHost): EditorPanel {
     const r = model.load(fenInput.value.trim());
     if (!r.ok) {
       status.dataset.valid = 'no';
-      status.textContent = t('editor.invalid', { message: coreReason(r.error.message) });
+      status.textContent = t('editor.invalid', { message: refusal(r.error) });
       return;
     }
     changed();
@@ -196,6 +186,8 @@ export function mountEditor(root: HTMLElement, host: EditorHost): EditorPanel {
   }
 
   function render(): void {
+    const look = host.look?.() ?? { set: 'traditional', theme: 'wood' };
+    board.style.backgroundImage = svgUrl(boardSvg(look.set, BOARD_THEMES[look.theme]));
     for (let sq = 0; sq < 90; sq++) {
       const file = sq % 9;
       const rank = (sq / 9) | 0;
@@ -203,7 +195,7 @@ export function mountEditor(root: HTMLElement, host: EditorHost): EditorPanel {
       b.style.left = `${((flipped ? 8 - file : file) * 100) / 9}%`;
       b.style.top = `${(flipped ? rank : 9 - rank) * 10}%`;
       const pc = model.pieceOn(sq);
-      b.innerHTML = pc ? pieceSvg(pc) : '';
+      b.innerHTML = pc ? pieceDrawing(pc) : '';
       b.dataset.piece = pc ? String(pc) : '';
       b.classList.toggle('selected', sq === selected);
       b.setAttribute(
@@ -234,7 +226,7 @@ export function mountEditor(root: HTMLElement, host: EditorHost): EditorPanel {
     const v = model.validate();
     status.dataset.valid = v.ok ? 'yes' : 'no';
     status.dataset.code = v.ok ? '' : v.error.code;
-    status.textContent = v.ok ? t('editor.valid') : t('editor.invalid', { message: coreReason(v.error.message) });
+    status.textContent = v.ok ? t('editor.valid') : t('editor.invalid', { message: refusal(v.error) });
     useButton.disabled = !v.ok;
     root.dataset.fen = model.fen();
   }
@@ -311,7 +303,7 @@ export function mountEditor(root: HTMLElement, host: EditorHost): EditorPanel {
     if (!ghost) {
       ghost = doc.createElement('div');
       ghost.className = 'kirin-editor-ghost';
-      ghost.innerHTML = pieceSvg(press.piece);
+      ghost.innerHTML = pieceDrawing(press.piece);
       doc.body.appendChild(ghost);
     }
     ghost.style.left = `${ev.clientX}px`;
