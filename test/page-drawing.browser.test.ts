@@ -21,7 +21,7 @@ import { buildWeb } from '../scripts/web/build.js';
 import { CHROMIUM, launchChromium } from '../lab/web/chromium.js';
 import { decodePng, type Pixels } from './support/png.js';
 import { serveWeb } from '../scripts/web/serve.js';
-import { piecesShown, showTab, squarePoint, tapSquare } from './support/board.js';
+import { piecesShown, showTab, squarePoint, startGame, tapSquare } from './support/board.js';
 
 const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is absent (Debian package chromium): browser test skipped`;
 
@@ -221,8 +221,7 @@ test('at phone width the board fits the screen and taps play a move', { skip, ti
     assert.ok((await page.evaluate<number>('document.documentElement.scrollWidth')) <= width);
     const cell = box.width / 9;
     assert.ok(cell >= 32, `a cell is a finger's size: ${cell} px`);
-    await showTab(page, 'play');
-    await page.fill('#movetime', '0.2');
+    await startGame(page, '0.2s');
     await tapSquare(page, 'h2');
     assert.ok((await page.$$('#board square.move-dest')).length > 0, 'a tap selects the cannon');
     await tapSquare(page, 'e2');

@@ -1,8 +1,8 @@
 // The page in a real browser: headless Chromium (Debian's /usr/bin/chromium,
 // driven by playwright-core; nothing is downloaded) opens the page from the
-// local server, plays moves by clicking, waits for Kirin's replies, checks the
-// position shown against the library, takes a move back, shows a FEN error,
-// and saves a screenshot. A second test loads the synthetic seed-1 network by
+// local server, starts a game against Kirin at a time per move, plays moves by
+// clicking, waits for Kirin's replies, checks the position shown against the
+// library, takes a move back, shows a FEN error, and saves a screenshot. A second test loads the synthetic seed-1 network by
 // URL and by the file picker and checks the search thread's static evaluation
 // against native Pikafish's numbers (test/data/nnue/seed1-evals.tsv); a damaged
 // file is refused and the network in use keeps playing. Without
@@ -28,7 +28,7 @@ import { syntheticNetFile } from '../lab/nnue/synthetic.js';
 import { buildWeb } from '../scripts/web/build.js';
 import { serveWeb } from '../scripts/web/serve.js';
 import { CHROMIUM, launchChromium } from '../lab/web/chromium.js';
-import { clickSquare, destinationsShown, showTab } from './support/board.js';
+import { clickSquare, destinationsShown, showTab, startGame } from './support/board.js';
 
 /** A page expression: the move list has `n` moves (the test compiles without the DOM library). */
 const moveCount = (n: number): string => `document.querySelectorAll('#moves .move[data-ply]').length === ${n}`;
@@ -64,8 +64,9 @@ test(
       await page.waitForSelector('body[data-ready="yes"]', { timeout: 20_000 });
       assert.equal(await page.evaluate('crossOriginIsolated'), true, 'the server makes the page cross-origin isolated');
       assert.equal(await page.isHidden('#fatal'), true);
-      await showTab(page, 'play');
-      await page.fill('#movetime', '0.2');
+      // A game against Kirin at 0.2 s a move (no clocks), the player Red.
+      await startGame(page, '0.2s');
+      assert.equal(await page.isHidden('#clock-top'), true, 'a time per move has no clocks');
       await showTab(page, 'moves');
 
       const moves = (): Promise<string[]> =>
@@ -87,9 +88,7 @@ test(
       let played = await moves();
       assert.equal(played[0], 'h2e2');
       assert.equal(await shownFen(), fenAfter(played), 'the FEN shown is the position after both moves');
-      assert.notEqual(await page.textContent('#lines .pv'), '', "Kirin's line is shown");
-      // Kirin's reply comes from its default book (fetched beside kirin.js), and the opening is named.
-      assert.match((await page.getAttribute('#lines .line.book .pv-move', 'data-uci'))!, /^[a-i]\d[a-i]\d$/);
+      // Kirin's reply comes from its default book (fetched beside kirin.js), marked so, and the opening is named.
       assert.equal(await page.getAttribute('#moves .move[data-ply="2"]', 'data-uci'), played[1]);
       assert.match((await page.getAttribute('#moves .move[data-ply="2"]', 'class'))!, /\bbook\b/);
       assert.match((await page.textContent('#opening'))!, /^[A-E]\d\d \S/);
@@ -106,13 +105,13 @@ test(
         assert.equal(played[n - 2], m);
         assert.equal(await shownFen(), fenAfter(played));
       }
-      assert.match((await page.textContent('#status'))!, /Your move \(Red\)/);
+      assert.match((await page.textContent('#status'))!, /^Your move \(Red\)$/);
       await page.screenshot({ path: join(tmp, 'kirin-web.png') });
       process.stdout.write(`# screenshot: ${join(tmp, 'kirin-web.png')}\n`);
 
       // Take back: our last move and Kirin's reply.
       await showTab(page, 'play');
-      await page.click('#takeback');
+      await page.click('.play-takeback');
       await page.waitForFunction(moveCount(4), null, { timeout: 10_000 });
       assert.equal(await shownFen(), fenAfter(played.slice(0, 4)));
 
@@ -276,15 +275,16 @@ test(
       await page.waitForFunction(staticEvalOf(fenOf(rows[2].fen), 'seed1-picked.nnue'), null, { timeout: 20_000 });
       assert.equal(await shownValue(), rows[2].final, rows[2].fen);
 
-      // The network plays a game: a move of ours, Kirin's reply searched with it.
-      await showTab(page, 'play');
-      await page.fill('#movetime', '0.2');
-      await page.click('#newgame');
-      assert.equal(await page.isChecked('#analysis'), false, 'a new game is played against Kirin');
-      await clickSquare(page, 'h2');
-      await clickSquare(page, 'e2');
+      // The network plays a game: a move of ours, Kirin's reply searched with it (from the position
+      // shown: out of the book), and the analysis waits meanwhile.
+      const before = new Position(rows[2].fen);
+      await startGame(page, '0.2s', before.side === 0 ? 'red' : 'black', 'shown');
+      assert.equal(await page.isDisabled('#analysis'), true, 'no analysis during a game');
+      const ours = moveToUci(legalMoves(before)[0]);
+      await clickSquare(page, ours.slice(0, 2));
+      await clickSquare(page, ours.slice(2));
       await page.waitForFunction(moveCount(2), null, { timeout: 20_000 });
-      assert.notEqual(await text('#lines .pv'), '');
+      assert.equal(await page.getAttribute('#moves .move[data-ply="1"]', 'data-uci'), ours);
       assert.match(await text('#eval-status'), /^Evaluation: NNUE seed1-picked\.nnue/);
       assert.deepEqual(errors, [], 'no errors in the page');
     } finally {

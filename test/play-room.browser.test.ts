@@ -1,10 +1,10 @@
-// The play room (web/play) in headless Chromium, mounted on a harness page
-// (test/support/room-harness.ts) whose "board" is a Position the test plays
-// moves on: a timed game at a short control ends on time with the right result
-// in the player's words and goes to review; Kirin, answering with the clock's
-// times in its `go`, does not lose on time at a fast control; takeback, a
-// declined draw offer and a resignation. Skipped where /usr/bin/chromium is
-// absent.
+// The play room's panel (web/play) in headless Chromium, mounted on a harness
+// page (test/support/room-harness.ts) whose "board" is a Position the test
+// plays moves on at once, faster than a player could on the page: Kirin,
+// answering with the clock's times in its `go`, does not lose on time at a fast
+// control. The game on the page itself (a flag, takeback, draw offer,
+// resignation, review, the library) is test/page-games.browser.test.ts's.
+// Skipped where /usr/bin/chromium is absent.
 
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
@@ -91,54 +91,6 @@ async function startGame(page: Page, control: string, side = 'red'): Promise<voi
   await page.waitForSelector('#root[data-state="playing"]');
 }
 
-test(
-  'a timed game at a short control ends on time, with the right result in the players words, and goes to review',
-  { skip, timeout: 60_000 },
-  async () => {
-    const { page, errors } = await site!.open();
-    await page.waitForFunction('window.engine !== undefined');
-    await page.evaluate('window.engine.ready()');
-    await startGame(page, '0.1+0'); // 6 seconds
-    // Before Red's first move no clock runs.
-    assert.equal(await page.getAttribute('.play-clocks .kirin-play-clock[data-side="red"]', 'data-running'), 'no');
-    assert.equal(await page.evaluate('window.play("h2e2")'), true);
-    await page.waitForFunction('window.log.shown.length === 1', undefined, { timeout: 15_000 });
-    assert.equal(await page.getAttribute('.play-clocks .kirin-play-clock[data-side="red"]', 'data-running'), 'yes');
-    // The player does not move: Red's 6 seconds run out.
-    await page.waitForSelector('#root[data-state="over"]', { timeout: 20_000 });
-    assert.equal(await page.getAttribute('#root', 'data-result'), 'black');
-    assert.equal(await page.getAttribute('#root', 'data-reason'), 'flag');
-    assert.equal(await page.textContent('.play-result-text'), '黑胜：红方超时判负');
-    assert.equal(await page.getAttribute('.play-clocks .kirin-play-clock[data-side="red"]', 'data-ms'), '0');
-    const over = (await page.evaluate('window.log.over')) as {
-      result: string;
-      headers: Record<string, string>;
-      comment: string;
-    }[];
-    assert.equal(over.length, 1);
-    assert.equal(over[0].result, '0-1');
-    assert.deepEqual(
-      [over[0].headers.Red, over[0].headers.Black, over[0].headers.TimeControl, over[0].headers.Termination],
-      ['棋手', 'Kirin（全力）', '6+0', 'time forfeit'],
-    );
-    assert.equal(over[0].comment, '黑胜：红方超时判负');
-    assert.deepEqual(await page.evaluate('window.log.sounds'), ['start', 'low-time', 'end']);
-    // A move after the flag is refused; review hands the game over.
-    assert.equal(await page.evaluate('window.play("h0g2")'), false);
-    await page.click('.play-review');
-    assert.equal(await page.evaluate('window.log.reviewed'), 1);
-    // The engine's options are put back.
-    assert.deepEqual(
-      await page.evaluate(
-        `['Move Overhead', 'MultiPV', 'OwnBook', 'Skill Level'].map((n) => String(window.engine.options.getString(n)))`,
-      ),
-      ['10', '1', 'false', '20'],
-    );
-    assert.deepEqual(errors, []);
-    await page.context().close();
-  },
-);
-
 test('Kirin plays with the clock and does not lose on time at a fast control', { skip, timeout: 90_000 }, async () => {
   const { page, errors } = await site!.open();
   await page.waitForFunction('window.engine !== undefined');
@@ -165,36 +117,3 @@ test('Kirin plays with the clock and does not lose on time at a fast control', {
   assert.deepEqual(errors, []);
   await page.context().close();
 });
-
-test(
-  'takeback, a draw offer Kirin declines early, and resigning (asked twice)',
-  { skip, timeout: 60_000 },
-  async () => {
-    const { page, errors } = await site!.open();
-    await page.waitForFunction('window.engine !== undefined');
-    await startGame(page, '10+5');
-    assert.equal(await page.evaluate('window.play("h2e2")'), true);
-    await page.waitForFunction('window.log.shown.length === 1', undefined, { timeout: 20_000 });
-    await page.waitForSelector('.play-status:has-text("轮到你走（红方）")');
-    await page.click('.play-takeback');
-    assert.equal(await page.evaluate('window.log.takenBack'), 2);
-    assert.equal(
-      await page.evaluate('window.fen()'),
-      'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1',
-    );
-    assert.equal(await page.isDisabled('.play-takeback'), true);
-    assert.equal(await page.evaluate('window.play("b2e2")'), true);
-    await page.waitForFunction('window.log.shown.length === 2', undefined, { timeout: 20_000 });
-    await page.click('.play-draw');
-    await page.waitForSelector('.play-status:has-text("Kirin 拒绝和棋")');
-    assert.equal(await page.getAttribute('#root', 'data-state'), 'playing');
-    await page.click('.play-resign');
-    await page.waitForSelector('.play-resign:has-text("确定认输？")');
-    assert.equal(await page.getAttribute('#root', 'data-state'), 'playing');
-    await page.click('.play-resign');
-    await page.waitForSelector('#root[data-state="over"]');
-    assert.equal(await page.textContent('.play-result-text'), '黑胜：红方认输');
-    assert.deepEqual(errors, []);
-    await page.context().close();
-  },
-);

@@ -117,7 +117,7 @@ test(
         'require-corp',
       );
       assert.equal(await page.isHidden('#fatal'), true);
-      assert.equal(await page.$('#isolation'), null);
+      assert.equal(await page.isHidden('#isolation'), true, 'nothing to say');
       const line = await kirinAnswers(page);
       assert.match(line, /\d+\. \S/, `Kirin's line: ${line}`);
 
@@ -210,6 +210,11 @@ test(
       assert.equal(await page.getAttribute('html', 'data-isolation'), 'no-service-worker');
       assert.match((await page.textContent('#isolation')) ?? '', /无法使自己跨源隔离.*没有给它 Service Worker/);
       assert.equal(await page.isVisible('#fatal'), true);
+      // Said in its banner under the support message, at the top of the page.
+      const fatal = (await page.locator('#fatal').boundingBox())!;
+      const said = (await page.locator('#isolation').boundingBox())!;
+      assert.ok(said.y >= fatal.y + fatal.height - 1 && said.y + said.height < 800, `#isolation at ${said.y}`);
+      assert.ok(Math.abs(said.x - fatal.x) < 1 && Math.abs(said.width - fatal.width) < 1, 'aligned with #fatal');
       await new Promise((r) => setTimeout(r, 1000));
       assert.equal(loads(), 1, 'no reload');
     } finally {

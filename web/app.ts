@@ -1,33 +1,40 @@
-// The page: an analysis board and a board to play Kirin on, on the library's
-// browser build (web/dist/kirin.js; the search runs in web/dist/worker.js).
-// Everything about the game - legal moves, FEN, notation, game files, the
-// judgement of the selected Repetition Rule - comes from the library. This file
-// wires the rooms; each room draws and listens in its own folder:
+// The page: an analysis board, a board to play Kirin on the clock, and the
+// player's library of games, on the library's browser build (web/dist/kirin.js;
+// the search runs in web/dist/worker.js). Everything about the game - legal
+// moves, FEN, notation, game files, the judgement of the selected Repetition
+// Rule - comes from the library. This file wires the rooms; each room draws
+// and listens in its own folder:
 //
 //   page.ts      the core the rooms share (PageContext: the game, the position
 //                shown, the engine, the language; how to mount a room)
 //   board/       the board on chessgroundx, Kirin's pieces, themes, sounds
 //   game/        the game tree's edits and the game in words (results, errors)
 //   moves/       the move list, its edits and comments (the 着法 tab)
-//   analysis/    Kirin's lines, the evaluation bar, Kirin's moves, the status
+//   analysis/    Kirin's lines, the evaluation bar, the status line
 //   review/      the review of a game (the 复盘 tab)
+//   play/        a game against Kirin on the clock (the 对弈 tab, the clocks)
+//   library/     the games kept in this browser (the 棋谱库 tab, the session)
+//   editor/      the board editor (摆棋, a dialog)
 //   io/          import, export, FEN, the address
 //   settings/    the 设置 tab and the choices kept in the browser
 //   shell/       the tabs and the navigation
 //   i18n/        the languages (each room's messages.ts, joined in rooms.ts)
+//   pwa/         the boot script and the service worker (any static host, offline)
 
-import { Engine, browserSupport, newGame, type Notation } from '../src/browser/index.js';
+import { Engine, browserSupport, newGame, type MoveNode, type Notation } from '../src/browser/index.js';
 import { mountAnalysis } from './analysis/engine.js';
-import { mountPlay } from './analysis/play.js';
 import { createSounds } from './board/sound.js';
 import { mountBoard } from './board/view.js';
 import { $ } from './dom.js';
-import type { Language } from './i18n/catalog.js';
-import { isLanguage, joinCatalogs, pickLanguage, translateLabels, translator, type Translate } from './i18n/i18n.js';
+import { mountEditorDialog } from './editor/index.js';
+import { joinCatalogs, translateLabels, translator, type Translate } from './i18n/i18n.js';
+import { chooseLanguage } from './i18n/language.js';
 import { ROOM_MESSAGES } from './i18n/rooms.js';
 import { mountIo } from './io/io.js';
+import { mountLibrary, openLibrary, type LibraryRoom } from './library/index.js';
 import { mountMoves } from './moves/moves.js';
 import { createPage, isNotation } from './page.js';
+import { mountPlay, type PlayRoom } from './play/index.js';
 import { reviewMark, mountReview } from './review/review.js';
 import { createReviewState } from './review/state.js';
 import { storedPrefs } from './settings/prefs.js';
@@ -53,24 +60,22 @@ function showSupport(t: Translate): boolean {
   return support.canSearch;
 }
 
-function main(): void {
+async function main(): Promise<void> {
   // The search thread starts first, with the page, and first runs the warm-up search (as
   // the command line's does): JavaScript runs slowly until compiled, and a cold
   // thread's first searches would reach a fraction of the depth.
   const engine = new Engine({ warmup: true });
-  // The page opens from Kirin's default book, by weight among the masters' moves: varied openings.
+  // The page's games open from Kirin's default book, by weight among the masters' moves: varied openings.
   engine.options.set('OwnBook', 'true');
   const prefs = storedPrefs(() => localStorage);
   const catalogs = joinCatalogs(ROOM_MESSAGES);
-  const saved = prefs.get('language');
-  const language: Language = isLanguage(saved) ? saved : pickLanguage(navigator.languages ?? [navigator.language]);
+  const language = chooseLanguage(prefs.get('language'), navigator.languages ?? [navigator.language]);
   let t = translator(catalogs, language);
-  const showLanguage = (lang: Language): void => {
-    document.documentElement.lang = lang;
+  const showLanguage = (): void => {
+    document.documentElement.lang = ctx.language;
     document.title = t('shell.title');
     translateLabels(document, t);
   };
-  showLanguage(language);
 
   const saidNotation = prefs.get('notation');
   const ctx = createPage({
@@ -81,34 +86,66 @@ function main(): void {
     t,
     showTab: mountTabs($('panel')),
   });
+  showLanguage();
 
-  const board = mountBoard(
+  const sounds = createSounds(() => prefs.get('sound') !== 'off');
+  const board = mountBoard(ctx, $('board'), sounds);
+  const reviewState = createReviewState();
+  let play: PlayRoom | null = null;
+  let library: LibraryRoom | null = null;
+  const analysis = mountAnalysis(ctx, board, reviewState, () => play?.status() ?? null);
+  const bookMoves = new Set<MoveNode>();
+  mountMoves(ctx, { reviewMark: (node, ply) => reviewMark(ctx, reviewState, node, ply), book: bookMoves });
+  const review = mountReview(ctx, reviewState, analysis, (r, game) => library?.reviewed(r, game));
+  const io = mountIo(ctx, reviewState, { imported: (games) => library?.imported(games) });
+  play = mountPlay(
     ctx,
-    $('board'),
-    createSounds(() => prefs.get('sound') !== 'off'),
+    $('tab-play'),
+    { top: $('clock-top'), bottom: $('clock-bottom') },
+    { sounds, bookMoves, review, keep: (game) => library?.played(game) },
   );
-  const review = createReviewState();
-  const play = mountPlay(ctx);
-  const analysis = mountAnalysis(ctx, board, review, play);
-  mountMoves(ctx, { reviewMark: (node, ply) => reviewMark(ctx, review, node, ply), book: analysis.bookMoves });
-  mountReview(ctx, review, analysis);
-  const io = mountIo(ctx, review);
-  mountSettings(ctx, {
+  const look = mountSettings(ctx, {
     prefs,
     board,
     analysis,
     setLanguage(lang) {
       t = translator(catalogs, lang);
-      showLanguage(lang);
-      showSupport(t);
       ctx.setLanguage(lang, t);
+      showLanguage();
+      showSupport(t);
     },
   });
+  mountEditorDialog(
+    ctx,
+    { dialog: $<HTMLDialogElement>('editor-dialog'), root: $('editor'), close: $('editor-close'), open: $('setup') },
+    look,
+  );
   mountNav(ctx);
-  engine.onMessage = (line) => ($('option-error').textContent = line);
-  // The game the address names, else a new one; the search thread starts and shows the evaluation it plays with.
-  if (!io.openLink()) ctx.setGame(newGame());
+  engine.onMessage = (line) => ($('settings-error').textContent = line);
+
+  // The library (IndexedDB), then the game: the one open when the page was left (with its
+  // review), else the one the address names, else a new one. The search thread starts
+  // meanwhile and shows the evaluation it plays with.
+  library = mountLibrary(ctx, $('tab-library'), await openLibrary(), review);
+  if (!(await library.restore()) && !io.openLink()) ctx.setGame(newGame());
   document.body.dataset.ready = 'yes';
 }
 
-main();
+/**
+ * Starts the page, unless the boot script (web/pwa/boot.ts) is about to reload
+ * it through the service worker (<html data-isolation="pending">): a search
+ * thread started now would be thrown away. If the reload does not come (the
+ * boot script says why instead), the page starts then, without searches.
+ */
+function start(): void {
+  const html = document.documentElement;
+  if (html.dataset.isolation !== 'pending') return void main();
+  const watch = new MutationObserver(() => {
+    if (html.dataset.isolation === 'pending') return;
+    watch.disconnect();
+    void main();
+  });
+  watch.observe(html, { attributes: true, attributeFilter: ['data-isolation'] });
+}
+
+start();

@@ -2,7 +2,9 @@
 // playMove; a move against Kirin that leaves the game's line becomes the main
 // line, in analysis a variation; a line stops at its first illegal move; every
 // change is told with its kind and the path before it; the board may move only
-// when no room holds it, for the side to move.
+// when no room holds it; in a game against Kirin only the player's side, at the
+// game's last move, when the game's gate lets it, and a move the gate refuses
+// is not played.
 
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
@@ -42,7 +44,8 @@ test('moves played, against Kirin and in analysis; lines; the changes told', () 
     changes.at(-1)!.before.map((n) => moveToUci(n.move)),
     ['h2e2'],
   );
-  // Against Kirin (the default mode), a different move at ply 1 is the new main line.
+  // Against Kirin, a different move at ply 1 is the new main line.
+  ctx.setMode('play');
   ctx.goTo(ctx.path.slice(0, 1));
   ctx.playMove(move('b9c7'));
   assert.deepEqual(mainLine(ctx.game).map(moveToUci), ['h2e2', 'b9c7']);
@@ -64,6 +67,10 @@ test('moves played, against Kirin and in analysis; lines; the changes told', () 
     ['b2e2', 'b9c7'],
   );
   assert.ok(changes.every((c) => c.kind === 'position'));
+  assert.equal(ctx.analysing, false);
+  ctx.setAnalysing(true);
+  assert.equal(ctx.analysing, true);
+  assert.equal(changes.at(-1)!.kind, 'position', 'analysis on: the searches restart');
   ctx.setFlipped(true);
   ctx.setNotation('wxf');
   assert.deepEqual(
@@ -75,15 +82,46 @@ test('moves played, against Kirin and in analysis; lines; the changes told', () 
   assert.equal(isNotation('san'), false);
 });
 
-test('the board moves only for the side to move (against Kirin), when no room holds it, before the end', () => {
+test('the board moves for both sides in analysis; in a game only the player, as its gate says', () => {
   const { ctx } = page();
   ctx.setGame(newGame());
+  assert.equal(ctx.mode, 'analysis');
   assert.equal(ctx.canMove(), true);
   ctx.block('review', true);
   assert.equal(ctx.canMove(), false);
   ctx.block('review', false);
+  // A game against Kirin: the player is Black; the gate takes Black's moves while it is open.
+  let open = true;
+  const accepted: string[] = [];
+  ctx.setMode('play');
   ctx.setHumanSide(BLACK);
+  ctx.setGate({
+    canMove: () => open,
+    accept: (m) => {
+      accepted.push(moveToUci(m));
+      return open;
+    },
+  });
   assert.equal(ctx.canMove(), false, "Red's move, the player is Black");
+  assert.equal(ctx.offerMove(move('h2e2')), false, 'not the player to move: refused before the gate');
+  assert.deepEqual(accepted, []);
+  ctx.playMove(move('h2e2')); // Kirin's move, as the play room shows it
+  assert.equal(ctx.canMove(), true);
+  assert.equal(ctx.offerMove(move('h9g7')), true);
+  assert.deepEqual(accepted, ['h9g7']);
+  assert.equal(ctx.path.length, 2);
+  // Looking back at an earlier move: the board stays still.
+  ctx.playMove(move('h0g2'));
+  ctx.goTo(ctx.path.slice(0, 1));
+  assert.equal(ctx.canMove(), false, 'not at the game’s last move');
+  ctx.goTo(ctx.currentLine());
+  assert.equal(ctx.canMove(), true);
+  // The gate closes (the flag fell): nothing moves, and a move offered is not played.
+  open = false;
+  assert.equal(ctx.canMove(), false);
+  assert.equal(ctx.offerMove(move('i9h9')), false);
+  assert.equal(ctx.path.length, 3);
+  ctx.setGate(null);
   ctx.setMode('analysis');
   assert.equal(ctx.canMove(), true, 'analysis: both sides');
   ctx.setHumanSide(RED);

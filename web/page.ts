@@ -27,7 +27,12 @@
 // - ctx.engine: the library's Engine (one search thread), ctx.canSearch.
 // - ctx.block(name, on): a room that must keep the board still (a review
 //   running, Kirin thinking) says so; ctx.canMove() is what the board asks.
-// - ctx.mode ('analysis' | 'play'), ctx.humanSide: who moves what.
+// - ctx.mode: 'analysis' (the board is the player's: either side moves, and
+//   Kirin searches the position shown while ctx.analysing) or 'play' (a game
+//   against Kirin runs: web/play/ owns the engine, the player moves
+//   ctx.humanSide when the game's gate lets them: ctx.setGate).
+// - ctx.offerMove(move): the player's move on the board; a game's gate may
+//   refuse it (not the player's turn, the flag fell), else it is played.
 // - ctx.showTab(id): brings a panel's tab to the front (#tab-moves,
 //   #tab-review, #tab-play, #tab-library, #tab-explorer, #tab-settings).
 
@@ -64,6 +69,13 @@ export interface Change {
 /** @public */
 export type Mode = 'analysis' | 'play';
 
+/** What a game against Kirin says about the player's moves (web/play/): whether one may be made now, and whether it is taken. */
+export interface MoveGate {
+  canMove(): boolean;
+  /** The player's move: true when the game takes it (then the page plays it on the board), false to refuse it. */
+  accept(move: Move): boolean;
+}
+
 export interface PageContext {
   readonly engine: Engine;
   /** This browser can search (cross-origin isolated, SharedArrayBuffer). */
@@ -73,6 +85,8 @@ export interface PageContext {
   readonly pos: Position;
   readonly flipped: boolean;
   readonly mode: Mode;
+  /** Analysis is on: Kirin searches the position shown (in 'analysis' mode). */
+  readonly analysing: boolean;
   /** The side the player plays against Kirin (RED or BLACK). */
   readonly humanSide: 0 | 1;
   readonly notation: Notation;
@@ -88,10 +102,15 @@ export interface PageContext {
   goTo(path: readonly MoveNode[]): void;
   setGame(game: Game, ply?: number): void;
   playMove(move: Move): MoveNode;
+  /** The player's move on the board: played unless the game's gate refuses it; true when played. */
+  offerMove(move: Move): boolean;
   playLine(moves: readonly Move[]): void;
   edited(kind: ChangeKind): void;
   setFlipped(flipped: boolean): void;
   setMode(mode: Mode): void;
+  setAnalysing(on: boolean): void;
+  /** The gate of a game against Kirin (null: none; the board is the player's). */
+  setGate(gate: MoveGate | null): void;
   setHumanSide(side: 0 | 1): void;
   setNotation(n: Notation): void;
   setLanguage(lang: Language, t: Translate): void;
@@ -119,7 +138,9 @@ export function createPage(opts: {
   let path: MoveNode[] = [];
   let pos: Position = positionAfter(game.fen, path);
   let flipped = false;
-  let mode: Mode = 'play';
+  let mode: Mode = 'analysis';
+  let analysing = false;
+  let gate: MoveGate | null = null;
   let humanSide: 0 | 1 = RED;
   let notation = opts.notation;
   let language = opts.language;
@@ -148,6 +169,9 @@ export function createPage(opts: {
     },
     get mode() {
       return mode;
+    },
+    get analysing() {
+      return analysing;
     },
     get humanSide() {
       return humanSide;
@@ -189,6 +213,11 @@ export function createPage(opts: {
       ctx.goTo([...path, node]);
       return node;
     },
+    offerMove(move) {
+      if (!ctx.canMove() || (gate !== null && !gate.accept(move))) return false;
+      ctx.playMove(move);
+      return true;
+    },
     playLine(moves) {
       const p = pos.clone();
       p.reserve(moves.length + 1);
@@ -215,6 +244,13 @@ export function createPage(opts: {
       mode = m;
       emit('position');
     },
+    setAnalysing(on) {
+      analysing = on;
+      emit('position');
+    },
+    setGate(g) {
+      gate = g;
+    },
     setHumanSide(side) {
       humanSide = side;
     },
@@ -233,7 +269,9 @@ export function createPage(opts: {
     },
     canMove() {
       if (blockers.size > 0 || ctx.judgement().result !== 'none') return false;
-      return mode === 'analysis' || pos.side === humanSide;
+      if (mode === 'analysis') return true;
+      // In a game: the player's side, at the game's last move (not while looking back), when the game lets them.
+      return pos.side === humanSide && treeAt(game, path).children.length === 0 && gate !== null && gate.canMove();
     },
     onChange(listener) {
       listeners.add(listener);

@@ -3,8 +3,9 @@
 // cross-origin isolated), and each page counts the bytes of every response
 // and times: the page ready (body[data-ready]), the search thread's first
 // answer (the static evaluation shown: the warm-up is done), and Kirin's first
-// move as Red once the player takes Black (Kirin opens from its book, so this
-// is the time a player waits for Kirin's first move after the page opens).
+// move as Red once the player takes Black and starts a game (Kirin opens from
+// its book, so this is the time a player waits for Kirin's first move after
+// the page opens).
 // --web and --dist measure another page: a folder with its index.html and
 // style.css, and a folder of its bundles (an older build, for a before/after).
 //
@@ -61,9 +62,13 @@ async function main(argv: string[]): Promise<number> {
         timeout: 60_000,
       });
       times.answered.push(Date.now() - start);
-      // The 对弈 tab where the page has one (the side is a control of it).
+      // The 对弈 tab where the page has one (the side is a control of it); a game as Black,
+      // started with its button where the page has one (the clock's play room), at once before.
       if ((await page.$('.tab[data-tab="play"]')) !== null) await page.click('.tab[data-tab="play"]');
-      await page.selectOption('#side', 'black');
+      if ((await page.$('.play-side')) !== null) {
+        await page.selectOption('.play-side', 'black');
+        await page.click('.play-start');
+      } else await page.selectOption('#side', 'black');
       await page.waitForFunction("document.querySelectorAll('#moves .move[data-ply]').length >= 1", null, {
         timeout: 60_000,
       });

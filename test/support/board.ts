@@ -7,6 +7,8 @@ import type { Page } from 'playwright-core';
 
 /** The point at the centre of square `name` (a0..i9) of the board shown, as the page lays it out now. */
 export async function squarePoint(page: Page, name: string): Promise<{ x: number; y: number }> {
+  // The board in view first (a click on a panel below it may have scrolled it away, on a phone).
+  await page.locator('#board').scrollIntoViewIfNeeded();
   const box = (await page.locator('#board cg-board').boundingBox())!;
   const flipped = (await page.getAttribute('#board', 'data-flipped')) === 'yes';
   const file = name.charCodeAt(0) - 97;
@@ -77,4 +79,31 @@ export async function destinationsShown(page: Page): Promise<string[]> {
 /** Shows a tab of the panel (moves, review, play, library, explorer, settings). */
 export async function showTab(page: Page, name: string): Promise<void> {
   await page.click(`.tab[data-tab="${name}"]`);
+}
+
+/**
+ * Starts a game against Kirin in the 对弈 tab: `control` a time control as
+ * typed ('0.1+0', '10+5') or a time per move ('0.2s'), the player's side,
+ * from the standard position or the one shown.
+ * Returns once the game runs.
+ */
+export async function startGame(
+  page: Page,
+  control: string,
+  side: 'red' | 'black' = 'red',
+  from: 'start' | 'shown' = 'start',
+): Promise<void> {
+  await showTab(page, 'play');
+  await page.selectOption('.play-from', from);
+  const perMove = /^([\d.]+)s$/.exec(control);
+  if (perMove) {
+    await page.selectOption('.play-tc', 'movetime');
+    await page.fill('.play-tc-permove', perMove[1]);
+  } else {
+    await page.selectOption('.play-tc', 'custom');
+    await page.fill('.play-tc-custom', control);
+  }
+  await page.selectOption('.play-side', side);
+  await page.click('.play-start');
+  await page.waitForSelector('#tab-play[data-state="playing"]');
 }

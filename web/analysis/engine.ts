@@ -2,10 +2,11 @@
 // searches that position until it changes, with 1 to 3 lines (MultiPV): the
 // lines with their scores, a click on a move plays the line up to it, the first
 // move of each line an arrow on the board, the evaluation bar, the book's moves.
-// With Analysis off Kirin plays its side when the position shown is the end of
-// the line (play.ts has the player's settings). The status line under the board
-// says whose move it is, or how the game ended. A review (web/review/) suspends
-// the searches while it runs.
+// With Analysis off the search thread only evaluates the position shown (the
+// settings' static evaluation). While a game against Kirin runs (ctx.mode
+// 'play') the engine is the play room's (web/play/) and this room leaves it
+// alone. The status line under the board says whose move it is, or how the
+// game ended. A review (web/review/) suspends the searches while it runs.
 
 import {
   RED,
@@ -19,8 +20,6 @@ import {
   moveToUci,
   parseLegalMove,
   toCp,
-  type Move,
-  type MoveNode,
   type Position,
   type SearchInfo,
 } from '../../src/browser/index.js';
@@ -31,12 +30,12 @@ import { judgementText, sideName } from '../game/words.js';
 import { plyLabel } from '../moves/list.js';
 import type { PageContext } from '../page.js';
 import { reviewedIndex, type ReviewState } from '../review/state.js';
-import type { PlaySettings } from './play.js';
 import { redShare, scoreText } from './score.js';
 
+/** What the status line says of a game against Kirin (web/play/): its turn, or how it ended; null: nothing of its own. */
+export type GameStatus = () => string | null;
+
 export interface AnalysisRoom {
-  /** Moves Kirin played from its opening book (the move list marks them). */
-  readonly bookMoves: ReadonlySet<MoveNode>;
   /** Stops the search in progress and keeps the engine idle until resume() (a review). */
   suspend(): Promise<void>;
   resume(): void;
@@ -48,13 +47,12 @@ export function mountAnalysis(
   ctx: PageContext,
   board: BoardView,
   review: ReviewState,
-  play: PlaySettings,
+  gameStatus: GameStatus,
 ): AnalysisRoom {
   const engine = ctx.engine;
   const t = ctx.t;
   /** Bumped whenever the position shown or the game changes: an older search's output is ignored. */
   let generation = 0;
-  let thinking = false;
   let suspended = false;
   /** Bumped with every static-evaluation request: only the latest answer is shown. */
   let evalRequest = 0;
@@ -62,18 +60,11 @@ export function mountAnalysis(
   let lines: SearchInfo[] = [];
   /** The position `lines` are about and its ply in the game. */
   let linesAt: { pos: Position; ply: number } = { pos: ctx.pos, ply: 0 };
-  /** The last score Kirin's search gave, from Red, and the positions it is about (the searched one and after its move). */
-  let lastScore: { fens: string[]; red: number; material: number; depth: number } | null = null;
-  const bookMoves = new Set<MoveNode>();
-  /** Kirin's last move when it came from the book (shown in place of a search's line), and where it was played. */
-  let bookLine: { move: Move; at: Position; ply: number } | null = null;
-  let knownGame = ctx.game;
-  const analysing = (): boolean => ctx.mode === 'analysis';
+  const analysing = (): boolean => ctx.mode === 'analysis' && ctx.analysing;
 
   const clearLines = (): void => {
     lines = [];
     linesAt = { pos: ctx.pos, ply: ctx.path.length };
-    bookLine = null;
   };
 
   // ---- Drawing ----
@@ -99,13 +90,12 @@ export function mountAnalysis(
   /** The evaluation bar: Red's share (its expected score) of the position shown, as far as a search has told. */
   const renderEvalBar = (): void => {
     const pos = ctx.pos;
-    const fen = pos.fen();
     const model = engine.winRateModel();
     let score: { red: number; material: number; depth: number } | null = null;
     if (analysing() && lines[0] && linesAt.pos === pos) {
       const stm = lines[0].score;
       score = { red: pos.side === RED ? stm : -stm, material: materialCount(pos), depth: lines[0].depth };
-    } else if (lastScore && lastScore.fens.includes(fen)) score = lastScore;
+    }
     const bar = $('evalbar');
     const i = score ? -1 : reviewedIndex(review, ctx.path);
     if (i >= 0 && review.done) {
@@ -157,22 +147,6 @@ export function mountAnalysis(
     box.replaceChildren();
     renderBookMoves();
     const model = engine.winRateModel();
-    if (bookLine && lines.length === 0) {
-      const row = el('div', 'line book');
-      row.dataset.line = '1';
-      const label = plyLabel(ctx.game.fen, bookLine.ply);
-      const text = formatMove(bookLine.at, bookLine.move, ctx.moveStyle());
-      row.appendChild(el('span', 'score', t('analysis.book')));
-      const pv = el('span', 'pv');
-      pv.append(`${label.number}.${label.black ? '..' : ''} `);
-      const m = el('span', 'pv-move', text.ok ? text.value : moveToUci(bookLine.move));
-      m.dataset.uci = moveToUci(bookLine.move);
-      pv.appendChild(m);
-      row.appendChild(pv);
-      box.appendChild(row);
-      $('info').hidden = true;
-      return;
-    }
     const at = linesAt.pos;
     const live = at === ctx.pos;
     const first = lines[0];
@@ -224,17 +198,14 @@ export function mountAnalysis(
     const over = judgementText(t, ctx.judgement());
     const side = sideName(t, pos.side);
     const status = $('status');
-    status.dataset.over = over ? 'yes' : 'no';
-    if (over) status.textContent = t('analysis.status.over', { result: over });
+    const game = gameStatus();
+    status.dataset.over = over || (game !== null && ctx.mode === 'analysis') ? 'yes' : 'no';
+    if (game !== null) status.textContent = game;
+    else if (over) status.textContent = t('analysis.status.over', { result: over });
     else if (analysing()) status.textContent = t('analysis.status.analysis', { side });
-    else if (thinking) status.textContent = t('analysis.status.thinking', { side });
     else if (ctx.here().children.length > 0)
       status.textContent = t('analysis.status.in-game', { ply: ctx.path.length, side });
-    else
-      status.textContent =
-        pos.side === ctx.humanSide
-          ? t('analysis.status.your-move', { side })
-          : t('analysis.status.kirin-move', { side });
+    else status.textContent = t('analysis.status.board', { side });
     $('eval-status').textContent = t('analysis.evaluation', { name: engine.evaluationName() });
     // The ECCO opening of the moves to the position shown.
     const opening = classifyOpening(
@@ -244,7 +215,9 @@ export function mountAnalysis(
     $('opening').textContent = opening.ok
       ? [opening.value.code, opening.value.name, opening.value.variation].filter((x) => x !== '').join(' ')
       : '';
-    $<HTMLInputElement>('analysis').checked = analysing();
+    const toggle = $<HTMLInputElement>('analysis');
+    toggle.checked = ctx.analysing;
+    toggle.disabled = ctx.mode === 'play';
   };
 
   const render = (): void => {
@@ -304,79 +277,15 @@ export function mountAnalysis(
     if (engine.searching()) engine.stop();
   };
 
-  /** The analysis's MultiPV (1 for a game against Kirin: its strength settings play one line). */
+  /** The analysis's MultiPV. */
   const applyMultiPv = (): void => {
-    const n = analysing() ? $<HTMLSelectElement>('multipv').value : '1';
+    const n = $<HTMLSelectElement>('multipv').value;
     const r = engine.options.set('MultiPV', n);
     if (!r.ok) $('option-error').textContent = r.error.message;
   };
 
   const searchFailed = (e: unknown): void => {
     $('status').textContent = t('analysis.search-failed', { detail: (e as Error).message });
-  };
-
-  const engineMove = async (gen: number): Promise<void> => {
-    play.applyLevel();
-    applyMultiPv();
-    const searched = ctx.pos;
-    const searchedPly = ctx.path.length;
-    thinking = true;
-    ctx.block('thinking', true);
-    renderStatus();
-    let best: Move;
-    let score = 0;
-    let depth = 0;
-    let fromBook = false;
-    try {
-      await engine.ready(); // the clock starts after the warm-up
-      if (gen !== generation) return;
-      const r = await engine.go(
-        { movetime: play.moveTimeMs(), startTime: Date.now() },
-        {
-          info: (i) => {
-            if (gen !== generation || i.multipv !== 1) return;
-            lines = [i];
-            queueSearchOutput();
-          },
-        },
-      );
-      best = r.bestMove;
-      score = r.score;
-      depth = r.depth;
-      fromBook = r.book === true;
-    } catch (e) {
-      searchFailed(e);
-      return;
-    } finally {
-      if (gen === generation) {
-        thinking = false;
-        ctx.block('thinking', false);
-      }
-    }
-    if (gen !== generation) return; // the game changed meanwhile (take back, new game)
-    if (best === 0) return renderStatus();
-    if (fromBook) {
-      // A book move: no search, no score; the move says where it came from.
-      const node = ctx.playMove(best);
-      bookMoves.add(node);
-      bookLine = { move: best, at: searched, ply: searchedPly };
-      ctx.edited('game');
-      return;
-    }
-    const red = searched.side === RED ? score : -score;
-    const fens = [searched.fen()];
-    const after = searched.clone();
-    after.reserve(1);
-    after.doMove(best);
-    fens.push(after.fen());
-    lastScore = { fens, red, material: materialCount(searched), depth };
-    const shown = lines;
-    ctx.playMove(best);
-    // Kirin's line stays in view after its move.
-    lines = shown;
-    linesAt = { pos: searched, ply: searchedPly };
-    renderLines();
-    renderEvalBar();
   };
 
   const analyse = async (gen: number): Promise<void> => {
@@ -399,13 +308,13 @@ export function mountAnalysis(
     }
   };
 
-  /** After every change of the position shown or the game: Kirin's move, or a new analysis. */
+  /** After every change of the position shown or the game: a new analysis, or the static evaluation. */
   const next = async (): Promise<void> => {
     const gen = generation;
-    stopSearch();
-    thinking = false;
-    ctx.block('thinking', false);
     render();
+    // A game against Kirin: the engine is the play room's.
+    if (ctx.mode === 'play') return;
+    stopSearch();
     if (!ctx.canSearch || suspended) return;
     await engine.waitIdle();
     if (gen !== generation) return;
@@ -421,7 +330,6 @@ export function mountAnalysis(
     renderBookMoves();
     if (ctx.judgement().result !== 'none') return;
     if (analysing()) return analyse(gen);
-    if (ctx.pos.side !== ctx.humanSide && ctx.here().children.length === 0) return engineMove(gen);
   };
 
   const restart = (): void => {
@@ -431,22 +339,16 @@ export function mountAnalysis(
   };
 
   ctx.onChange((c) => {
-    if (ctx.game !== knownGame) {
-      knownGame = ctx.game;
-      bookMoves.clear();
-      lastScore = null;
-    }
     if (c.kind === 'position') restart();
     else render();
     if (c.kind === 'view') renderStatic();
   });
   $<HTMLInputElement>('analysis').addEventListener('change', (ev) =>
-    ctx.setMode((ev.target as HTMLInputElement).checked ? 'analysis' : 'play'),
+    ctx.setAnalysing((ev.target as HTMLInputElement).checked),
   );
   $('multipv').addEventListener('change', restart);
 
   return {
-    bookMoves,
     async suspend() {
       suspended = true;
       generation++;
@@ -461,7 +363,7 @@ export function mountAnalysis(
     evaluationChanged() {
       renderStatus();
       if (analysing()) restart();
-      else void showStaticEval();
+      else if (ctx.mode === 'analysis') void showStaticEval();
     },
   };
 }

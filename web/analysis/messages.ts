@@ -1,6 +1,5 @@
 // The analysis room's messages: the engine's lines and their numbers, the
-// book, the status line, the evaluation bar, the static evaluation, and the
-// play controls (对弈).
+// book, the status line, the evaluation bar and the static evaluation.
 
 import type { RoomMessages } from '../i18n/catalog.js';
 
@@ -19,10 +18,8 @@ export const ANALYSIS_MESSAGES: RoomMessages = {
     'analysis.list-separator': '、',
     'analysis.status.over': '对局结束：{result}',
     'analysis.status.analysis': '分析：{side}走',
-    'analysis.status.thinking': 'Kirin 思考中（{side}）…',
+    'analysis.status.board': '{side}走',
     'analysis.status.in-game': '第 {ply} 步（{side}走）',
-    'analysis.status.your-move': '轮到你走（{side}）',
-    'analysis.status.kirin-move': '轮到 Kirin（{side}）',
     'analysis.search-failed': '搜索失败：{detail}',
     'analysis.evaluation': '评估：{name}',
     'analysis.evalbar.none': '评估条：暂无评估',
@@ -33,13 +30,6 @@ export const ANALYSIS_MESSAGES: RoomMessages = {
     'analysis.static.value': '静态评估：{side} {value}（内部单位 {units}）；搜索线程：{evaluation}',
     'analysis.static.in-check': '静态评估：无（{side}被将军）；搜索线程：{evaluation}',
     'analysis.static.failed': '静态评估失败：{detail}',
-    'analysis.play-side': '执子',
-    'analysis.play-level': '棋力',
-    'analysis.play-skill': '技能等级 (0-20)',
-    'analysis.play-elo': '等级分 UCI_Elo (1280-3133)',
-    'analysis.play-movetime': 'Kirin 每步用时（秒）',
-    'analysis.play-new-game': '新对局',
-    'analysis.play-takeback': '悔棋',
   },
   'zh-Hant': {
     'analysis.toggle': '分析',
@@ -55,10 +45,8 @@ export const ANALYSIS_MESSAGES: RoomMessages = {
     'analysis.list-separator': '、',
     'analysis.status.over': '對局結束：{result}',
     'analysis.status.analysis': '分析：{side}走',
-    'analysis.status.thinking': 'Kirin 思考中（{side}）…',
+    'analysis.status.board': '{side}走',
     'analysis.status.in-game': '第 {ply} 步（{side}走）',
-    'analysis.status.your-move': '輪到你走（{side}）',
-    'analysis.status.kirin-move': '輪到 Kirin（{side}）',
     'analysis.search-failed': '搜尋失敗：{detail}',
     'analysis.evaluation': '評估：{name}',
     'analysis.evalbar.none': '評估條：暫無評估',
@@ -69,13 +57,6 @@ export const ANALYSIS_MESSAGES: RoomMessages = {
     'analysis.static.value': '靜態評估：{side} {value}（內部單位 {units}）；搜尋執行緒：{evaluation}',
     'analysis.static.in-check': '靜態評估：無（{side}被將軍）；搜尋執行緒：{evaluation}',
     'analysis.static.failed': '靜態評估失敗：{detail}',
-    'analysis.play-side': '執子',
-    'analysis.play-level': '棋力',
-    'analysis.play-skill': '技能等級 (0-20)',
-    'analysis.play-elo': '等級分 UCI_Elo (1280-3133)',
-    'analysis.play-movetime': 'Kirin 每步用時（秒）',
-    'analysis.play-new-game': '新對局',
-    'analysis.play-takeback': '悔棋',
   },
   en: {
     'analysis.toggle': 'Analysis',
@@ -91,10 +72,8 @@ export const ANALYSIS_MESSAGES: RoomMessages = {
     'analysis.list-separator': ', ',
     'analysis.status.over': 'Game over. {result}',
     'analysis.status.analysis': 'Analysis: {side} to move',
-    'analysis.status.thinking': 'Kirin is thinking ({side})...',
+    'analysis.status.board': '{side} to move',
     'analysis.status.in-game': 'Move {ply} of the game ({side} to move)',
-    'analysis.status.your-move': 'Your move ({side})',
-    'analysis.status.kirin-move': 'Kirin to move ({side})',
     'analysis.search-failed': 'Search failed: {detail}',
     'analysis.evaluation': 'Evaluation: {name}',
     'analysis.evalbar.none': 'evaluation bar: no evaluation',
@@ -106,12 +85,5 @@ export const ANALYSIS_MESSAGES: RoomMessages = {
       'Static evaluation: {value} for {side} ({units} internal units); search thread: {evaluation}',
     'analysis.static.in-check': 'Static evaluation: none ({side} is in check); search thread: {evaluation}',
     'analysis.static.failed': 'Static evaluation failed: {detail}',
-    'analysis.play-side': 'You play',
-    'analysis.play-level': 'Level',
-    'analysis.play-skill': 'Skill Level (0-20)',
-    'analysis.play-elo': 'UCI_Elo (1280-3133)',
-    'analysis.play-movetime': "Kirin's time per move (s)",
-    'analysis.play-new-game': 'New game',
-    'analysis.play-takeback': 'Take back',
   },
 };

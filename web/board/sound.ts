@@ -1,10 +1,11 @@
 // The board's sounds, synthesised with Web Audio (no files): a wooden click for
-// a move, a heavier double knock for a capture, two rising tones for a check
-// and a short chord at the end of a game. The audio context starts with the
-// first sound (after the player's first move: browsers allow sound only after
-// a gesture).
+// a move, a heavier double knock for a capture, two rising tones for a check,
+// a short chord at the end of a game, two tones when a game against Kirin
+// starts and three short beeps when the player's clock runs low. The audio
+// context starts with the first sound (browsers allow sound only after a
+// gesture).
 
-type SoundKind = 'move' | 'capture' | 'check' | 'end';
+type SoundKind = 'move' | 'capture' | 'check' | 'end' | 'start' | 'low-time';
 
 export interface Sounds {
   play(kind: SoundKind): void;
@@ -80,6 +81,13 @@ export function createSounds(enabled: () => boolean): Sounds {
           break;
         case 'end':
           for (const [i, f] of [523.25, 659.25, 783.99].entries()) tone(a, i * 0.09, f, 0.6, 0.18);
+          break;
+        case 'start':
+          tone(a, 0, 440, 0.25, 0.2);
+          tone(a, 0.12, 659.25, 0.35, 0.2);
+          break;
+        case 'low-time':
+          for (const at of [0, 0.2, 0.4]) tone(a, at, 1046.5, 0.1, 0.15);
           break;
       }
     },

@@ -71,8 +71,8 @@ export function mountBoard(ctx: PageContext, el: HTMLElement, sounds: Sounds): B
           const from = keySquare(orig);
           const to = keySquare(dest);
           const m = legalMoves(ctx.pos).find((mv) => moveFrom(mv) === from && moveTo(mv) === to);
-          if (m !== undefined && ctx.canMove()) ctx.playMove(m);
-          else render(); // put the piece back
+          // A move refused (a game's clock ran out meanwhile) puts the piece back.
+          if (m === undefined || !ctx.offerMove(m)) render();
         },
       },
     },

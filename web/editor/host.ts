@@ -6,7 +6,7 @@ import type { FenErrorCode, KirinError } from '../../src/browser/index.js';
 import type { BoardTheme, PieceSet } from '../board/drawing.js';
 
 /** A message in the player's language: the key's text with its `{name}` placeholders filled. */
-export type Translate = (key: string, params?: Readonly<Record<string, string | number>>) => string;
+type Translate = (key: string, params?: Readonly<Record<string, string | number>>) => string;
 
 export interface EditorHost {
   /** Message texts in the player's language (the editor's keys are in messages.ts). */
@@ -19,7 +19,8 @@ export interface EditorHost {
   look?(): { set: PieceSet; theme: BoardTheme };
   /**
    * The rules core's refusal of a position in the player's words (the page
-   * translates the error's code); absent: the core's own message.
+   * translates the error's code; the message comes without the FEN, which the
+   * editor shows beside it); absent: the core's own message.
    */
   describe?(error: KirinError<FenErrorCode>): string;
 }

@@ -1,6 +1,4 @@
-// The board editor's surface for the page's shell (docs/BROWSER.md, "Rooms:
-// play, library, editor").
+// The board editor's surface for the page's shell: the 摆棋 dialog
+// (docs/BROWSER.md, "The board editor").
 
-export { mountEditor, type EditorPanel } from './panel.js';
-export type { EditorHost, Translate } from './host.js';
-export { EDITOR_MESSAGES } from './messages.js';
+export { mountEditorDialog } from './room.js';

@@ -7,6 +7,9 @@ import type { RoomMessages } from '../i18n/catalog.js';
 export const EDITOR_MESSAGES: RoomMessages = {
   'zh-Hans': {
     'editor.title': '摆棋',
+    'editor.open': '摆棋',
+    'editor.open-title': '在棋盘编辑器里摆出一个局面',
+    'editor.close': '关闭',
     'editor.palette': '棋子',
     'editor.tool.move': '移动',
     'editor.tool.erase': '移除',
@@ -41,6 +44,9 @@ export const EDITOR_MESSAGES: RoomMessages = {
   },
   'zh-Hant': {
     'editor.title': '擺棋',
+    'editor.open': '擺棋',
+    'editor.open-title': '在棋盤編輯器裡擺出一個局面',
+    'editor.close': '關閉',
     'editor.palette': '棋子',
     'editor.tool.move': '移動',
     'editor.tool.erase': '移除',
@@ -75,6 +81,9 @@ export const EDITOR_MESSAGES: RoomMessages = {
   },
   en: {
     'editor.title': 'Board editor',
+    'editor.open': 'Set up',
+    'editor.open-title': 'Set up a position in the board editor',
+    'editor.close': 'Close',
     'editor.palette': 'Pieces',
     'editor.tool.move': 'Move',
     'editor.tool.erase': 'Remove',

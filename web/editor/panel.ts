@@ -81,7 +81,8 @@ export function mountEditor(root: HTMLElement, host: EditorHost): EditorPanel {
     return pieceSvg(look.set, (pc >> 3) as 0 | 1, pc & 7, BOARD_THEMES[look.theme]);
   };
   /** The rules core's refusal in the player's words (the page's), or its own message. */
-  const refusal = (e: KirinError<FenErrorCode>): string => host.describe?.(e) ?? coreReason(e.message);
+  const refusal = (e: KirinError<FenErrorCode>): string =>
+    host.describe?.({ ...e, message: coreReason(e.message) }) ?? coreReason(e.message);
   const model = new BoardEditorModel();
   const start = host.startFen?.();
   if (start !== undefined && !model.load(start).ok) model.start();

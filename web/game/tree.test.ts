@@ -20,8 +20,10 @@ import {
   deleteMove,
   lineThrough,
   mainLineNodes,
+  mainLinePlies,
   onMainLine,
   parentsOf,
+  pathOfLine,
   pathTo,
   positionAfter,
   promoteVariation,
@@ -133,4 +135,19 @@ test('comments: written on a move and on the start, cleaned, and in the PGN the 
   assert.equal(back.value.comment, 'A study');
   assert.deepEqual(ucis(mainLine(nodes[1])), ['b0c2', 'b9c7']);
   assert.deepEqual(ucis(nodes[1].children[1] ? [nodes[1].children[1].move] : []), ['h0g2'], 'the old main line');
+});
+
+test('a line found in a game: on any line, from the same start; the main line part of a path', () => {
+  const game = newGame();
+  const main = play(game, [], ['h2e2', 'h9g7', 'h0g2']);
+  const side = play(game, main.slice(0, 1), ['b9c7']);
+  const START = 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1';
+  assert.deepEqual(pathOfLine(game, START, ['h2e2', 'h9g7']), main.slice(0, 2));
+  assert.deepEqual(pathOfLine(game, START, ['h2e2', 'b9c7']), side);
+  assert.deepEqual(pathOfLine(game, 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w', []), []);
+  assert.equal(pathOfLine(game, START, ['h2e2', 'b9a7']), null, 'a move the game lacks');
+  assert.equal(pathOfLine(game, '4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1', []), null, 'another start');
+  assert.equal(mainLinePlies(game, main), 3);
+  assert.equal(mainLinePlies(game, side), 1);
+  assert.equal(mainLinePlies(game, []), 0);
 });

@@ -4,7 +4,7 @@
 // write a comment. Plain functions on the library's Game (docs/NOTATION.md):
 // no DOM, no state of their own, so that web/game/tree.test.ts checks them.
 
-import { Position, type Game, type MoveNode, type MoveTree } from '../../src/browser/index.js';
+import { Position, moveToUci, type Game, type MoveNode, type MoveTree } from '../../src/browser/index.js';
 
 /** The tree the next move hangs from: the last move of `path`, or the game. */
 export function treeAt(game: Game, path: readonly MoveNode[]): MoveTree {
@@ -148,4 +148,37 @@ export function setComment(game: Game, path: readonly MoveNode[], text: string):
 /** The comment after the last move of `path` (the game's opening comment for the empty path). */
 export function commentAt(game: Game, path: readonly MoveNode[]): string {
   return path.length > 0 ? path[path.length - 1].comment : game.comment;
+}
+
+/**
+ * The path through `game` of `moves` (UCI) from the start position `fen`:
+ * each move a move of the game at that point, on any line. Null when the game
+ * starts from another position or does not hold the moves (the page then
+ * opens the moves as a game of their own: an address naming another game).
+ */
+export function pathOfLine(game: Game, fen: string, moves: readonly string[]): MoveNode[] | null {
+  const start = Position.fromFen(fen);
+  const own = Position.fromFen(game.fen);
+  if (!start.ok || !own.ok || start.value.fen() !== own.value.fen()) return null;
+  const path: MoveNode[] = [];
+  let tree: MoveTree = game;
+  for (const uci of moves) {
+    const next = tree.children.find((n) => moveToUci(n.move) === uci);
+    if (next === undefined) return null;
+    path.push(next);
+    tree = next;
+  }
+  return path;
+}
+
+/** How many moves of `path`, from its start, follow the game's main line. */
+export function mainLinePlies(game: Game, path: readonly MoveNode[]): number {
+  let tree: MoveTree = game;
+  let n = 0;
+  for (const node of path) {
+    if (tree.children[0] !== node) break;
+    n++;
+    tree = node;
+  }
+  return n;
 }

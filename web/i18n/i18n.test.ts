@@ -1,10 +1,12 @@
 // The page's languages: every room's every key in all three languages with the
-// same placeholders, and the language picked from a browser's preferences.
+// same placeholders (the boot script's messages included), and the language
+// picked from the player's choice or the browser's preferences.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { LANGUAGES } from './catalog.js';
-import { fill, joinCatalogs, pickLanguage, placeholders, translator } from './i18n.js';
+import { fill, joinCatalogs, placeholders, translator } from './i18n.js';
+import { chooseLanguage, pickLanguage } from './language.js';
 import { ROOM_MESSAGES } from './rooms.js';
 
 test('every key of every room is in all three languages, with the same placeholders', () => {
@@ -30,7 +32,7 @@ test('every key of every room is in all three languages, with the same placehold
 test('the Chinese catalogs are Chinese: a message that is not a name or a notation has Han characters', () => {
   // Kept Latin on purpose: names of rules, notations, files and programs, and the language names.
   const latin =
-    /^(settings\.rule\.|settings\.notation\.|settings\.language\.en$|shell\.fatal$|shell\.notice$|game\.error\.detail$)/;
+    /^(settings\.rule\.|settings\.notation\.|settings\.language\.en$|shell\.fatal$|shell\.notice$|game\.error\.detail$|play\.kirin$|editor\.fen$)/;
   for (const messages of Object.values(ROOM_MESSAGES))
     for (const lang of ['zh-Hans', 'zh-Hant'] as const)
       for (const [key, text] of Object.entries(messages[lang])) {
@@ -66,4 +68,12 @@ test('the language: the first Chinese or English preference decides; none at all
   assert.equal(pickLanguage(['fr-FR', 'zh-TW']), 'zh-Hant');
   assert.equal(pickLanguage(['fr-FR', 'de']), 'en');
   assert.equal(pickLanguage([]), 'zh-Hans');
+  assert.equal(pickLanguage(['zhx', 'en']), 'en', 'zhx is not Chinese');
+});
+
+test("the player's own choice of language wins over the browser's; a choice that is no language is not one", () => {
+  assert.equal(chooseLanguage('en', ['zh-CN']), 'en');
+  assert.equal(chooseLanguage('zh-Hant', ['en-US']), 'zh-Hant');
+  assert.equal(chooseLanguage(null, ['zh-TW']), 'zh-Hant');
+  assert.equal(chooseLanguage('fr', ['zh-CN']), 'zh-Hans');
 });

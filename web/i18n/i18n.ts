@@ -2,7 +2,7 @@
 // language (web/i18n/rooms.ts lists them), the player's language picked from
 // the browser's preferences or their own choice, `t(key, params)` for a
 // message, and the page's fixed labels translated through their data-i18n
-// attributes. Chinese is the page's first language: a key missing from a
+// attributes (language.ts picks the language). Chinese is the page's first language: a key missing from a
 // catalog falls back to Simplified Chinese, then to the key itself (the unit
 // test web/i18n/i18n.test.ts makes sure no key is missing).
 
@@ -38,28 +38,6 @@ export function placeholders(text: string): string[] {
 /** `text` with its placeholders filled; one without a value stays as written. */
 export function fill(text: string, params: Params = {}): string {
   return text.replace(/\{(\w+)\}/g, (all, name: string) => (name in params ? String(params[name]) : all));
-}
-
-/**
- * The page's language for the browser's preferences (navigator.languages, most
- * wanted first): the first Chinese or English one decides (zh-TW, zh-HK, zh-MO
- * and zh-Hant are Traditional Chinese, other Chinese tags Simplified); a browser
- * that asks only for other languages gets English, one that asks for none
- * Simplified Chinese.
- */
-export function pickLanguage(preferences: readonly string[]): Language {
-  for (const tag of preferences) {
-    const t = tag.toLowerCase();
-    if (t === 'zh' || t.startsWith('zh-'))
-      return /^zh-(hant|tw|hk|mo)\b/.test(t) || /-hant\b/.test(t) ? 'zh-Hant' : 'zh-Hans';
-    if (t === 'en' || t.startsWith('en-')) return 'en';
-  }
-  return preferences.length > 0 ? 'en' : 'zh-Hans';
-}
-
-/** True for a language of the page. */
-export function isLanguage(s: string | null | undefined): s is Language {
-  return (LANGUAGES as readonly string[]).includes(s ?? '');
 }
 
 /** A translator for `lang` over joined catalogs. */

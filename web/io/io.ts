@@ -34,19 +34,25 @@ function pgnDate(d: Date): string {
   return `${d.getFullYear()}.${two(d.getMonth() + 1)}.${two(d.getDate())}`;
 }
 
+export interface IoDeps {
+  /** The games read from a file or a text (the library keeps them). */
+  imported(games: readonly Game[]): void;
+}
+
 export interface IoRoom {
   /** Opens the game the address names; false when it names none or a bad one (said on the page). */
   openLink(): boolean;
 }
 
-export function mountIo(ctx: PageContext, review: ReviewState): IoRoom {
+export function mountIo(ctx: PageContext, review: ReviewState, deps: IoDeps): IoRoom {
   const t = ctx.t;
   /** The games read from a file or a text: the good ones offered, the bad ones' errors said. */
   let imported: Game[] = [];
 
-  /** Opens a game on the board, at its start, for analysis. */
+  /** Opens a game on the board, at its start, for analysis (Kirin searches it). */
   const openGame = (g: Game): void => {
     if (ctx.mode !== 'analysis') ctx.setMode('analysis');
+    if (!ctx.analysing) ctx.setAnalysing(true);
     ctx.setGame(g);
   };
 
@@ -69,6 +75,7 @@ export function mountIo(ctx: PageContext, review: ReviewState): IoRoom {
       pick.add(new Option(`${i + 1}. ${[who, h.Event, h.Date].filter((x) => x).join(', ')}`, String(i)));
     });
     pick.hidden = good.length < 2;
+    if (good.length > 0) deps.imported(good);
     if (good.length > 0) openGame(good[0]);
   };
 
@@ -145,6 +152,7 @@ export function mountIo(ctx: PageContext, review: ReviewState): IoRoom {
     }
     ctx.setFlipped(link.flipped);
     ctx.setMode('analysis');
+    if (!ctx.analysing) ctx.setAnalysing(true);
     ctx.setGame(g, link.ply ?? link.moves.length);
     return true;
   };
@@ -171,7 +179,14 @@ export function mountIo(ctx: PageContext, review: ReviewState): IoRoom {
     const r = fen === '' ? null : Position.fromFen(fen);
     const error = r === null ? t('io.enter-fen') : r.ok ? '' : errorText(t, r.error);
     $('fen-error').textContent = error;
-    if (!error) ctx.setGame(newGame(fen));
+    if (error) return;
+    ctx.setMode('analysis');
+    ctx.setGame(newGame(fen));
+  });
+  $('new-board').addEventListener('click', () => {
+    // A new board from the start position: the analysis board's (a game against Kirin is abandoned).
+    ctx.setMode('analysis');
+    ctx.setGame(newGame());
   });
   $('import-text').addEventListener('click', importText);
   $<HTMLInputElement>('import-file').addEventListener('change', (ev) => {

@@ -6,6 +6,7 @@ export const IO_MESSAGES: RoomMessages = {
   'zh-Hans': {
     'io.fen': 'FEN 局面',
     'io.fen-set': '设置局面',
+    'io.new-board': '新局',
     'io.enter-fen': '请先输入 FEN',
     'io.link': '此局面的链接',
     'io.copy-link': '复制链接',
@@ -29,6 +30,7 @@ export const IO_MESSAGES: RoomMessages = {
   'zh-Hant': {
     'io.fen': 'FEN 局面',
     'io.fen-set': '設定局面',
+    'io.new-board': '新局',
     'io.enter-fen': '請先輸入 FEN',
     'io.link': '此局面的連結',
     'io.copy-link': '複製連結',
@@ -52,6 +54,7 @@ export const IO_MESSAGES: RoomMessages = {
   en: {
     'io.fen': 'FEN',
     'io.fen-set': 'Set position',
+    'io.new-board': 'New board',
     'io.enter-fen': 'enter a FEN',
     'io.link': 'Link to this position',
     'io.copy-link': 'Copy link',

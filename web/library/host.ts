@@ -7,7 +7,7 @@ import type { Notation } from '../../src/browser/index.js';
 import type { OpenedGame } from './library.js';
 
 /** A message in the player's language: the key's text with its `{name}` placeholders filled. */
-export type Translate = (key: string, params?: Readonly<Record<string, string | number>>) => string;
+type Translate = (key: string, params?: Readonly<Record<string, string | number>>) => string;
 
 export interface LibraryHost {
   /** Message texts in the player's language (the panel's keys are in messages.ts). */

@@ -155,3 +155,28 @@ test('the session: the open game and the move shown come back after a reload, un
   await lib.saveSession(null);
   assert.equal(await lib.restoreSession(), null);
 });
+
+test('games imported under the board are kept once: the same game again is the record kept before', async () => {
+  const { lib } = library();
+  let changes = 0;
+  lib.onChange = () => changes++;
+  const two = [game(PLAYED), game('[Red "甲"]\n[Black "乙"]\n1. 炮二平五 马８进７ 0-1')];
+  const first = await lib.keepAll(two);
+  assert.deepEqual(
+    first.map((r) => (r.ok ? [r.value.id, r.value.source, r.value.red] : r.error.code)),
+    [
+      ['g1', 'imported', '棋手'],
+      ['g2', 'imported', '甲'],
+    ],
+  );
+  assert.equal(changes, 1);
+  const again = await lib.keepAll([game(PLAYED)]);
+  assert.ok(again[0].ok);
+  assert.equal(again[0].value.id, 'g1', 'the record kept before');
+  assert.equal(changes, 1, 'nothing new saved');
+  assert.equal((await lib.list()).length, 2);
+  // Its comments and variations are kept with it.
+  const opened = await lib.open('g1');
+  assert.ok(opened.ok);
+  assert.equal(opened.value.game.children[0].comment, '中炮');
+});

@@ -73,6 +73,33 @@ export class GameLibrary {
   }
 
   /**
+   * Keeps games read from a file or a text (the page's import under the
+   * board): each saved as an imported record, unless the library holds one
+   * with the same PGN (the same headers, moves and comments), which is given
+   * back instead; a game that cannot be kept gives its error. In the games'
+   * order.
+   */
+  async keepAll(games: readonly Game[]): Promise<Result<GameRecord, LibraryErrorCode>[]> {
+    const known = new Map((await this.store.all()).map((r) => [r.pgn, r]));
+    const out: Result<GameRecord, LibraryErrorCode>[] = [];
+    let saved = 0;
+    for (const game of games) {
+      const r = recordFromGame(game, { id: this.newId(), now: this.now(), source: 'imported' });
+      const same = r.ok ? known.get(r.value.pgn) : undefined;
+      if (!r.ok || same) {
+        out.push(same ? ok(same) : r);
+        continue;
+      }
+      await this.store.put(r.value);
+      known.set(r.value.pgn, r.value);
+      saved++;
+      out.push(r);
+    }
+    if (saved > 0) this.onChange();
+    return out;
+  }
+
+  /**
    * Saves a changed game (moves, comments, headers) and its review under its
    * record; its name, source and creation time stay. `review` undefined keeps
    * the stored review while it still fits the game's main line; null drops it.

@@ -2,7 +2,8 @@
 // it, and the edits of the move shown: promote its variation to the main line,
 // delete it and what follows, and its comment, written in the box under the
 // list (kept in the game and exported with the PGN). A right click on a move
-// offers the same edits.
+// offers the same edits. While a game against Kirin runs the moves are the
+// game's: no edit.
 
 import type { MoveNode } from '../../src/browser/index.js';
 import { $ } from '../dom.js';
@@ -59,8 +60,9 @@ export function mountMoves(ctx: PageContext, opts: MovesOptions): void {
     $('game-info').textContent = [players, h.Event, h.Date, ctx.game.result !== '*' ? ctx.game.result : '']
       .filter((x) => x)
       .join(', ');
-    $<HTMLButtonElement>('move-promote').disabled = onMainLine(ctx.game, path);
-    $<HTMLButtonElement>('move-delete').disabled = path.length === 0;
+    const playing = ctx.mode === 'play';
+    $<HTMLButtonElement>('move-promote').disabled = playing || onMainLine(ctx.game, path);
+    $<HTMLButtonElement>('move-delete').disabled = playing || path.length === 0;
     comment.placeholder = path.length > 0 ? t('moves.comment-placeholder') : t('moves.comment-start-placeholder');
   };
 
@@ -71,8 +73,12 @@ export function mountMoves(ctx: PageContext, opts: MovesOptions): void {
     if (samePath) ctx.edited('game');
     else ctx.goTo(r.path);
   };
-  const promote = (path: readonly MoveNode[]): void => apply(promoteVariation(ctx.game, path));
-  const remove = (path: readonly MoveNode[]): void => apply(deleteMove(ctx.game, path));
+  const promote = (path: readonly MoveNode[]): void => {
+    if (ctx.mode !== 'play') apply(promoteVariation(ctx.game, path));
+  };
+  const remove = (path: readonly MoveNode[]): void => {
+    if (ctx.mode !== 'play') apply(deleteMove(ctx.game, path));
+  };
 
   ctx.onChange((c) => {
     // The comment box shows the comment of the move shown (not rewritten while the player types in it).
@@ -110,15 +116,16 @@ export function mountMoves(ctx: PageContext, opts: MovesOptions): void {
     ev.preventDefault();
     const path = pathTo(node, listed.parents);
     const main = onMainLine(ctx.game, path);
+    const edits = ctx.mode !== 'play';
     const items: [string, boolean, () => void][] = [
       ['moves.menu.show', true, () => ctx.goTo(path)],
-      ['moves.promote', !main, () => promote(path)],
+      ['moves.promote', edits && !main, () => promote(path)],
       [
         'moves.raise',
-        !main && listed.parents.get(node)?.children[0] !== node,
+        edits && !main && listed.parents.get(node)?.children[0] !== node,
         () => apply(raiseVariation(ctx.game, path)),
       ],
-      ['moves.delete', true, () => remove(path)],
+      ['moves.delete', edits, () => remove(path)],
     ];
     menu.replaceChildren();
     for (const [key, enabled, action] of items) {

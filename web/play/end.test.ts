@@ -9,7 +9,17 @@ import {
   type Color,
   type RuleConfig,
 } from '../../src/browser/index.js';
-import { AGREED_DRAW, endWords, flagEnd, hasAttackers, judgeEnd, pgnResult, pgnTermination, resignEnd } from './end.js';
+import {
+  AGREED_DRAW,
+  endOfRecord,
+  endWords,
+  flagEnd,
+  hasAttackers,
+  judgeEnd,
+  pgnResult,
+  pgnTermination,
+  resignEnd,
+} from './end.js';
 import type { EndReason, GameEnd } from './end.js';
 import type { Translate } from './host.js';
 import { PLAY_MESSAGES } from './messages.js';
@@ -160,4 +170,26 @@ test('every way a game ends has its words in all three languages, with the sides
     pgnTermination({ result: 'red', reason: 'perpetual-chase', side: BLACK, byDrawRule: false }),
     'rules infraction',
   );
+});
+
+test("a played game's end read back from its record: the rules' verdict, else its Result and Termination", () => {
+  const asian = rules('AsianRule');
+  const start = new Position();
+  const after = position('rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1', 'h2e2');
+  // Black to move ran out of time; Red to move resigned; a draw agreed.
+  assert.deepEqual(endOfRecord({ Termination: 'time forfeit' }, '1-0', after, asian), flagEnd(after, BLACK));
+  assert.equal(endWords(endOfRecord({ Termination: 'time forfeit' }, '1-0', after, asian)!, zh), '红胜：黑方超时判负');
+  assert.deepEqual(endOfRecord({ Termination: 'normal' }, '0-1', start, asian), resignEnd(RED));
+  assert.deepEqual(endOfRecord({ Termination: 'normal' }, '1/2-1/2', start, asian), AGREED_DRAW);
+  // A flag whose result does not fit the position (the record was edited) says nothing.
+  assert.equal(endOfRecord({ Termination: 'time forfeit' }, '0-1', after, asian), null);
+  // A mate is the mate, whatever the Termination.
+  const mated = position('4k4/1R7/9/9/R8/9/9/9/9/3K5 w - - 0 1', 'a5a9');
+  assert.equal(endOfRecord({ Termination: 'normal' }, '1-0', mated, asian)?.reason, 'checkmate');
+  // Red's perpetual check under AsianRule: a rules infraction, read from the position.
+  const checks = position('4k4/9/9/9/9/9/9/9/9/R4K3 w - - 0 1', 'a0a9 e9e8 a9a8 e8e9 a8a9 e9e8 a9a8 e8e9');
+  assert.equal(endOfRecord({ Termination: 'rules infraction' }, '0-1', checks, asian)?.reason, 'perpetual-check');
+  // Not the play room's (no Termination), or no result: nothing.
+  assert.equal(endOfRecord({}, '1-0', start, asian), null);
+  assert.equal(endOfRecord({ Termination: 'normal' }, '*', start, asian), null);
 });

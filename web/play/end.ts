@@ -145,3 +145,31 @@ export function endWords(end: GameEnd, t: Translate): string {
   const words = t('play.end', { result: t(resultKey(end)), reason });
   return end.byDrawRule ? `${words} ${t('play.reason.byDrawRule')}` : words;
 }
+
+/**
+ * How a game played against Kirin ended, read back from its record (a game
+ * opened again, from the library or after a reload): the rules core's verdict
+ * on its last position `last` under `rules` when there is one; else its Result
+ * and Termination as the play room writes them: 'time forfeit' is the flag of
+ * the side to move (a draw when the other has nothing to attack with), a
+ * decisive 'normal' game the loser's resignation, a drawn one a draw agreed.
+ * Null for a game without a result or a Termination (not the play room's).
+ */
+export function endOfRecord(
+  headers: Readonly<Record<string, string>>,
+  result: GameResult,
+  last: Position,
+  rules: RuleConfig,
+): GameEnd | null {
+  const termination = headers.Termination;
+  if (result === '*' || termination === undefined) return null;
+  const judged = judgeEnd(last, rules);
+  if (judged && pgnResult(judged) === result) return judged;
+  if (termination === 'time forfeit') {
+    const flag = flagEnd(last, last.side as Color);
+    return pgnResult(flag) === result ? flag : null;
+  }
+  if (termination !== 'normal') return null;
+  if (result === '1/2-1/2') return AGREED_DRAW;
+  return resignEnd(result === '1-0' ? BLACK : RED);
+}

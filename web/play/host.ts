@@ -9,7 +9,14 @@ import type { GameEnd } from './end.js';
 export type Translate = (key: string, params?: Readonly<Record<string, string | number>>) => string;
 
 /** The moments the panel would have the page make a sound: a game starts, ends, or the player's time runs low (10 s). */
-export type PlaySound = 'start' | 'end' | 'low-time';
+type PlaySound = 'start' | 'end' | 'low-time';
+
+/** The Repetition Rules offered before a game: see PlayHost.repetitionRules. */
+interface RuleChoice {
+  readonly rules: readonly (readonly [value: string, name: string])[];
+  readonly chosen: string;
+  choose(rule: string): void;
+}
 
 export interface PlayHost {
   /**
@@ -24,6 +31,12 @@ export interface PlayHost {
   /** The rules the game is judged by: the page's Repetition Rule (e.g. `() => engine.ruleConfig()`). */
   ruleConfig(): RuleConfig;
   /**
+   * The Repetition Rules the player may choose from before a game (each a
+   * value and its name), the one in force, and how to choose one (the page
+   * sets the engine's option); absent: the panel offers no choice.
+   */
+  repetitionRules?(): RuleChoice;
+  /**
    * The position shown on the board, offered as the start of a game ("from the
    * position shown"); absent or null: games start from the standard position.
    */
@@ -34,8 +47,8 @@ export interface PlayHost {
    * PlayPanel.playerMove before showing them.
    */
   startGame(fen: string, human: Color): void;
-  /** Kirin played `move`: the board shows it as the game's next move (with its sound). */
-  showMove(move: Move): void;
+  /** Kirin played `move` (`book`: from its opening book): the board shows it as the game's next move (with its sound). */
+  showMove(move: Move, book: boolean): void;
   /** The last `plies` moves are taken back: the board goes back that many moves and drops them. */
   takeBack(plies: number): void;
   /**

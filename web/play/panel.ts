@@ -129,6 +129,11 @@ export function mountPlayPanel(root: HTMLElement, host: PlayHost): PlayPanel {
   const fromSelect = el(doc, 'select', 'play-from');
   fromLabel.append(fromText, fromSelect);
   fromLabel.hidden = host.shownFen === undefined;
+  const ruleLabel = el(doc, 'label', '');
+  const ruleText = el(doc, 'span', '');
+  const ruleSelect = el(doc, 'select', 'play-rule');
+  ruleLabel.append(ruleText, ruleSelect);
+  ruleLabel.hidden = host.repetitionRules === undefined;
   const levelLabel = el(doc, 'label', '');
   const levelText = el(doc, 'span', '');
   const levelMode = el(doc, 'select', 'play-level-mode');
@@ -136,7 +141,7 @@ export function mountPlayPanel(root: HTMLElement, host: PlayHost): PlayPanel {
   levelLabel.append(levelText, levelMode, levelInput);
   const startButton = el(doc, 'button', 'play-start', { type: 'button' });
   const error = el(doc, 'div', 'play-error', { role: 'alert' });
-  setup.append(tcLabel, sideLabel, fromLabel, levelLabel, startButton, error);
+  setup.append(tcLabel, sideLabel, fromLabel, levelLabel, ruleLabel, startButton, error);
 
   // ---- The game ----
   const clocks = el(doc, 'div', 'play-clocks');
@@ -194,6 +199,11 @@ export function mountPlayPanel(root: HTMLElement, host: PlayHost): PlayPanel {
     const mode = levelMode.value;
     levelMode.replaceChildren(new Option(t('play.level.skill'), 'skill'), new Option(t('play.level.elo'), 'elo'));
     levelMode.value = mode || 'skill';
+    const rules = host.repetitionRules?.();
+    if (rules) {
+      ruleSelect.replaceChildren(...rules.rules.map(([value, name]) => new Option(name, value)));
+      ruleSelect.value = rules.chosen;
+    }
   }
 
   function showTcInputs(): void {
@@ -316,7 +326,7 @@ export function mountPlayPanel(root: HTMLElement, host: PlayHost): PlayPanel {
         if (g.end) finish(g.end);
         return;
       }
-      host.showMove(r.bestMove);
+      host.showMove(r.bestMove, r.book === true);
       if (played.value) finish(played.value);
       else render();
     } catch (e) {
@@ -454,6 +464,7 @@ export function mountPlayPanel(root: HTMLElement, host: PlayHost): PlayPanel {
     sideText.textContent = t('play.side');
     fromText.textContent = t('play.from');
     levelText.textContent = t('play.level');
+    ruleText.textContent = t('play.rule');
     startButton.textContent = t('play.start');
     resignButton.textContent = t(resignArmed !== null ? 'play.confirmResign' : 'play.resign');
     drawButton.textContent = t('play.offerDraw');
@@ -491,6 +502,7 @@ export function mountPlayPanel(root: HTMLElement, host: PlayHost): PlayPanel {
     levelInput.max = elo ? '3133' : '20';
     levelInput.value = elo ? '1500' : '20';
   });
+  ruleSelect.addEventListener('change', () => host.repetitionRules?.().choose(ruleSelect.value));
   startButton.addEventListener('click', start);
   againButton.addEventListener('click', start);
   resignButton.addEventListener('click', resign);

@@ -8,12 +8,15 @@
 // (sessionStorage remembers it), and the reloaded page, served by the worker,
 // is isolated. Where even that is impossible (a file:// page, plain http from
 // another machine, no service worker, a failed install, a reload that did not
-// help) it says why under the page's support message (#fatal), in the
-// player's language. <html data-isolation> tells tests and styles how it
+// help) it says why in the page's #isolation banner, under its support
+// message (#fatal), in the player's language (the page's own choice:
+// web/i18n/language.ts). <html data-isolation> tells tests and styles how it
 // went: isolated, pending (the worker is on its way) or the problem's name.
 
+import { chooseLanguage } from '../i18n/language.js';
+import { storedPrefs } from '../settings/prefs.js';
 import { afterActive, bootPlan, type IsolationProblem } from './isolation.js';
-import { isolationMessage, pickLanguage } from './messages.js';
+import { isolationMessage } from './messages.js';
 
 /** The sessionStorage key that marks a tab the boot script has reloaded. */
 const RELOADED = 'kirin-isolation-reload';
@@ -28,20 +31,27 @@ function sessionStore(): Storage | null {
   }
 }
 
-/** Says `problem` under the page's support message, once the body is there. */
+/** Says `problem` in the page's #isolation banner (one made under #fatal where the page has none), once the body is there. */
 function say(problem: IsolationProblem, error = ''): void {
   document.documentElement.dataset.isolation = problem;
   const show = (): void => {
-    if (document.getElementById('isolation')) return;
-    const p = document.createElement('p');
-    p.id = 'isolation';
-    p.className = 'error';
-    p.setAttribute('role', 'alert');
+    let p = document.getElementById('isolation');
+    if (!p) {
+      p = document.createElement('p');
+      p.id = 'isolation';
+      p.className = 'banner error';
+      p.setAttribute('role', 'alert');
+      const fatal = document.getElementById('fatal');
+      if (fatal) fatal.after(p);
+      else document.body.prepend(p);
+    }
     const languages = navigator.languages.length > 0 ? navigator.languages : [navigator.language];
-    p.textContent = isolationMessage(problem, pickLanguage(languages), error);
-    const fatal = document.getElementById('fatal');
-    if (fatal) fatal.after(p);
-    else document.body.prepend(p);
+    p.textContent = isolationMessage(
+      problem,
+      chooseLanguage(storedPrefs(() => localStorage).get('language'), languages),
+      error,
+    );
+    p.hidden = false;
   };
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', show, { once: true });
   else show();

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { LANGUAGES } from '../i18n/catalog.js';
 import type { IsolationProblem } from './isolation.js';
-import { isolationMessage, pickLanguage, PWA_MESSAGES } from './messages.js';
+import { isolationMessage, PWA_MESSAGES } from './messages.js';
 
 const PROBLEMS: readonly IsolationProblem[] = [
   'file',
@@ -31,19 +31,4 @@ test('isolationMessage fills in the error', () => {
     assert.match(m, /SecurityError: denied/, lang);
     assert.doesNotMatch(m, /\{error\}/, lang);
   }
-});
-
-test('pickLanguage: the first Chinese or English preference, Traditional for zh-Hant/TW/HK/MO, else Chinese', () => {
-  assert.equal(pickLanguage(['zh-CN']), 'zh-Hans');
-  assert.equal(pickLanguage(['zh']), 'zh-Hans');
-  assert.equal(pickLanguage(['zh-SG', 'en']), 'zh-Hans');
-  assert.equal(pickLanguage(['zh-TW']), 'zh-Hant');
-  assert.equal(pickLanguage(['zh-HK']), 'zh-Hant');
-  assert.equal(pickLanguage(['zh-Hant-CN']), 'zh-Hant');
-  assert.equal(pickLanguage(['zh-Hans-TW']), 'zh-Hans');
-  assert.equal(pickLanguage(['en-US', 'zh-CN']), 'en');
-  assert.equal(pickLanguage(['fr-FR', 'en-GB']), 'en');
-  assert.equal(pickLanguage(['fr-FR']), 'zh-Hans');
-  assert.equal(pickLanguage([]), 'zh-Hans');
-  assert.equal(pickLanguage(['zhx', 'en']), 'en', 'zhx is not Chinese');
 });

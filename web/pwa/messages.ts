@@ -72,21 +72,6 @@ export const PWA_MESSAGES: RoomMessages = {
   },
 };
 
-/**
- * The page's language for the browser's preferences (navigator.languages, the
- * first one that is Chinese or English): Traditional Chinese for zh-Hant,
- * zh-TW, zh-HK and zh-MO, Simplified for other Chinese, else English; Chinese
- * when no preference is either.
- */
-export function pickLanguage(preferences: readonly string[]): Language {
-  for (const p of preferences) {
-    const tag = p.toLowerCase();
-    if (tag === 'zh' || tag.startsWith('zh-')) return /^zh-(hant|tw|hk|mo)\b/.test(tag) ? 'zh-Hant' : 'zh-Hans';
-    if (tag === 'en' || tag.startsWith('en-')) return 'en';
-  }
-  return 'zh-Hans';
-}
-
 /** `problem` said in `language`, with `{error}` filled in. */
 export function isolationMessage(problem: IsolationProblem, language: Language, error = ''): string {
   return PWA_MESSAGES[language][`pwa.${problem}`].replace('{error}', error);

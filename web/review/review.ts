@@ -11,7 +11,9 @@ import {
   reviewChartSvg,
   reviewGame,
   reviewMoveTexts,
+  type Game,
   type MoveNode,
+  type Review,
 } from '../../src/browser/index.js';
 import type { AnalysisRoom } from '../analysis/engine.js';
 import { $, el } from '../dom.js';
@@ -41,7 +43,24 @@ export function reviewMark(ctx: PageContext, state: ReviewState, node: MoveNode,
   };
 }
 
-export function mountReview(ctx: PageContext, state: ReviewState, analysis: AnalysisRoom): void {
+export interface ReviewRoom {
+  /** Reviews the game's main line (what the 复盘 button does); nothing while one runs or a game against Kirin does. */
+  start(): Promise<void>;
+  /** Stops the review in progress, if any. */
+  cancel(): void;
+  /** Shows a review kept with the game shown (the library's), of its main line; null shows none. */
+  show(review: Review | null): void;
+  /** The game shown has a review (done or under way). */
+  has(): boolean;
+}
+
+/** Mounts the 复盘 tab; `onReviewed` hears of every review finished and its game (the library keeps them together). */
+export function mountReview(
+  ctx: PageContext,
+  state: ReviewState,
+  analysis: AnalysisRoom,
+  onReviewed: (review: Review, game: Game) => void,
+): ReviewRoom {
   const t = ctx.t;
   let knownGame = ctx.game;
   /** A chart point's tooltip: the start's score, or the move, its score and the review's verdict. */
@@ -144,11 +163,12 @@ export function mountReview(ctx: PageContext, state: ReviewState, analysis: Anal
   };
 
   const start = async (): Promise<void> => {
-    if (state.running || !ctx.canSearch) return;
+    if (state.running || !ctx.canSearch || ctx.mode === 'play') return;
     const input = $<HTMLInputElement>('review-nodes');
     const nodes = Number(input.value);
     if (!Number.isSafeInteger(nodes) || nodes < 1) return status('review.bad-nodes', { value: input.value });
-    const reviewed = mainLineNodes(ctx.game);
+    const game = ctx.game;
+    const reviewed = mainLineNodes(game);
     if (reviewed.length === 0) return status('review.no-moves');
     const controller = new AbortController();
     cancel = () => controller.abort();
@@ -170,7 +190,7 @@ export function mountReview(ctx: PageContext, state: ReviewState, analysis: Anal
     engine.options.set('OwnBook', 'false');
     const r = await reviewGame(
       engine,
-      { startFen: ctx.game.fen, moves: reviewed.map((n) => moveToUci(n.move)) },
+      { startFen: game.fen, moves: reviewed.map((n) => moveToUci(n.move)) },
       {
         nodes,
         signal: controller.signal,
@@ -195,6 +215,7 @@ export function mountReview(ctx: PageContext, state: ReviewState, analysis: Anal
         evaluation: r.value.evaluation,
       });
       document.body.dataset.review = 'done';
+      onReviewed(r.value, game);
     } else {
       if (r.error.code === 'cancelled') status('review.cancelled');
       else status('review.failed', { detail: r.error.message });
@@ -224,4 +245,16 @@ export function mountReview(ctx: PageContext, state: ReviewState, analysis: Anal
     if (Number.isSafeInteger(ply) && ply >= 0 && ply <= done.reviewed.length) ctx.goTo(done.reviewed.slice(0, ply));
   });
   render();
+  return {
+    start,
+    cancel: () => cancel(),
+    has: () => state.running || state.done !== null,
+    show(review) {
+      state.done = review === null ? null : { result: review, reviewed: mainLineNodes(ctx.game) };
+      said = null;
+      $('review-status').textContent = '';
+      document.body.dataset.review = review === null ? '' : 'done';
+      ctx.edited('game'); // the marks in the move list, the chart, the evaluation bar
+    },
+  };
 }

@@ -35,7 +35,8 @@ function fillSelect(
   sel.value = value;
 }
 
-export function mountSettings(ctx: PageContext, deps: SettingsDeps): void {
+/** Mounts the 设置 tab; returns the board's look as chosen (the piece set and theme: the board editor draws in it). */
+export function mountSettings(ctx: PageContext, deps: SettingsDeps): () => { set: PieceSet; theme: BoardTheme } {
   const { prefs, board, analysis } = deps;
   const t = ctx.t;
   const engine = ctx.engine;
@@ -73,6 +74,8 @@ export function mountSettings(ctx: PageContext, deps: SettingsDeps): void {
   };
   fill();
   ctx.onChange((c) => {
+    // The Repetition Rule may be chosen in the 对弈 tab too.
+    rule.value = engine.ruleConfig().repetitionRule;
     if (c.kind !== 'view') return;
     if (prefs.get('pieces') === null && pieces !== languageSet()) {
       pieces = languageSet();
@@ -210,4 +213,5 @@ export function mountSettings(ctx: PageContext, deps: SettingsDeps): void {
     evalError(r.ok ? '' : r.error.message);
     analysis.evaluationChanged();
   });
+  return () => ({ set: pieces, theme });
 }
