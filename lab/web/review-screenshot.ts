@@ -1,22 +1,26 @@
 // The pictures of the page in the README and docs/BROWSER.md
-// (docs/images/page-zh.png, page-zh-phone.png): the page in
-// headless Chromium, in the browser language --locale, at --width x --height
-// (--phone: a phone's screen, touch), with a game file opened and reviewed at
-// --nodes a position, showing the move --ply with the tab --tab in front. The
-// screen is saved as PNG. The page's labels and the move list are text: for
+// (docs/images/page-zh*.png): the page in headless Chromium, in the browser
+// language --locale, at --width x --height (--phone: a phone's screen, touch),
+// with a game file opened and reviewed at --nodes a position, showing the move
+// --ply with the tab --tab in front (--scene review, the default). --scene play:
+// a game against Kirin at 10+5 after a few moves, its clocks beside the board
+// (the 对弈 tab); --scene library: the 棋谱库 tab after the reviewed game and
+// the repository's other test games were kept. The screen is saved as PNG. The page's labels and the move list are text: for
 // Chinese the machine needs a CJK font (Debian's fonts-wqy-microhei or
 // fonts-noto-cjk will do; without one Chromium draws boxes). The board needs none.
 //
 //   node dist/lab/web/review-screenshot.js [--game test/data/games/cchess-test2.pgn]
 //       [--nodes 20000] [--ply 45] [--notation chinese] [--locale zh-CN]
-//       [--width 1280] [--height 800] [--phone] [--tab review] [--out docs/images/page-zh.png]
+//       [--width 1280] [--height 800] [--phone] [--tab review] [--scene review|play|library]
+//       [--out docs/images/page-zh.png]
 
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { commandSpec, repoPath, runMain, scriptCommandLine } from '../../commands/lib.js';
 import { buildWeb } from '../../scripts/web/build.js';
 import { serveWeb } from '../../scripts/web/serve.js';
+import type { Page } from 'playwright-core';
 import { launchChromium } from './chromium.js';
 import { chromiumMissing } from './isolated-site.js';
 
@@ -25,7 +29,7 @@ const SPEC = commandSpec({
   usage:
     'usage: node dist/lab/web/review-screenshot.js [--game FILE] [--nodes 20000] [--ply 45]\n' +
     '           [--notation chinese|wxf|iccs|uci] [--locale zh-CN] [--width 1280] [--height 800] [--phone]\n' +
-    '           [--tab moves|review|play|settings] [--out docs/images/page-zh.png]',
+    '           [--tab moves|review|play|settings] [--scene review|play|library] [--out docs/images/page-zh.png]',
   options: {
     game: { type: 'string' },
     nodes: { type: 'string' },
@@ -36,9 +40,41 @@ const SPEC = commandSpec({
     height: { type: 'string' },
     phone: { type: 'boolean' },
     tab: { type: 'string' },
+    scene: { type: 'string' },
     out: { type: 'string' },
   },
 });
+
+/** Clicks square `name` (a0..i9) of the page's board, as the page lays it out now. */
+async function clickSquare(page: Page, name: string): Promise<void> {
+  const box = (await page.locator('#board cg-board').boundingBox())!;
+  const flipped = (await page.getAttribute('#board', 'data-flipped')) === 'yes';
+  const file = name.charCodeAt(0) - 97;
+  const rank = Number(name[1]);
+  const col = flipped ? 8 - file : file;
+  const row = flipped ? rank : 9 - rank;
+  await page.mouse.click(box.x + ((col + 0.5) * box.width) / 9, box.y + ((row + 0.5) * box.height) / 10);
+}
+
+const movesListed = (page: Page): Promise<number> => page.$$eval('#moves .move[data-ply]', (m) => m.length);
+
+/** A game against Kirin at 10+5, Red's usual development played (each move that is legal when its turn comes). */
+async function playScene(page: Page): Promise<void> {
+  await page.click('.tab[data-tab="play"]');
+  await page.selectOption('.play-tc', '10+5');
+  await page.click('.play-start');
+  await page.waitForSelector('#tab-play[data-state="playing"]');
+  for (const uci of ['h2e2', 'h0g2', 'i0h0', 'b0c2']) {
+    const n = await movesListed(page);
+    await clickSquare(page, uci.slice(0, 2));
+    await clickSquare(page, uci.slice(2));
+    await page
+      .waitForFunction(`document.querySelectorAll('#moves .move[data-ply]').length >= ${n + 2}`, null, {
+        timeout: 120_000,
+      })
+      .catch(() => undefined);
+  }
+}
 
 async function main(argv: string[]): Promise<number> {
   const cl = scriptCommandLine(argv, SPEC);
@@ -51,6 +87,8 @@ async function main(argv: string[]): Promise<number> {
   const height = cl.integer('height', 800, { min: 200 });
   const phone = cl.flag('phone');
   const tab = cl.string('tab', 'review');
+  const scene = cl.string('scene', 'review');
+  if (!['review', 'play', 'library'].includes(scene)) throw new Error(`--scene ${scene}: review, play or library`);
   const out = cl.string('out', repoPath('docs', 'images', 'page-zh.png'));
   if (chromiumMissing('review-screenshot')) return 1;
   const tmp = mkdtempSync(join(tmpdir(), 'kirin-screenshot-'));
@@ -82,7 +120,19 @@ async function main(argv: string[]): Promise<number> {
     await page.click('#review-start');
     await page.waitForSelector('body[data-review="done"]', { timeout: 600_000 });
     await page.click(`#review-chart rect.ply[data-ply="${ply}"]`);
-    await page.click(`.tab[data-tab="${tab}"]`);
+    if (scene === 'library') {
+      // The repository's other test games, kept too.
+      const dir = repoPath('test', 'data', 'games');
+      const files = readdirSync(dir).filter((f) => f.endsWith('-chinese.pgn') || f === 'xiangqijs-1982.pgn');
+      await page.click('.tab[data-tab="library"]');
+      await page.setInputFiles(
+        '.library-import input',
+        files.map((f) => join(dir, f)),
+      );
+      await page.waitForSelector('.library-status:has-text("·")');
+    }
+    if (scene === 'play') await playScene(page);
+    await page.click(`.tab[data-tab="${scene === 'review' ? tab : scene}"]`);
     if (tab === 'moves') await page.$eval('#moves .move.current', (e) => e.scrollIntoView({ block: 'center' }));
     await page.evaluate('window.scrollTo(0, 0)');
     await page.waitForTimeout(400); // the pieces' animation

@@ -81,6 +81,11 @@ export function mountBoard(ctx: PageContext, el: HTMLElement, sounds: Sounds): B
     drawable: { enabled: true, visible: true, eraseOnClick: true },
   });
 
+  // chessgroundx keeps the board's place on the screen until a scroll or a resize of the board; the
+  // page moves it without either (the clocks of a game appear above it, a banner at the top): any
+  // change of the page's size makes it look again, so that a tap lands on the square under the finger.
+  new ResizeObserver(() => ground.state.dom.bounds.clear()).observe(document.body);
+
   // The engine's arrows: Kirin's own SVG over the board, under nothing that takes the pointer.
   const arrows = document.createElement('div');
   arrows.id = 'arrows';

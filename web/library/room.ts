@@ -7,7 +7,7 @@
 // moves, variations, comments), and the session remembers it and the move
 // shown: a reload brings them back, review and all, unless the address names
 // another game (a shared link wins). A game opened from the list is shown
-// with its review.
+// with its review; the list marks the game open on the board.
 
 import { START_FEN, writePgn, type Game, type Review } from '../../src/browser/index.js';
 import { mainLineNodes, mainLinePlies, pathOfLine } from '../game/tree.js';
@@ -114,7 +114,16 @@ export function mountLibrary(
     library,
   );
 
+  // The game open on the board is marked in the list (also after the panel lists again).
+  const markOpen = (): void => {
+    const id = ids.get(ctx.game);
+    for (const li of root.querySelectorAll<HTMLElement>('.library-item'))
+      li.classList.toggle('open', li.dataset.id === id);
+  };
+  new MutationObserver(markOpen).observe(root, { childList: true, subtree: true });
+
   ctx.onChange((c) => {
+    markOpen();
     if (c.kind === 'view') void panel.refresh();
     if (c.kind === 'view' || ctx.mode === 'play') {
       if (ctx.mode === 'play') saveSession();

@@ -4,7 +4,8 @@
 // at the bottom; the player's moves go to the game first (the page's move
 // gate: refused when it is not their turn or their flag fell); Kirin's moves
 // are played on the board with their sound and animation, its book moves
-// marked in the move list; the analysis waits while the game runs. When it
+// marked in the move list (the game's moves are listed in the 对弈 tab too);
+// the analysis waits while the game runs. When it
 // ends the status line says the result in the players' words, the finished
 // game (its record: players, time control, result and why) is the board's
 // game, kept in the library, and reviewed at once in the 复盘 tab. Opening
@@ -12,7 +13,8 @@
 
 import { BLACK, REPETITION_RULES, newGame, type Color, type Game, type MoveNode } from '../../src/browser/index.js';
 import type { Sounds } from '../board/sound.js';
-import { mainLineNodes, positionAfter } from '../game/tree.js';
+import { mainLineNodes, pathTo, positionAfter } from '../game/tree.js';
+import { renderMoveList, type RenderedList } from '../moves/list.js';
 import type { MoveGate, PageContext } from '../page.js';
 import { endOfRecord, endWords, sideName, type GameEnd } from './end.js';
 import { mountPlayPanel, type PlayPanel } from './panel.js';
@@ -164,6 +166,39 @@ export function mountPlay(
     if (bottom.parentElement !== clocks.bottom) clocks.bottom.replaceChildren(bottom);
   };
 
+  // The game's moves in the 对弈 tab, between its status and its buttons (a click shows a move).
+  const record = document.createElement('div');
+  record.className = 'play-moves move-list';
+  panel.element.querySelector('.play-actions')?.before(record);
+  let listed: RenderedList = { nodes: [], parents: new Map() };
+  const renderRecord = (): void => {
+    const game = playing ?? finished;
+    record.hidden = game === null || ctx.game !== game;
+    if (record.hidden) return;
+    listed = renderMoveList(record, game!, {
+      style: ctx.moveStyle(),
+      current: ctx.path.length > 0 ? ctx.path[ctx.path.length - 1] : null,
+      mark: () => null,
+      book: deps.bookMoves,
+      words: {
+        book: ctx.t('moves.book'),
+        bookTitle: ctx.t('moves.book-title'),
+        annotated: ctx.t('moves.annotated'),
+        result: (r) => ctx.t(r === '1-0' ? 'game.result.red' : r === '0-1' ? 'game.result.black' : 'game.result.draw'),
+      },
+    });
+    // The move shown in view, inside the list only (the page does not jump).
+    const cur = record.querySelector<HTMLElement>('.move.current');
+    const top = cur ? cur.offsetTop - record.offsetTop : 0;
+    if (cur && (top < record.scrollTop || top + cur.offsetHeight > record.scrollTop + record.clientHeight))
+      record.scrollTop = Math.max(0, top - record.clientHeight / 2);
+  };
+  record.addEventListener('click', (ev) => {
+    const span = (ev.target as HTMLElement).closest<HTMLElement>('.move[data-node]');
+    const node = span ? listed.nodes[Number(span.dataset.node)] : undefined;
+    if (node) ctx.goTo(pathTo(node, listed.parents));
+  });
+
   ctx.onChange((c) => {
     if (playing !== null && (ctx.game !== playing || ctx.mode !== 'play')) {
       // Another game opened (a file, the library, the address, the editor): this one is abandoned.
@@ -173,8 +208,10 @@ export function mountPlay(
     }
     if (c.kind === 'view' || !panel.active()) panel.refresh();
     placeClocks();
+    renderRecord();
   });
   placeClocks();
+  renderRecord();
 
   return {
     panel,
