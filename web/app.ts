@@ -65,6 +65,8 @@ async function main(): Promise<void> {
   // the command line's does): JavaScript runs slowly until compiled, and a cold
   // thread's first searches would reach a fraction of the depth.
   const engine = new Engine({ warmup: true });
+  // The library's database opens meanwhile (the rooms are mounted before it is wanted).
+  const opening = openLibrary();
   // The page's games open from Kirin's default book, by weight among the masters' moves: varied openings.
   engine.options.set('OwnBook', 'true');
   const prefs = storedPrefs(() => localStorage);
@@ -126,7 +128,7 @@ async function main(): Promise<void> {
   // The library (IndexedDB), then the game: the one open when the page was left (with its
   // review), else the one the address names, else a new one. The search thread starts
   // meanwhile and shows the evaluation it plays with.
-  library = mountLibrary(ctx, $('tab-library'), await openLibrary(), review);
+  library = mountLibrary(ctx, $('tab-library'), await opening, review);
   if (!(await library.restore()) && !io.openLink()) ctx.setGame(newGame());
   document.body.dataset.ready = 'yes';
 }

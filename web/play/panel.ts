@@ -308,12 +308,13 @@ export function mountPlayPanel(root: HTMLElement, host: PlayHost): PlayPanel {
       if (engine.searching()) engine.stop();
       await engine.waitIdle();
       if (gen !== generation) return;
-      // Before the clocks run, the warm-up may finish; once they run, Kirin's time is ticking: the search starts now.
-      if (g.clock && g.clock.running() !== null) engine.abortWarmup();
-      else await engine.ready();
-      if (gen !== generation) return;
       const set = engine.setPosition(g.startFen, g.moves.map(moveToUci));
       if (!set.ok) throw new Error(set.error.message);
+      // Once the clocks run, Kirin's time is ticking: the search starts now. Before, a search waits
+      // for the warm-up to finish (the page has just opened); a book move needs none and comes at once.
+      if (g.clock && g.clock.running() !== null) engine.abortWarmup();
+      else if (engine.bookMoves().length === 0) await engine.ready();
+      if (gen !== generation) return;
       const searched = g.position();
       const r = await engine.go(g.goLimits());
       if (gen !== generation || game !== g) return;
