@@ -49,10 +49,14 @@ if (!productOnly) variants.push([[join(root, 'assembly/train-kernels.ts')], 'dis
 const zstddecFile = fileURLToPath(import.meta.resolve('zstddec/stream'));
 const netSource = join(root, 'src/eval/kirinnet/kirin.knet');
 const bookSource = join(root, 'src/book/kirin.book');
+const explorerSource = join(root, 'src/explorer/masters.explorer');
+const puzzlesSource = join(root, 'src/puzzles/puzzles.json');
 const inputs = [
   ...new Set(variants.flatMap(([sources]) => sources)),
   netSource,
   bookSource,
+  explorerSource,
+  puzzlesSource,
   fileURLToPath(import.meta.url),
   join(root, 'node_modules/assemblyscript/package.json'),
   zstddecFile,
@@ -64,6 +68,8 @@ const outputs = [
   join(root, 'dist/browser/zstd.wasm.LICENSE'),
   ...(existsSync(netSource) ? [join(root, 'dist/browser/kirin.knet')] : []),
   ...(existsSync(bookSource) ? [join(root, 'dist/browser/kirin.book')] : []),
+  ...(existsSync(explorerSource) ? [join(root, 'dist/browser/masters.explorer')] : []),
+  ...(existsSync(puzzlesSource) ? [join(root, 'dist/browser/puzzles.json')] : []),
 ];
 const newestInput = Math.max(...inputs.map((f) => statSync(f).mtimeMs));
 if (outputs.every((f) => existsSync(f) && statSync(f).mtimeMs > newestInput)) {
@@ -122,3 +128,14 @@ else rmSync(netOut, { force: true });
 const bookOut = join(root, 'dist/browser/kirin.book');
 if (existsSync(bookSource)) copyFileSync(bookSource, bookOut);
 else rmSync(bookOut, { force: true });
+
+// Kirin's explorer of master games likewise (src/cli/explorer.ts readMastersExplorer; the browser
+// fetches it when asked, fetchMastersExplorer in src/browser/index.ts).
+const explorerOut = join(root, 'dist/browser/masters.explorer');
+if (existsSync(explorerSource)) copyFileSync(explorerSource, explorerOut);
+else rmSync(explorerOut, { force: true });
+
+// Kirin's puzzles likewise (the browser fetches them when asked: fetchPuzzles in src/browser/index.ts).
+const puzzlesOut = join(root, 'dist/browser/puzzles.json');
+if (existsSync(puzzlesSource)) copyFileSync(puzzlesSource, puzzlesOut);
+else rmSync(puzzlesOut, { force: true });

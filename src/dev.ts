@@ -15,6 +15,13 @@ export { bookKey } from './book/key.js';
 export { bookMoveCode } from './book/book.js';
 export { readEmbeddedBook } from './platform/node/book-files.js';
 
+// Finding puzzles with the engine (commands/puzzles builds a set) and the explorer's year reading.
+export { REJECTIONS, findPuzzle, scanGame, type Rejection } from './puzzles/find.js';
+export { yearOf } from './explorer/build.js';
+
+// Game files as the commands read them: --encoding, "no game in FILE", the exit codes.
+export { EXIT_NOTHING, EXIT_PARTIAL, encodingOption, gameFilesIn, loadGameFile } from './cli/game-files.js';
+
 // The guard of text that goes into an engine command (the match runner, the cluster).
 export { checkCommandFields, checkCommandText, shownText } from './core/command-text.js';
 

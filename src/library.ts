@@ -38,20 +38,73 @@ export {
   formatJudgement,
   isBoardReason,
   judge,
-  judgeGame,
+  judgeMoves,
   reasonText,
   ruleConfigFrom,
   type DrawRule,
   type Judgement,
+  type MoveKind,
   type ReasonCode,
   type RepetitionRule,
   type RuleConfig,
 } from './core/rules.js';
 
+// The referee: a game's repetition cycles judged move by move, in words and as
+// message keys a page translates (ChineseRule by the rule book's 捉 and 杀).
+export {
+  judgeGame,
+  type CycleVerdict,
+  type GameEnd,
+  type GameVerdict,
+  type JudgedMove,
+  type JudgeOptions,
+  type Message,
+  type PieceName,
+  type PlacedPiece,
+  type SideAccount,
+  type SideName,
+  type VerdictCode,
+} from './referee/judge.js';
+
 // Openings: opening books (probing; the engine plays from one with OwnBook), the ECCO name of a game's opening.
 export { OpeningBook, type BookMove } from './book/book.js';
 export type { BookDescription, BookLoadCode } from './book/format.js';
 export { classifyOpening, eccoName, type ClassifyErrorCode, type OpeningName } from './opening/ecco.js';
+
+// The opening explorer: each position's moves in a collection of games with their results and notable games
+// (docs/EXPLORER.md); built from games anywhere, read from bytes or fetched.
+export {
+  Explorer,
+  fetchExplorer,
+  notableGameRecord,
+  type ExplorerCounts,
+  type ExplorerMove,
+  type ExplorerPosition,
+  type NotableGame,
+} from './explorer/explorer.js';
+export type { ExplorerLoadCode } from './explorer/format.js';
+export {
+  DEFAULT_EXPLORER_OPTIONS,
+  buildExplorer,
+  explorerGame,
+  type ExplorerBuild,
+  type ExplorerGame,
+  type ExplorerOptions,
+} from './explorer/build.js';
+
+// Puzzles: a set read and checked, a player's moves judged, the next puzzle fitted to a rating (docs/PUZZLES.md).
+export {
+  PUZZLE_THEMES,
+  choosePuzzle,
+  puzzleMove,
+  ratingAfter,
+  readPuzzles,
+  writePuzzles,
+  type Puzzle,
+  type PuzzleSet,
+  type PuzzleTheme,
+  type PuzzleVerdict,
+} from './puzzles/puzzle.js';
 
 // Moves in the players' notations (Chinese 炮二平五, WXF C2=5, ICCS H2-E2, UCI
 // h2e2), both ways, and game files: PGN (read in any notation and encoding,
@@ -79,10 +132,17 @@ export {
   type MoveNode,
   type MoveTree,
 } from './notation/game.js';
-export { parseGames, writePgn, type PgnStyle } from './notation/pgn.js';
-export { isXqf, parseXqf } from './notation/xqf.js';
-export { readGames } from './notation/files.js';
-export { decodeText, type DecodedText, type TextEncoding } from './notation/text.js';
+export { parseGames, readPgn, writePgn, type GamesRead, type PgnStyle, type ReadOptions } from './notation/pgn.js';
+export { isXqf, parseXqf, type XqfOptions } from './notation/xqf.js';
+export { readGameFile, readGames, type GameFile } from './notation/files.js';
+export {
+  TEXT_ENCODINGS,
+  decodeText,
+  textCandidates,
+  textEncoding,
+  type DecodedText,
+  type TextEncoding,
+} from './notation/text.js';
 
 // Evaluation and the score model.
 export { evaluate, traceClassical } from './eval/evaluate.js';

@@ -7,6 +7,8 @@
 //   kirin review FILE ...      reviews a game (src/cli/review.ts, docs/REVIEW.md)
 //   kirin convert FILE ...     writes games as PGN in a notation (src/cli/convert.ts)
 //   kirin opening FILE ...     names each game's ECCO opening (src/cli/opening.ts)
+//   kirin explorer ...         builds and probes opening explorers (src/cli/explorer.ts)
+//   kirin judge FILE ...       referees each game's repetition cycles (src/cli/judge.ts)
 // (`kirin match ...`, a development tool, is dispatched by bin/kirin.js to
 // commands/match/cli.ts; the product does not import the tools.)
 
@@ -25,6 +27,8 @@ export async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'review') return (await import('./cli/review.js')).runReviewCli(argv.slice(1));
   if (argv[0] === 'convert') return (await import('./cli/convert.js')).runConvertCli(argv.slice(1));
   if (argv[0] === 'opening') return (await import('./cli/opening.js')).runOpeningCli(argv.slice(1));
+  if (argv[0] === 'explorer') return (await import('./cli/explorer.js')).runExplorerCli(argv.slice(1));
+  if (argv[0] === 'judge') return (await import('./cli/judge.js')).runJudgeCli(argv.slice(1));
   // The WebAssembly zstd decoder first (tens of milliseconds): the engine loads
   // the network it finds at once. The search thread starts (and warms up) now,
   // while the GUI sends uci/isready.

@@ -32,11 +32,14 @@ const LAYERS: Record<string, number> = {
   'src/eval/kirinnet': 2,
   'src/notation': 2,
   'src/opening': 2,
+  'src/referee': 2,
   'src/search': 3,
   'src/book': 3,
+  'src/explorer': 3,
   'src/engine': 4,
   'src/protocol': 5,
   'src/review': 5,
+  'src/puzzles': 5,
   src: 6,
   'src/cli': 6,
   'src/browser': 6,
@@ -220,6 +223,8 @@ test('both entry points re-export the library, each adding only its own few name
     'canSearch',
     'embeddedBookProblem',
     'embeddedNetworkProblem',
+    'fetchMastersExplorer',
+    'fetchPuzzles',
     'kernelModuleProblem',
   ]);
   assert.deepEqual(

@@ -92,12 +92,14 @@ test('npm pack ships the product only, each file once: no tests, tools, test sup
   );
   assert.deepEqual(bad, []);
   // The kernels, the zstd decoder, the embedded network and book once each, in dist/browser/ (Node reads them there too).
-  const assets = files.filter((f) => /\.(wasm|knet|book)$/.test(f)).sort();
+  const assets = files.filter((f) => /\.(wasm|knet|book|explorer)$|puzzles\.json$/.test(f)).sort();
   assert.deepEqual(assets, [
     'dist/browser/kernels-shared.wasm',
     'dist/browser/kernels.wasm',
     'dist/browser/kirin.book',
     'dist/browser/kirin.knet',
+    'dist/browser/masters.explorer',
+    'dist/browser/puzzles.json',
     'dist/browser/zstd.wasm',
   ]);
 });

@@ -43,3 +43,25 @@ test('kirin book build and probe', () => {
   assert.equal(missing.status, 2);
   assert.match(missing.stderr, /--out FILE is required/);
 });
+
+test('kirin book build: the exit codes of every command that reads game files', () => {
+  const kirin = (...args: string[]) =>
+    spawnSync(process.execPath, [repoPath('bin', 'kirin.js'), 'book', 'build', ...args], { encoding: 'utf8' });
+  const good = join(dir, 'good.pgn');
+  writeFileSync(good, '[Result "1-0"]\n1. h2e2 h9g7 1-0\n');
+  const some = join(dir, 'some.pgn');
+  writeFileSync(some, '[Result "1-0"]\n1. h2e2 h9g7 1-0\n\n[Red "B"]\n1. h2e2 h2e2 *\n');
+  const empty = join(dir, 'empty.pgn');
+  writeFileSync(empty, '');
+  const out = join(dir, 'codes.book');
+  assert.equal(kirin('--out', out, good).status, 0);
+  const partial = kirin('--out', out, good, some);
+  assert.equal(partial.status, 1, partial.stderr);
+  assert.match(partial.stderr, /some\.pgn: game 2 \(B vs \?\): move 1 \(Black\)/);
+  const nothing = kirin('--out', out, good, empty);
+  assert.equal(nothing.status, 2);
+  assert.match(nothing.stderr, /kirin book build: no game in .*empty\.pgn/);
+  const encoding = kirin('--out', out, '--encoding', 'latin1', good);
+  assert.equal(encoding.status, 2);
+  assert.match(encoding.stderr, /--encoding unknown encoding 'latin1'/);
+});

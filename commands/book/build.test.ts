@@ -124,12 +124,17 @@ test('game files are read in any notation and encoding, main line, start positio
     ],
   );
   assert.equal(r.problems.length, 1);
-  assert.match(r.problems[0], /^x\.pgn game 4: /);
+  assert.match(r.problems[0], /^x\.pgn: game 4 \(four\): move 1 \(Red\): /);
   // Big5 (traditional characters), named by --encoding.
   const big5 = new Uint8Array([0xac, 0xb6, 0xa4, 0x47, 0xa5, 0xad, 0xa4, 0xad]); // 炮二平五
   const b = readBookGames(new Uint8Array([...new TextEncoder().encode('1. '), ...big5, 0x20, 0x2a]), 'y.pgn', 'big5');
   assert.deepEqual(b.problems, []);
   assert.deepEqual(b.games[0].moves, ['h2e2']);
+  // ... or told by what reads, without --encoding.
+  const told = readBookGames(new Uint8Array([...new TextEncoder().encode('1. '), ...big5, 0x20, 0x2a]), 'y.pgn');
+  assert.deepEqual(told.games[0].moves, ['h2e2']);
+  // An empty file is a problem of its own.
+  assert.deepEqual(readBookGames(new Uint8Array(0), 'empty.pgn'), { games: [], problems: ['no game in empty.pgn'] });
 });
 
 test("readBookGames: a kirin match game log gives Kirin's own games, its openings' FENs and moves first", () => {

@@ -5,14 +5,18 @@
 //   kirin book probe [--book FILE] [startpos | FEN] [moves] [MOVE ...]
 //   kirin book variety [--book FILE] [--games N] [--variety V] [--seed S]
 
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import {
+  EXIT_NOTHING,
+  EXIT_PARTIAL,
   OpeningBook,
   Position,
   START_FEN,
   classifyOpening,
+  encodingOption,
   err,
+  gameFilesIn,
   mulberry32,
   playUciMoves,
   readEmbeddedBook,
@@ -34,9 +38,11 @@ build   counts the moves of the first PLIES plies (default ${DEFAULT_BOOK_OPTION
         goes in when at least N games (default ${DEFAULT_BOOK_OPTIONS.minGames}) played it and it scored at
         least PERCENT (default ${DEFAULT_BOOK_OPTIONS.minScore}) for the side that played it (a draw or an
         unknown result counts half). A game repeating an earlier one counts once
-        unless --keep-duplicates. --encoding: the files' text encoding (big5,
-        ...; by default told from the bytes: UTF-8, UTF-16 or GB18030). The same
-        games give the same file.
+        unless --keep-duplicates. --encoding: the PGN files' text encoding
+        (utf-8, utf-16le, utf-16be, gbk or big5; by default each file's is the
+        one that reads its games). The same games give the same file. Exit
+        code: 0 every game read, 1 some refused, 2 a file with no game that
+        reads or a bad command line.
 probe   lists the book moves of a position (the start position, a FEN, and
         moves played from it) with their weights, games and results, from FILE
         or Kirin's default book.
@@ -64,18 +70,6 @@ const SPEC = commandSpec({
   positionals: { min: 1 },
 });
 
-/** The game files a path names: the file, or every .pgn and .xqf below a directory (sorted). */
-function pgnFiles(path: string): string[] {
-  if (!statSync(path).isDirectory()) return [path];
-  const out: string[] = [];
-  for (const e of readdirSync(path, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    const p = join(path, e.name);
-    if (e.isDirectory()) out.push(...pgnFiles(p));
-    else if (/\.(pgn|xqf)$/i.test(e.name)) out.push(p);
-  }
-  return out;
-}
-
 function build(cl: { values: Record<string, unknown>; positionals: readonly string[] }): number {
   const fail = (message: string): number => {
     process.stderr.write(`kirin book build: ${message}\n`);
@@ -88,27 +82,34 @@ function build(cl: { values: Record<string, unknown>; positionals: readonly stri
   const minScore = integerOption(cl.values, 'min-score', DEFAULT_BOOK_OPTIONS.minScore, { min: 0, max: 100 });
   for (const r of [depth, minGames, minScore]) if (!r.ok) return fail(r.error.message);
   if (!depth.ok || !minGames.ok || !minScore.ok) return 2;
-  const encoding = typeof cl.values.encoding === 'string' ? cl.values.encoding : undefined;
-  if (encoding !== undefined)
-    try {
-      new TextDecoder(encoding);
-    } catch {
-      return fail(`--encoding ${encoding}: not an encoding this Node knows`);
-    }
+  const encoding = encodingOption(typeof cl.values.encoding === 'string' ? cl.values.encoding : undefined);
+  if (!encoding.ok) return fail(encoding.error.message);
+  const textEncoding = encoding.value;
   const files: string[] = [];
   for (const p of cl.positionals.slice(1)) {
     try {
-      files.push(...pgnFiles(p));
+      files.push(...gameFilesIn(p));
     } catch (e) {
       return fail(`${p}: ${(e as Error).message}`);
     }
   }
   if (files.length === 0) return fail('no game files given');
   const problems: string[] = [];
+  let code = 0;
   function* games(): Generator<BookGame> {
     for (const f of files) {
-      const r = readBookGames(readFileSync(f), f, encoding);
+      let bytes: Uint8Array;
+      try {
+        bytes = readFileSync(f);
+      } catch (e) {
+        problems.push(`cannot read ${f}: ${(e as Error).message}`);
+        code = EXIT_NOTHING;
+        continue;
+      }
+      const r = readBookGames(bytes, f, textEncoding);
       problems.push(...r.problems);
+      if (r.games.length === 0) code = EXIT_NOTHING;
+      else if (r.problems.length > 0) code = Math.max(code, EXIT_PARTIAL);
       yield* r.games;
     }
   }
@@ -131,7 +132,7 @@ function build(cl: { values: Record<string, unknown>; positionals: readonly stri
     `${out}: ${book.bytes.length} bytes, ${book.entries} moves in ${book.positions} positions, from ${book.counted} games ` +
       `(${files.length} files, ${book.games} games read, ${book.duplicates} duplicates, ${problems.length} problems)\n`,
   );
-  return 0;
+  return Math.max(code, book.problems.length > 0 ? EXIT_PARTIAL : 0);
 }
 
 /** The book --book names, or Kirin's default book; or the error. */

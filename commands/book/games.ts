@@ -1,16 +1,9 @@
 // The games a book is built from: each game file's main line, start position
-// and result, read with the library's game-file reader (PGN in any notation,
-// XQF; docs/NOTATION.md), or from a `kirin match --log` file (Kirin's own games).
+// and result, read with the product's game-file reader (PGN in any notation and
+// encoding, XQF; docs/NOTATION.md), or from a `kirin match --log` file (Kirin's
+// own games).
 
-import {
-  mainLine,
-  moveToUci,
-  parseGames,
-  readGames,
-  type Game,
-  type GameErrorCode,
-  type Result,
-} from '../../src/dev.js';
+import { loadGameFile, mainLine, moveToUci, type TextEncoding } from '../../src/dev.js';
 import { parseLogLine } from '../match/report.js';
 import type { BookGame } from './build.js';
 
@@ -46,23 +39,23 @@ function readLogGames(bytes: Uint8Array, name: string): { games: BookGame[]; pro
 
 /**
  * The games of a file's bytes (`name` for messages): a `kirin match --log` game
- * log, PGN or XQF, the encoding told from the bytes unless `encoding` names it (a
- * TextDecoder label, e.g. big5). A game that cannot be read is a problem, and the
- * others are read.
+ * log, PGN or XQF, the text in `encoding`, else the encoding that reads its
+ * games best. A game that cannot be read is a problem, and the others are read;
+ * a file with no game says so ("no game in FILE").
  */
 export function readBookGames(
   bytes: Uint8Array,
   name: string,
-  encoding?: string,
+  encoding?: TextEncoding,
 ): { games: BookGame[]; problems: string[] } {
   if (isGameLog(bytes)) return readLogGames(bytes, name);
-  const read: Result<Game, GameErrorCode>[] =
-    encoding === undefined ? readGames(bytes, name) : parseGames(new TextDecoder(encoding).decode(bytes));
+  const read = loadGameFile(name, encoding, () => bytes);
+  if (!read.ok) return { games: [], problems: [read.error.message] };
   const games: BookGame[] = [];
   const problems: string[] = [];
-  read.forEach((r, i) => {
+  read.value.games.forEach((r, i) => {
     const source = `${name} game ${i + 1}`;
-    if (!r.ok) problems.push(`${source}: ${r.error.message}`);
+    if (!r.ok) problems.push(read.value.kind === 'xqf' ? r.error.message : `${name}: ${r.error.message}`);
     else games.push({ fen: r.value.fen, moves: mainLine(r.value).map(moveToUci), result: r.value.result, source });
   });
   return { games, problems };

@@ -42,6 +42,8 @@ Games:
 Judgement:
   --repetition-rule R        AsianRule (default), ComputerRule, ChineseRule, SkyRule,
                              YitianRule, AllowChase, NoJudgement
+  --mate-threat-depth D      ChineseRule: mate threats (杀) within D moves are
+                             judged (default 4, the rule book's referee; 0 = off)
   --rule60 PLIES             60-move rule in plies (default 120, 0 = off)
   --draw-rule R              None (default), DrawAsBlackWin, DrawAsRedWin, ...
   --repetitions N            apply a repetition verdict (draw, perpetual check/chase)
@@ -111,6 +113,7 @@ export const MATCH_OPTIONS = {
   'openings-order': { type: 'string' },
   seed: { type: 'string' },
   'repetition-rule': { type: 'string' },
+  'mate-threat-depth': { type: 'string' },
   rule60: { type: 'string' },
   'draw-rule': { type: 'string' },
   repetitions: { type: 'string' },
@@ -201,6 +204,7 @@ export function matchArgsFrom(cl: CommandLine<typeof MATCH_OPTIONS>): Result<Mat
     concurrency: int('concurrency', 1, 1),
     seed: int('seed', 1, 0),
     rule60: int('rule60', DEFAULT_RULES.rule60MaxPly, 0),
+    mateThreatDepth: integerOption(v, 'mate-threat-depth', 4, { min: 0, max: 10 }),
     maxPlies: int('max-plies', 600, 0),
     repetitions: int('repetitions', 3, 2),
     timeMarginMs: int('time-margin', 100, 0),
@@ -262,7 +266,7 @@ export function matchArgsFrom(cl: CommandLine<typeof MATCH_OPTIONS>): Result<Mat
     repetitionRule,
     drawRule,
     rule60MaxPly: num('rule60'),
-    mateThreatDepth: DEFAULT_RULES.mateThreatDepth,
+    mateThreatDepth: num('mateThreatDepth'),
   });
   if (rules.repetitionRule.toLowerCase() !== repetitionRule.toLowerCase())
     return err('arguments', `unknown repetition rule "${repetitionRule}"`);

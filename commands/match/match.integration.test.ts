@@ -90,6 +90,9 @@ test('parseMatchArgs: engines, options, time controls, SPRT', () => {
   assert.equal(b.tc[0].nodes, 1000);
   assert.equal(b.rules.repetitionRule, 'ComputerRule');
   assert.equal(b.rules.rule60MaxPly, 0);
+  assert.equal(b.rules.mateThreatDepth, 4, 'the rule book referee judges mate threats within 4 moves');
+  const c = unwrap(parseMatchArgs(['--engine', 'x', '--engine', 'y', '--tc', '1', '--mate-threat-depth', '2']));
+  assert.equal(c.rules.mateThreatDepth, 2);
   assert.deepEqual(b.adjudication, {
     resignMoves: 3,
     resignScore: 800,
@@ -112,6 +115,10 @@ test('parseMatchArgs: engines, options, time controls, SPRT', () => {
   refused(['--engine', 'x', '--engine', 'y', '--tc', '1', 'stray'], /unexpected argument 'stray'/);
   refused(['--engine', 'x', '--engine', 'y', '--tc', '1', '--sprt', 'elo0=5', 'elo1=1'], /elo1 > elo0/);
   refused(['--engine', 'x', '--engine', 'y', '--tc', '1', '--repetition-rule', 'Nope'], /repetition rule/);
+  refused(
+    ['--engine', 'x', '--engine', 'y', '--tc', '1', '--mate-threat-depth', '11'],
+    /--mate-threat-depth 11: above 10/,
+  );
   // --debug takes an optional file; --help wins wherever it stands.
   const dbg = parseMatchArgs(['--engine', 'x', '--engine', 'y', '--tc', '1', '--debug', 'e.log']);
   assert.equal(dbg.ok && dbg.value.debug, 'e.log');

@@ -1,18 +1,18 @@
 #!/usr/bin/env node
 // Review benchmark: the seconds `reviewGame` takes over a 100-ply game
-// (bench-game.ts) at --nodes a position with --threads search threads, in each
-// --order (the last position first, as `kirin review` does, and the first
-// first), each from an empty hash, --runs times, after a review of the first
-// 20 plies that is not timed (it compiles the search). Prints one line per review and
-// the median per order. At a node limit the order changes what the searches
-// see, not how many nodes they search: each line also gives the mean depth
-// reached, the moves marked and the largest drop of a move that was the
-// engine's best (the review's own noise: 0 when the scores of consecutive
-// positions agree). The CPU seconds (all threads of the process) show what the
-// review costs on a busy machine: on idle cores it takes about CPU / threads. The issue's target: 100 plies at 100,000 nodes with
-// Threads 2 under 30 s on Node.
+// (bench-game.ts) at --nodes a position with --threads engines of one search
+// thread each (positions side by side, as `kirin review` does), in each --order
+// (the last position first and the first first), --runs times, after a review
+// of the first 20 plies that is not timed (it compiles the search). Prints one
+// line per review and the median per order. Each position is searched on its
+// own, so the order changes neither the nodes nor the scores: each line also
+// gives the mean depth reached, the moves marked and the largest drop of a
+// move that was the engine's best (the review's own noise: 0 when the scores
+// of consecutive positions agree). The CPU seconds (all threads of the
+// process) show what the review costs on a busy machine: on idle cores it
+// takes about CPU / threads.
 //
-//   node dist/lab/review/bench.js [--nodes 100000] [--threads 2] [--hash 64]
+//   node dist/lab/review/bench.js [--nodes 100000] [--threads 2] [--hash 16]
 //       [--order backward,forward] [--runs 1] [--json]
 //
 // A measurement, not a test: the numbers depend on the machine and its load.
@@ -21,7 +21,7 @@ import { Engine, reviewGame } from '../../src/dev.js';
 import { commandSpec, median, scriptCommandLine } from '../../commands/lib.js';
 import { BENCH_GAME } from './bench-game.js';
 
-const USAGE = `usage: node dist/lab/review/bench.js [--nodes 100000] [--threads 2] [--hash 64]
+const USAGE = `usage: node dist/lab/review/bench.js [--nodes 100000] [--threads 2] [--hash 16]
            [--order backward,forward] [--runs 1] [--json]`;
 const cl = scriptCommandLine(
   process.argv.slice(2),
@@ -40,7 +40,7 @@ const cl = scriptCommandLine(
 );
 const nodes = cl.integer('nodes', 100000, { min: 1 });
 const threads = cl.integer('threads', 2, { min: 1, max: 256 });
-const hash = cl.integer('hash', 64, { min: 1, max: 65536 });
+const hash = cl.integer('hash', 16, { min: 1, max: 65536 });
 const runs = cl.integer('runs', 1, { min: 1, max: 100 });
 const orders = cl.string('order', 'backward,forward').split(',');
 for (const o of orders)
@@ -49,17 +49,14 @@ for (const o of orders)
     process.exit(2);
   }
 
-const engine = new Engine();
-for (const [name, value] of [
-  ['Threads', threads],
-  ['Hash', hash],
-] as const) {
-  const set = engine.options.set(name, String(value));
+const engines = Array.from({ length: threads }, () => new Engine());
+for (const engine of engines) {
+  const set = engine.options.set('Hash', String(hash));
   if (!set.ok) throw new Error(set.error.message);
+  await engine.ready();
 }
-await engine.ready();
 // Not timed: the first searches of a process run code that is still being compiled.
-const warm = await reviewGame(engine, { moves: BENCH_GAME.slice(0, 20) }, { nodes });
+const warm = await reviewGame(engines, { moves: BENCH_GAME.slice(0, 20) }, { nodes });
 if (!warm.ok) throw new Error(warm.error.message);
 const results: {
   order: string;
@@ -75,7 +72,7 @@ for (let run = 1; run <= runs; run++)
   for (const order of orders as ('backward' | 'forward')[]) {
     const t0 = performance.now();
     const cpu0 = process.cpuUsage();
-    const r = await reviewGame(engine, { moves: BENCH_GAME }, { nodes, order });
+    const r = await reviewGame(engines, { moves: BENCH_GAME }, { nodes, order });
     const seconds = (performance.now() - t0) / 1000;
     const cpu = process.cpuUsage(cpu0);
     const cpuSeconds = (cpu.user + cpu.system) / 1e6;
@@ -95,7 +92,7 @@ for (let run = 1; run <= runs; run++)
           `${marked} moves marked, best moves' largest drop ${noise.toFixed(3)}\n`,
       );
   }
-await engine.close();
+await Promise.all(engines.map((e) => e.close()));
 const summary = Object.fromEntries(
   orders.map((o) => [o, median(results.filter((r) => r.order === o).map((r) => r.seconds))]),
 );

@@ -6,7 +6,7 @@
 // rules) must convert to the UCI moves. The moves are cut at the first repeated
 // position and its cycle is played once more, so that the third occurrence is
 // reached. Expectations: the book's rule set gives the book's ruling at the second
-// occurrence (AsianRule for the AXF book, ChineseRule with Mate Threat Depth 3 for
+// occurrence (AsianRule for the AXF book, ChineseRule with Mate Threat Depth 4 for
 // the Chinese rules; written "~" when Kirin does not reproduce it); for the AXF book
 // also AllowChase = the book's ruling for the perpetual-check rules 6-8 and a draw
 // otherwise; ComputerRule = native Pikafish's verdict (rule_judge at the root, every
@@ -14,7 +14,7 @@
 // further expectations. Run from dist/ after `npm run build`.
 import {
   err,
-  judgeGame,
+  judgeMoves,
   ok,
   parseLegalMove,
   Position,
@@ -69,9 +69,9 @@ function corpusLine(line: string, book: Book, pikafish: string): Result<string, 
   }
   if (p < 0) return err('case', `${id}: the moves never repeat a position`);
   const full = [...moves.slice(0, p), ...moves.slice(q, p)];
-  const [rule, depth]: [RepetitionRule, number] = book === 'axf' ? ['AsianRule', 0] : ['ChineseRule', 3];
+  const [rule, depth]: [RepetitionRule, number] = book === 'axf' ? ['AsianRule', 0] : ['ChineseRule', 4];
   const cfg = ruleConfigFrom({ repetitionRule: rule, drawRule: 'None', rule60MaxPly: 120, mateThreatDepth: depth });
-  const own = judgeGame(fen, full, cfg);
+  const own = judgeMoves(fen, full, cfg);
   if (!own.ok) return err('case', `${id}: ${own.error.message}`);
   const kind = own.value.judgement.result === ruling && own.value.ply === p ? '=' : '~';
   let expect = `${rule}${depth ? '/' + depth : ''}${kind}${ruling}@${p}`;

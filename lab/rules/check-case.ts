@@ -8,7 +8,7 @@
 // root (the harness of docs/RULES.md, "Reproducing the oracle"), which ComputerRule
 // must equal. Run from dist/ after `npm run build`.
 import { readFileSync } from 'node:fs';
-import { judgeGame, REPETITION_RULES, ruleConfigFrom } from '../../src/dev.js';
+import { judgeMoves, REPETITION_RULES, ruleConfigFrom } from '../../src/dev.js';
 import { commandLineOrExit, commandSpec, exitWithError, readTextFile } from '../../commands/lib.js';
 import { nativeFirstVerdict } from './pikafish-oracle.js';
 
@@ -37,7 +37,7 @@ for (const line of text.split('\n')) {
     const depths = rule === 'ChineseRule' ? [0, 3] : [0];
     for (const d of depths) {
       const cfg = ruleConfigFrom({ repetitionRule: rule, drawRule: 'None', rule60MaxPly: 120, mateThreatDepth: d });
-      const game = judgeGame(fen, moves, cfg);
+      const game = judgeMoves(fen, moves, cfg);
       if (!game.ok) {
         parts.push(`${rule}: ${game.error.message}`);
         continue;

@@ -14,6 +14,10 @@
 //   const { bestMove } = await engine.go({ movetime: 1000, startTime: Date.now() });
 //   console.log(moveToUci(bestMove));
 
+import { fetchExplorer, type Explorer } from '../explorer/explorer.js';
+import type { ExplorerLoadCode } from '../explorer/format.js';
+import { err, type Result } from '../core/result.js';
+import { readPuzzles, type PuzzleSet } from '../puzzles/puzzle.js';
 import { wasmSimdSupported } from '../platform/simd.js';
 import { ASSET_URLS } from '../platform/browser/assets.js';
 import { fetchEmbeddedBook } from '../platform/browser/book-files.js';
@@ -77,3 +81,28 @@ export const embeddedNetworkProblem: string | null = await fetchEmbeddedNetwork(
  * unless a book is loaded (Engine.loadBookBytes). Without it there is no book.
  */
 export const embeddedBookProblem: string | null = await bookFetch;
+
+/**
+ * Fetches Kirin's explorer of master games (masters.explorer beside kirin.js,
+ * about 1.3 MB; docs/EXPLORER.md) and reads it. Nothing is fetched until this is
+ * called: a page calls it when it first shows its explorer.
+ */
+export function fetchMastersExplorer(): Promise<Result<Explorer, ExplorerLoadCode | 'explorer-fetch'>> {
+  return fetchExplorer(ASSET_URLS.explorer);
+}
+
+/**
+ * Fetches Kirin's puzzles from master games (puzzles.json beside kirin.js;
+ * docs/PUZZLES.md) and reads them. Nothing is fetched until this is called.
+ */
+export async function fetchPuzzles(): Promise<Result<PuzzleSet, 'puzzles-format' | 'puzzles-fetch'>> {
+  let text: string;
+  try {
+    const r = await fetch(ASSET_URLS.puzzles);
+    if (!r.ok) return err('puzzles-fetch', `puzzles ${ASSET_URLS.puzzles}: HTTP ${r.status}`);
+    text = await r.text();
+  } catch (e) {
+    return err('puzzles-fetch', `puzzles ${ASSET_URLS.puzzles}: ${(e as Error).message}`);
+  }
+  return readPuzzles(text);
+}

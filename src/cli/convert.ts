@@ -1,30 +1,41 @@
-// `kirin convert --notation chinese|wxf|iccs|uci FILE...`: every game of the
-// files (PGN in any notation, XQF) as PGN in one notation on stdout, one blank
-// line between games. A file or game that cannot be read is named on stderr
-// and the others are still written.
+// `kirin convert --notation chinese|wxf|iccs|uci [--encoding NAME] FILE...`:
+// every game of the files (PGN in any notation and encoding, XQF) as PGN in one
+// notation on stdout, one blank line between games. A file or game that cannot
+// be read is named on stderr and the others are still written; a dropped
+// variation is a warning.
 //
-// Exit codes: 0 every game written; 2 a bad command line, or a file or game
-// that could not be read or written.
+// Exit codes (game-files.ts): 0 every game written; 1 some games refused; 2 a
+// bad command line, or a file that cannot be read or has no game that reads.
 
-import { readFileSync } from 'node:fs';
 import { NOTATIONS, type Notation } from '../notation/move.js';
-import { readGames } from '../notation/files.js';
 import { writePgn } from '../notation/pgn.js';
 import { commandSpec, readCommandLine, reportCommandLine, PROCESS_IO, type CommandIo } from './command-line.js';
+import {
+  ENCODING_USAGE,
+  EXIT_NOTHING,
+  EXIT_PARTIAL,
+  encodingOption,
+  fileExitCode,
+  fileReport,
+  loadGameFile,
+} from './game-files.js';
 
 const SPEC = commandSpec({
   name: 'kirin convert',
-  usage: `usage: kirin convert [--notation chinese|wxf|iccs|uci] FILE...
+  usage: `usage: kirin convert [--notation chinese|wxf|iccs|uci] [--encoding NAME] FILE...
   Writes every game of the files (PGN in any notation, or XQF) to stdout as PGN
-  with its moves in --notation (default chinese): 炮二平五, C2=5, H2-E2 or h2e2.`,
-  options: { notation: { type: 'string' } },
+  with its moves in --notation (default chinese): 炮二平五, C2=5, H2-E2 or h2e2.
+  ${ENCODING_USAGE}
+  Exit code: 0 every game written, 1 some games refused, 2 a bad command line
+  or a file with no game that reads.`,
+  options: { notation: { type: 'string' }, encoding: { type: 'string' } },
   positionals: { min: 1 },
 });
 
 export function runConvertCli(
   argv: readonly string[],
   io: CommandIo = PROCESS_IO,
-  readFile: (path: string) => Uint8Array = (path) => readFileSync(path),
+  readFile?: (path: string) => Uint8Array,
 ): number {
   const cl = readCommandLine(argv, SPEC);
   if (!cl.ok) return reportCommandLine(SPEC, cl.error, io.stdout, io.stderr);
@@ -36,33 +47,31 @@ export function runConvertCli(
       io.stdout,
       io.stderr,
     );
-  let failed = 0;
+  const encoding = encodingOption(cl.value.values.encoding);
+  if (!encoding.ok) return reportCommandLine(SPEC, encoding.error, io.stdout, io.stderr);
+  let code = 0;
   let written = 0;
   for (const file of cl.value.positionals) {
-    let bytes: Uint8Array;
-    try {
-      bytes = readFile(file);
-    } catch (e) {
-      io.stderr.write(`kirin convert: cannot read ${file}: ${(e as Error).message}\n`);
-      failed++;
+    const read = loadGameFile(file, encoding.value, readFile);
+    if (!read.ok) {
+      io.stderr.write(`kirin convert: ${read.error.message}\n`);
+      code = Math.max(code, EXIT_NOTHING);
       continue;
     }
-    const games = readGames(bytes, file);
-    if (games.length === 0) {
-      io.stderr.write(`kirin convert: ${file}: no game in it\n`);
-      failed++;
-    }
-    games.forEach((g, i) => {
-      const pgn = g.ok ? writePgn(g.value, { notation }) : g;
+    let fileCode = fileExitCode(read.value);
+    read.value.games.forEach((g, i) => {
+      if (!g.ok) return;
+      const pgn = writePgn(g.value, { notation });
       if (!pgn.ok) {
-        // The reader's messages name the game already ("game 2 (Red vs Black): move 12 ...").
-        const where = g.ok ? `${file}, game ${i + 1}` : file;
-        io.stderr.write(`kirin convert: ${where}: ${pgn.error.message}\n`);
-        failed++;
+        io.stderr.write(`kirin convert: ${file}, game ${i + 1}: ${pgn.error.message}\n`);
+        fileCode = Math.max(fileCode, EXIT_PARTIAL);
         return;
       }
       io.stdout.write((written++ > 0 ? '\n' : '') + pgn.value);
     });
+    for (const line of fileReport(file, read.value, encoding.value !== undefined))
+      io.stderr.write(`kirin convert: ${line}\n`);
+    code = Math.max(code, fileCode);
   }
-  return failed > 0 ? 2 : 0;
+  return code;
 }

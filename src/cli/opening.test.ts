@@ -37,11 +37,11 @@ test('kirin opening: one line per game, code, opening and variation, as xqbase t
 
 test('kirin opening: a game it cannot name keeps its line, with the reason on stderr', () => {
   const bad = run(['/no/such/file.pgn']);
-  assert.equal(bad.code, 1);
-  assert.match(bad.err, /^kirin opening: \/no\/such\/file\.pgn: /);
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /^kirin opening: cannot read \/no\/such\/file\.pgn: /);
   assert.equal(run([]).code, 2);
   assert.equal(run(['--frobnicate']).code, 2);
-  assert.match(run(['--help']).out, /^usage: kirin opening FILE\.\.\.\n/);
+  assert.match(run(['--help']).out, /^usage: kirin opening \[--encoding NAME\] FILE\.\.\.\n/);
 });
 
 test('PGN written by Kirin carries the ECCO, Opening and Variation tags', () => {

@@ -68,3 +68,24 @@ test('kirin review: the annotated PGN, the chart, the JSON and the summary', asy
   assert.equal(svg.filter((e) => e.name === 'circle').length, marked);
   assert.ok(svg.some((e) => e.name === 'title' && /^3\. R9=8 .*blunder/.test(e.text)));
 });
+
+test('kirin review: --threads 1 and --threads 2 give the same scores and verdicts', async () => {
+  const scores: unknown[] = [];
+  for (const threads of ['1', '2']) {
+    const json = join(dir, `review-${threads}.json`);
+    await promisify(execFile)(
+      process.execPath,
+      [KIRIN_BIN, 'review', file, '--nodes', '3000', '--threads', threads, '--quiet', '--json', json],
+      { timeout: 120_000 },
+    );
+    const review = JSON.parse(readFileSync(json, 'utf8')) as {
+      positions: { score: { value: number }; lines: { pv: string[] }[]; nodes: number }[];
+      plies: { classification: string }[];
+    };
+    scores.push([
+      review.positions.map((p) => [p.score.value, p.lines[0]?.pv.join(' ') ?? '', p.nodes]),
+      review.plies.map((p) => p.classification),
+    ]);
+  }
+  assert.deepEqual(scores[1], scores[0]);
+});

@@ -4,19 +4,20 @@
 // (--json) and a summary: each side's accuracy and its inaccuracies, mistakes
 // and blunders.
 //
-// Exit codes: 0 done; 2 a bad command line, file or game; 1 the engine or an
-// output file failed; 130 interrupted (Ctrl-C stops the search in progress).
+// Exit codes (game-files.ts, the same as every command that reads game files):
+// 0 done; 1 the engine or an output file failed; 2 a bad command line, or a
+// file or game that cannot be read; 130 interrupted (Ctrl-C stops the search in
+// progress).
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { moveToUci, type Move } from '../core/types.js';
 import { Engine } from '../engine/engine.js';
 import { engineVersion, ENGINE_NAME } from '../engine/version.js';
 import { prepareNetworkDecoder } from '../eval/nnue/loader.js';
-import { readGames } from '../notation/files.js';
 import { mainLine } from '../notation/game.js';
 import { detectNotation, NOTATIONS, type Notation } from '../notation/move.js';
 import { writePgn } from '../notation/pgn.js';
-import { decodeText } from '../notation/text.js';
+import { decodeText, type TextEncoding } from '../notation/text.js';
 import { isXqf } from '../notation/xqf.js';
 import { annotateGame, CLASS_NAGS } from '../review/annotate.js';
 import { reviewChartSvg } from '../review/chart.js';
@@ -30,6 +31,7 @@ import {
   PROCESS_IO,
   type CommandIo,
 } from './command-line.js';
+import { ENCODING_USAGE, EXIT_NOTHING, encodingOption, fileMessage, fileReport, loadGameFile } from './game-files.js';
 import { ProgressBar } from './progress.js';
 
 const SPEC = commandSpec({
@@ -37,7 +39,7 @@ const SPEC = commandSpec({
   usage: `usage: kirin review FILE [--game N] [--nodes N | --movetime MS | --depth N]
                     [--out ANNOTATED.pgn] [--chart CHART.svg] [--json REVIEW.json]
                     [--notation chinese|wxf|iccs|uci] [--threads N] [--hash MB]
-                    [--order backward|forward] [--quiet]
+                    [--order backward|forward] [--encoding NAME] [--quiet]
   Reviews game N (default 1) of a PGN or XQF file: every position searched to
   --nodes (default 100000), --movetime or --depth, each move scored and the
   inaccuracies (?!), mistakes (?) and blunders (??) marked (docs/REVIEW.md).
@@ -45,10 +47,15 @@ const SPEC = commandSpec({
               (default: the file's own)
   --chart     the evaluation over the game as an SVG image
   --json      the whole review (every position and move) as JSON
-  --threads   search threads (default 2), --hash MB (default 64)
-  --order     backward (default: the last position first, reusing what the
-              search learned) or forward
-  --quiet     no progress bar`,
+  --threads   positions searched at once (default 2), each by an engine of
+              one thread: the scores do not depend on it
+  --hash      MB of hash table per engine (default 16, as the page's engine)
+  --order     backward (default: the last position first) or forward: the
+              order the positions are handed out
+  ${ENCODING_USAGE}
+  --quiet     no progress bar
+  Exit code: 0 done, 1 the engine or an output failed, 2 a bad command line or
+  a game that cannot be read.`,
   options: {
     game: { type: 'string' },
     nodes: { type: 'string' },
@@ -61,6 +68,7 @@ const SPEC = commandSpec({
     threads: { type: 'string' },
     hash: { type: 'string' },
     order: { type: 'string' },
+    encoding: { type: 'string' },
     quiet: { type: 'boolean' },
   },
   positionals: { min: 1, max: 1 },
@@ -71,9 +79,9 @@ const SPEC = commandSpec({
  * one (tags, comments and move numbers skipped); Chinese for XQF (no text) and
  * when none is found.
  */
-export function fileNotation(bytes: Uint8Array): Notation {
+export function fileNotation(bytes: Uint8Array, encoding?: TextEncoding): Notation {
   if (isXqf(bytes)) return 'chinese';
-  const text = decodeText(bytes)
+  const text = decodeText(bytes, encoding)
     .text.replace(/^\s*\[.*$/gm, ' ')
     .replace(/\{[^}]*\}|;.*$/gm, ' ');
   for (const word of text.split(/\s+/)) {
@@ -133,8 +141,8 @@ export async function runReviewCli(argv: readonly string[], io: CommandIo = PROC
     nodes: integerOption(v, 'nodes', 100000, { min: 1 }),
     movetime: integerOption(v, 'movetime', 0, { min: 1 }),
     depth: integerOption(v, 'depth', 0, { min: 1, max: 245 }),
-    threads: integerOption(v, 'threads', 2, { min: 1, max: 1024 }),
-    hash: integerOption(v, 'hash', 64, { min: 1, max: 65536 }),
+    threads: integerOption(v, 'threads', 2, { min: 1, max: 256 }),
+    hash: integerOption(v, 'hash', 16, { min: 1, max: 65536 }),
   };
   for (const r of Object.values(ints)) if (!r.ok) return reportCommandLine(SPEC, r.error, io.stdout, io.stderr);
   const num = (r: (typeof ints)['game']): number => (r.ok ? r.value : 0);
@@ -165,34 +173,36 @@ export async function runReviewCli(argv: readonly string[], io: CommandIo = PROC
       io.stderr,
     );
 
+  const encoding = encodingOption(v.encoding);
+  if (!encoding.ok) return reportCommandLine(SPEC, encoding.error, io.stdout, io.stderr);
+
   // The game.
   const file = cl.value.positionals[0];
-  let bytes: Uint8Array;
-  try {
-    bytes = readFileSync(file);
-  } catch (e) {
-    return fail(io, `cannot read ${file}: ${(e as Error).message}`, 2);
-  }
-  const games = readGames(bytes, file);
+  let bytes: Uint8Array = new Uint8Array(0);
+  const read = loadGameFile(file, encoding.value, (path) => (bytes = readFileSync(path)));
+  if (!read.ok) return fail(io, read.error.message, EXIT_NOTHING);
+  const games = read.value.games;
   const n = num(ints.game);
-  if (games.length === 0) return fail(io, `${file}: no game in it`, 2);
-  if (n > games.length) return fail(io, `${file}: --game ${n}, but the file has ${games.length}`, 2);
+  if (n > games.length) return fail(io, `${file}: --game ${n}, but the file has ${games.length}`, EXIT_NOTHING);
   const parsed = games[n - 1];
-  if (!parsed.ok) return fail(io, `${file}: ${parsed.error.message}`, 2);
+  if (!parsed.ok) {
+    for (const line of fileReport(file, { ...read.value, games: [parsed] }, encoding.value !== undefined))
+      fail(io, line, EXIT_NOTHING);
+    return EXIT_NOTHING;
+  }
   const game = parsed.value;
+  for (const w of game.warnings ?? []) fail(io, `warning: ${fileMessage(file, read.value, w)}`, 0);
   const moves: Move[] = mainLine(game);
-  const notation: Notation = (v.notation as Notation | undefined) ?? fileNotation(bytes);
+  const notation: Notation =
+    (v.notation as Notation | undefined) ?? fileNotation(bytes, read.value.encoding ?? undefined);
 
-  // The engine.
+  // The engines: one search thread each, so that each position's search is the same whoever does it.
   await prepareNetworkDecoder();
-  const engine = new Engine();
+  const engines = Array.from({ length: num(ints.threads) }, () => new Engine());
   try {
-    for (const [name, value] of [
-      ['Threads', num(ints.threads)],
-      ['Hash', num(ints.hash)],
-    ] as const) {
-      const set = engine.options.set(name, String(value));
-      if (!set.ok) return fail(io, `${name}: ${set.error.message}`, 2);
+    for (const engine of engines) {
+      const set = engine.options.set('Hash', String(num(ints.hash)));
+      if (!set.ok) return fail(io, `Hash: ${set.error.message}`, 2);
     }
     const limits: Pick<ReviewOptions, 'nodes' | 'movetime' | 'depth'> =
       given[0] === 'movetime'
@@ -207,7 +217,7 @@ export async function runReviewCli(argv: readonly string[], io: CommandIo = PROC
     let review;
     try {
       review = await reviewGame(
-        engine,
+        engines,
         { startFen: game.fen, moves: moves.map(moveToUci) },
         {
           ...limits,
@@ -248,6 +258,6 @@ export async function runReviewCli(argv: readonly string[], io: CommandIo = PROC
     for (const p of problems) fail(io, p, 1);
     return problems.length > 0 ? 1 : 0;
   } finally {
-    await engine.close();
+    await Promise.all(engines.map((e) => e.close()));
   }
 }

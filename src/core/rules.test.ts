@@ -16,7 +16,7 @@ import {
   formatJudgement,
   isBoardReason,
   judge,
-  judgeGame,
+  judgeMoves,
   reasonText,
   ruleConfigFrom,
   ruleJudge,
@@ -168,7 +168,7 @@ describe('60-move rule', () => {
 
 describe('DrawRule', () => {
   const repDraw = (dr: DrawRule) => {
-    const game = judgeGame(PROTECTED, CHASE_CYCLE.split(' '), cfg('AsianRule', dr));
+    const game = judgeMoves(PROTECTED, CHASE_CYCLE.split(' '), cfg('AsianRule', dr));
     assert.ok(game.ok, game.ok ? '' : game.error.message);
     return game.value.judgement;
   };

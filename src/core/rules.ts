@@ -13,8 +13,9 @@
 // move by move: which moves give check, which pieces each move newly chases
 // (src/core/chase.ts) and, for ChineseRule, which moves threaten mate.
 
-import { assignIds, chasedMask, idBoard } from './chase.js';
+import { assignIds, chasedMask, idBoard, moveId } from './chase.js';
 import { generate } from './movegen.js';
+import { CHECK_WINS, attackPairs, checkWin, forcedMate, pairs, threatBy, threatTargets } from './threat.js';
 import type { FenErrorCode } from './fen.js';
 import { KEY_FILTER_MASK, Position } from './position.js';
 import { err, ok, type Result } from './result.js';
@@ -25,6 +26,7 @@ import {
   BLACK,
   CANNON_VALUE,
   GEN_LEGAL,
+  KING,
   MAX_MOVES,
   PAWN,
   RED,
@@ -32,6 +34,8 @@ import {
   VALUE_NONE,
   mateIn,
   matedIn,
+  type Color,
+  type Move,
 } from './types.js';
 
 export type RepetitionRule =
@@ -252,6 +256,11 @@ const recForced = new Uint8Array(MAX_CYCLE);
 const recThreat = new Uint8Array(MAX_CYCLE);
 /** Ids of the enemy pieces newly chased by the move. */
 const recFresh = new Int32Array(MAX_CYCLE);
+/**
+ * ChineseRule: the move's new threat is a check that wins material (CHECK_WINS),
+ * a combination of pieces - the book's 联合捉 in its 参考图40 and 41.
+ */
+const recJoint = new Uint8Array(MAX_CYCLE);
 /** Ids of the mover's pieces that deliver the check or the new chases. */
 const recAttackers = new Int32Array(MAX_CYCLE);
 let recCount = 0;
@@ -280,10 +289,10 @@ function attackerIds(pos: Position, c: number, check: boolean, targets: number):
 
 /**
  * Records, for each move of the cycle of length d ending at the current state,
- * whether it checks, answers a check, threatens mate (ChineseRule, depth > 0),
+ * whether it checks, answers a check,
  * which enemy pieces it newly chases and which pieces deliver the attack.
  */
-function classifyCycle(pos: Position, d: number, mateDepth: number, wantAttackers: boolean): void {
+function classifyCycle(pos: Position, d: number, wantAttackers: boolean): void {
   assignIds(pos);
   undoneCount = 0;
   recCount = d < MAX_CYCLE ? d : MAX_CYCLE;
@@ -293,7 +302,7 @@ function classifyCycle(pos: Position, d: number, mateDepth: number, wantAttacker
     recMover[i] = mover;
     recCheck[i] = check ? 1 : 0;
     recForced[i] = pos.checked[pos.sp - 1];
-    recThreat[i] = mateDepth > 0 && !check && mateThreat(pos, mateDepth) ? 1 : 0;
+    recThreat[i] = 0;
     const after = chasedMask(pos, mover);
     const attackersAfter = wantAttackers ? attackerIds(pos, mover, check, after) : 0;
     undoOne(pos);
@@ -315,6 +324,112 @@ function redoOne(pos: Position): void {
   const m = undone[--undoneCount];
   pos.doMove(m);
   idBoard[m & 127] = idBoard[m >> 7];
+}
+
+/** Nodes the referee's tactical searches may spend per question (threat.ts). */
+const THREAT_NODES = 20000;
+const pairsAfter = new Int32Array(16);
+const byAfter = new Int8Array(16);
+/** With `record` (analyseCycle): per move and target id, the id of the mover's piece that would take it. */
+const recBy = new Int8Array(MAX_CYCLE * 16);
+/** With `record`: per move, the checking piece and a piece its check wins (threat.ts, CHECK_WINS), or -1. */
+const recCheckWin = new Int8Array(MAX_CYCLE * 2);
+const MATE_NODES = 40000;
+/** Inside the search: mate by checks only, and fewer nodes. */
+const SEARCH_MATE_NODES = 300;
+
+/**
+ * ChineseRule: records for each move of the cycle of length d ending at the
+ * current state whether it checks, threatens mate (杀) and which enemy pieces it
+ * newly threatens to win (捉). `full`: the book's tactical detector (threat.ts),
+ * else Pikafish's direct chase and mate by checks. A king move that answers a
+ * check is idle whatever it makes possible (the book's 图17).
+ */
+function classifyChinese(pos: Position, d: number, mateDepth: number, full: boolean, record = false): void {
+  assignIds(pos);
+  undoneCount = 0;
+  recCount = d < MAX_CYCLE ? d : MAX_CYCLE;
+  for (let i = 0; i < recCount; i++) {
+    const mover = (pos.side ^ 1) as 0 | 1;
+    const check = pos.checked[pos.sp] === 1;
+    const forced = pos.checked[pos.sp - 1] === 1;
+    const kingAnswer = forced && (pos.board[pos.moveAt[pos.sp] & 127] & 7) === KING;
+    recMover[i] = mover;
+    recCheck[i] = check ? 1 : 0;
+    recForced[i] = forced ? 1 : 0;
+    let threat = false,
+      after = 0;
+    if (!check) {
+      if (full) {
+        pos.doNullMove();
+        threat = mateDepth > 0 && forcedMate(pos, mateDepth, MATE_NODES, true);
+        after = threatTargets(pos, THREAT_NODES);
+        if (record) {
+          byAfter.set(threatBy);
+          recCheckWin[2 * i] = after & CHECK_WINS ? checkWin.by : -1;
+          recCheckWin[2 * i + 1] = after & CHECK_WINS ? checkWin.target : -1;
+        }
+        attackPairs(pos, after);
+        pairsAfter.set(pairs);
+        pos.undoNullMove();
+      } else {
+        pos.doNullMove();
+        threat = mateDepth > 0 && forcedMate(pos, mateDepth, SEARCH_MATE_NODES, false);
+        pos.undoNullMove();
+        after = chasedMask(pos, mover);
+      }
+    }
+    if (record) recAttackers[i] = check ? attackerIds(pos, mover, true, 0) : 0;
+    undoOne(pos);
+    const before = check ? 0 : full ? threatTargets(pos, THREAT_NODES) : chasedMask(pos, mover);
+    let fresh = after & ~before;
+    const joint = (fresh & CHECK_WINS) !== 0;
+    if (record) for (let t = 0; t < 16; t++) recBy[i * 16 + t] = fresh & (1 << t) ? byAfter[t] : -1;
+    if (full && after !== 0 && !pos.checked[pos.sp]) {
+      // A piece that newly joins the attack on a piece that can be won chases it.
+      attackPairs(pos, -1);
+      for (let id = 0; id < 16; id++) {
+        const joined = pairsAfter[id] & ~pairs[id] & ~fresh;
+        fresh |= joined;
+        if (record) for (let t = 0; t < 16; t++) if (joined & (1 << t)) recBy[i * 16 + t] = id;
+      }
+    }
+    recThreat[i] = threat && !kingAnswer ? 1 : 0;
+    recFresh[i] = forced ? 0 : fresh;
+    recJoint[i] = !forced && joint ? 1 : 0;
+  }
+  redoAll(pos);
+}
+
+/**
+ * ChineseRule, when both sides attack on every move: does color c chase one and
+ * the same piece on every move (no checks or mate threats); does it chase on
+ * every move with a combination (a check that wins material, recJoint) on some
+ * move? The book's 参考图40 and 41 rule against the side that chases one piece
+ * every move when the other side's chases include such joint attacks (联合捉);
+ * where both sides chase one piece each or neither does (参考图44, 45, 46, 图3),
+ * a draw.
+ */
+function chineseSamePiece(c: number): boolean {
+  let and = 0xffff,
+    moves = 0;
+  for (let i = 0; i < recCount; i++) {
+    if (recMover[i] !== c) continue;
+    if (recCheck[i] || recThreat[i]) return false;
+    moves++;
+    and &= recFresh[i];
+  }
+  return moves > 0 && and !== 0;
+}
+
+function chineseJoint(c: number): boolean {
+  let joint = false;
+  for (let i = 0; i < recCount; i++) {
+    if (recMover[i] !== c) continue;
+    if (recCheck[i] || recThreat[i]) return false;
+    if (recJoint[i]) joint = true;
+  }
+  return joint;
 }
 
 /** Result of a cycle from per-side violation levels (higher level loses; equal levels draw). */
@@ -357,8 +472,8 @@ function chineseLevel(c: number): number {
     if (recMover[i] !== c) continue;
     moves++;
     if (recCheck[i]) checks++;
-    else if (recFresh[i]) chases++;
     else if (recThreat[i]) threats++;
+    else if (recFresh[i]) chases++;
     else return 0;
   }
   if (moves === 0 || checks === moves) return 0;
@@ -404,18 +519,52 @@ function skyLevel(c: number): number {
   return oppChecks > 0 ? 1 : 0;
 }
 
+/**
+ * SkyRule: how many moves in a row color c has attacked (checked or newly
+ * chased), counted back from its latest move through the reversible history
+ * beyond the cycle; a move answering a check neither counts nor breaks the run.
+ * Reads the records of a `classifyCycle` over that history.
+ */
+function skyRun(c: number): number {
+  let run = 0;
+  for (let i = 0; i < recCount; i++) {
+    if (recMover[i] !== c) continue;
+    if (recCheck[i] || recFresh[i]) run++;
+    else if (!recForced[i]) break;
+  }
+  return run;
+}
+
 function skyReason(level: number): number {
   return level === 4 ? R_PERPETUAL_CHECK : level === 2 ? R_PERPETUAL_CHASE : R_FORBIDDEN;
 }
 
-function judgeCycle(pos: Position, d: number, checkUs: boolean, checkThem: boolean, cfg: RuleConfig): number {
+function judgeCycle(
+  pos: Position,
+  d: number,
+  checkUs: boolean,
+  checkThem: boolean,
+  cfg: RuleConfig,
+  ply: number,
+): number {
   const rule = cfg.repetitionRule;
   const us = pos.side,
     them = us ^ 1;
   if (rule === 'SkyRule') {
-    classifyCycle(pos, d, 0, true);
+    classifyCycle(pos, d, true);
     const lu = skyLevel(us),
       lt = skyLevel(them);
+    if (lu > 0 && lt > 0) {
+      // Both sides break the rules: the platform's counters reach their limit
+      // first for the side whose attacks started earlier.
+      const h = scanLength(pos);
+      if (h > d) {
+        classifyCycle(pos, h < MAX_CYCLE ? h : MAX_CYCLE, false);
+        const ru = skyRun(us),
+          rt = skyRun(them);
+        if (ru !== rt) return ru > rt ? setOut(O_LOSS, skyReason(lu)) : setOut(O_WIN, skyReason(lt));
+      }
+    }
     return byLevels(lu, lt, skyReason(lu), skyReason(lt));
   }
   // Perpetual check is the most serious offence under every other rule set.
@@ -425,54 +574,27 @@ function judgeCycle(pos: Position, d: number, checkUs: boolean, checkThem: boole
   }
   if (rule === 'AllowChase') return setOut(O_DRAW, R_REPETITION);
   if (rule === 'ChineseRule') {
-    classifyCycle(pos, d, cfg.mateThreatDepth, false);
+    classifyChinese(pos, d, cfg.mateThreatDepth, ply === 0);
     const lu = chineseLevel(us),
       wu = whyC;
     const lt = chineseLevel(them),
       wt = whyC;
+    if (lu === 1 && lt === 1) {
+      // Both sides attack on every move: one piece chased every move loses
+      // against joint attacks that do not chase one piece.
+      const su = chineseSamePiece(us),
+        st = chineseSamePiece(them);
+      if (su && !st && chineseJoint(them)) return setOut(O_LOSS, R_PERPETUAL_CHASE);
+      if (st && !su && chineseJoint(us)) return setOut(O_WIN, R_PERPETUAL_CHASE);
+    }
     return byLevels(lu, lt, wu, wt);
   }
   // AsianRule, YitianRule.
-  classifyCycle(pos, d, 0, false);
+  classifyCycle(pos, d, false);
   const chUs = asianChase(us),
     chThem = asianChase(them);
   if (chUs === chThem) return setOut(O_DRAW, R_REPETITION);
   return setOut(chUs ? O_LOSS : O_WIN, R_PERPETUAL_CHASE);
-}
-
-// ---- Mate threats (ChineseRule "杀") ---------------------------------------------------
-
-/**
- * Does the side that just moved threaten mate: after a pass of the opponent,
- * can it force mate with consecutive checks within `depth` of its moves?
- */
-function mateThreat(pos: Position, depth: number): boolean {
-  pos.doNullMove();
-  const r = checkingMate(pos, 0, depth);
-  pos.undoNullMove();
-  return r;
-}
-
-function checkingMate(pos: Position, d: number, depth: number): boolean {
-  if (d >= depth) return false;
-  const base = 2 * d * MAX_MOVES;
-  const end = generate(pos, GEN_LEGAL, moveBuf, base);
-  for (let i = base; i < end; i++) {
-    const m = moveBuf[i];
-    if (!pos.givesCheck(m)) continue;
-    pos.doMove(m);
-    const eb = (2 * d + 1) * MAX_MOVES;
-    const ee = generate(pos, GEN_LEGAL, moveBuf, eb);
-    let solvable = false;
-    for (let j = eb; j < ee && !solvable; j++) {
-      pos.doMove(moveBuf[j]);
-      solvable = !checkingMate(pos, d + 1, depth);
-      pos.undoMove(moveBuf[j]);
-    }
-    pos.undoMove(m);
-    if (!solvable) return true;
-  }
-  return false;
 }
 
 // ---- Repetition scan --------------------------------------------------------------------
@@ -557,7 +679,7 @@ function ruleRepetition(pos: Position, ply: number, cfg: RuleConfig): number {
         // repetition cannot gain anything, so it is scored as a draw.
         return ply > 0 ? setOut(O_DRAW, R_REPETITION) : O_NONE;
       }
-      return judgeCycle(pos, i, checkUs, checkThem, cfg);
+      return judgeCycle(pos, i, checkUs, checkThem, cfg, ply);
     }
     if (i + 1 <= end) checkUs = checkUs && checked[s - 1] === 1;
   }
@@ -788,7 +910,7 @@ export function formatJudgement(j: Judgement): string {
  * move. A refused FEN or move is the error (`fen-*`, `move-syntax`,
  * `move-illegal`; the message names the ply).
  */
-export function judgeGame(
+export function judgeMoves(
   fen: string,
   moves: readonly string[],
   cfg: RuleConfig,
@@ -806,4 +928,146 @@ export function judgeGame(
     if (j.result !== 'none') return ok({ judgement: j, ply: i + 1 });
   }
   return ok({ judgement: { ...NO_JUDGEMENT }, ply: moves.length });
+}
+
+// ---- Cycle analysis (the referee's account of a repetition) ----------------------------
+
+/** What a move of a cycle does in the eyes of the rule set: checks, threatens mate (杀), chases (捉), or none of these. */
+export type MoveKind = 'check' | 'mate-threat' | 'chase' | 'idle';
+
+/** A piece (its code, `color << 3 | type`) and where it stands. */
+export interface PieceOnSquare {
+  piece: number;
+  square: number;
+}
+
+/** One move of a cycle. */
+export interface CycleMove {
+  move: Move;
+  /** Who played it. */
+  side: Color;
+  kind: MoveKind;
+  /** The move answered a check. */
+  answersCheck: boolean;
+  /** For a chase: the enemy pieces it newly threatens to win, where they stand after the move. */
+  targets: PieceOnSquare[];
+  /**
+   * For a chase: the mover's pieces that would take them (one per target, in the
+   * same order); for a check: the checking pieces. Where they stand after the move.
+   */
+  by: PieceOnSquare[];
+  /** For a chase: per target, true when a check of the `by` piece wins it (whatever the answer), not a capture by it. */
+  byCheck: boolean[];
+  /** For a chase: the piece whose check wins material whatever the answer, or null. */
+  winsByCheck: PieceOnSquare | null;
+}
+
+/** A repetition cycle: the moves between two occurrences of the current position, and what the rule set gives. */
+export interface CycleAnalysis {
+  /** Plies in the cycle. */
+  length: number;
+  /** Its moves, oldest first. */
+  moves: CycleMove[];
+  /** The rule set's verdict on this cycle: who wins if it is played on ('none': not adjudicated). */
+  result: 'red' | 'black' | 'draw' | 'none';
+  /** Why ('repetition' for a draw). */
+  code: ReasonCode;
+}
+
+function piecesOf(pos: Position, color: number, ids: number): PieceOnSquare[] {
+  const out: PieceOnSquare[] = [];
+  for (let s = 0; s < 90; s++) {
+    const p = pos.board[s];
+    if (p && p >> 3 === color && ids & (1 << idBoard[s])) out.push({ piece: p, square: s });
+  }
+  return out;
+}
+
+/**
+ * The plies since the latest earlier occurrence of the current position in the
+ * reversible part of the game (the shortest cycle that ends here), or 0 when it
+ * has not occurred before.
+ */
+export function repetitionLength(pos: Position): number {
+  const end = scanLength(pos);
+  const sp = pos.sp;
+  for (let i = 4; i <= end; i += 2)
+    if (pos.keyLo[sp - i] === pos.keyLo[sp] && pos.keyHi[sp - i] === pos.keyHi[sp]) return i;
+  return 0;
+}
+
+/**
+ * The shortest repetition cycle that ends at the current position (the moves
+ * since its latest earlier occurrence in the reversible part of the game), each
+ * move classified as the rule set sees it (ChineseRule: the referee's tactical
+ * detector, docs/RULES.md), and the verdict the rule set gives on it whatever
+ * the number of occurrences; null when the position has not occurred before.
+ * The position is left as it was.
+ */
+export function analyseCycle(pos: Position, cfg: RuleConfig): CycleAnalysis | null {
+  const d = repetitionLength(pos);
+  if (d === 0 || d > MAX_CYCLE) return null;
+  const sp = pos.sp;
+  let checkThem = true,
+    checkUs = true;
+  for (let k = 0; k < d; k += 2) {
+    checkThem = checkThem && pos.checked[sp - k] === 1;
+    checkUs = checkUs && pos.checked[sp - k - 1] === 1;
+  }
+  const rule = cfg.repetitionRule;
+  let o: number;
+  if (rule === 'NoJudgement') o = setOut(O_NONE, R_REPETITION);
+  else if (rule === 'ComputerRule') {
+    if (checkThem && checkUs) o = setOut(O_DRAW, R_REPETITION);
+    else if (checkThem || checkUs) o = setOut(checkUs ? O_LOSS : O_WIN, R_PERPETUAL_CHECK);
+    else o = computerChases(pos, d);
+  } else o = judgeCycle(pos, d, checkUs, checkThem, cfg, 0);
+  const reason = outReason;
+  if (rule === 'ChineseRule') classifyChinese(pos, d, cfg.mateThreatDepth, true, true);
+  else classifyCycle(pos, d, true);
+  // idBoard now holds the ids of the cycle's first position: replay the cycle.
+  const moves: Move[] = [];
+  for (let i = 0; i < d; i++) moves.push(pos.undoLast());
+  const out: CycleMove[] = [];
+  for (let k = d - 1; k >= 0; k--) {
+    const m = moves[k];
+    const i = k; // record index: 0 is the latest move
+    pos.redoLast(m);
+    moveId(m >> 7, m & 127);
+    const side = recMover[i] as Color;
+    const kind: MoveKind = recCheck[i] ? 'check' : recThreat[i] ? 'mate-threat' : recFresh[i] ? 'chase' : 'idle';
+    const targets = kind === 'chase' ? piecesOf(pos, side ^ 1, recFresh[i]) : [];
+    let by: PieceOnSquare[] = [];
+    const byCheck = targets.map(() => false);
+    let winsByCheck: PieceOnSquare | null = null;
+    if (kind === 'chase' && recFresh[i] & CHECK_WINS) {
+      // A check that wins material: the checker, and a piece it wins when one is known.
+      winsByCheck = piecesOf(pos, side, 1 << recCheckWin[2 * i])[0] ?? null;
+      const won = recCheckWin[2 * i + 1] >= 0 ? piecesOf(pos, side ^ 1, 1 << recCheckWin[2 * i + 1]) : [];
+      if (won.length && !targets.some((t) => t.square === won[0].square)) {
+        targets.push(won[0]);
+        byCheck.push(true);
+        recBy[i * 16 + recCheckWin[2 * i + 1]] = recCheckWin[2 * i];
+      }
+    }
+    if (kind === 'check') by = piecesOf(pos, side, recAttackers[i]);
+    else if (kind === 'chase') {
+      for (const t of targets) {
+        const id = rule === 'ChineseRule' ? recBy[i * 16 + idBoard[t.square]] : -1;
+        const who =
+          id >= 0
+            ? piecesOf(pos, side, 1 << id)
+            : piecesOf(pos, side, recAttackers[i])
+                .filter((a) => pos.attacksFrom(a.square, t.square))
+                .sort((a, b) => (b.square === (m & 127) ? 1 : 0) - (a.square === (m & 127) ? 1 : 0));
+        if (who.length) by.push(who[0]);
+      }
+    }
+    out.push({ move: m, side, kind, answersCheck: recForced[i] === 1, targets, by, byCheck, winsByCheck });
+  }
+  const stm = pos.side;
+  let result: CycleAnalysis['result'] =
+    o === O_WIN ? (stm === RED ? 'red' : 'black') : o === O_LOSS ? (stm === RED ? 'black' : 'red') : 'draw';
+  if (o === O_NONE || (rule === 'SkyRule' && o === O_DRAW)) result = 'none';
+  return { length: d, moves: out, result, code: REASON_CODES[reason] };
 }

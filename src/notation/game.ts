@@ -45,6 +45,12 @@ export interface Game extends MoveTree {
   result: GameResult;
   /** Comment before the first move; '' when none. */
   comment: string;
+  /**
+   * What the reader left out of the file's game, each in words naming the game,
+   * the variation and the move: a variation with a move that is not legal
+   * (the rest of the game is kept). Absent when nothing was left out.
+   */
+  warnings?: string[];
 }
 
 /** A game without moves from `fen` (the standard start by default). */

@@ -122,8 +122,57 @@ test('syntax errors name the game: a bad FEN, a variation never closed, a stray 
   assert.ok(!close.ok && close.error.code === 'game-syntax');
   const [first] = parseGames('( 1. h2e2 )');
   assert.ok(!first.ok && first.error.code === 'game-syntax');
-  const [variation] = parseGames('1. h2e2 h9g7 (1... 车9平8) *');
-  assert.ok(!variation.ok && /in a variation/.test(variation.error.message));
+});
+
+test('a variation with a move that cannot be read is dropped with a warning; the rest of the game stays', () => {
+  const [g] = parseGames(`[Red "许银川"]
+[Black "吕钦"]
+[Event "全国赛"]
+
+1. 炮二平五 马8进7 (1... 车9平8) (1... 炮8平5 2. 马二进三 (2. 车一进九 马2进3) 马8进7) 2. 马二进三 (2. 兵七进一 卒7进1 (2... 马9进8)) 车9平8 *`);
+  const game = unwrap(g);
+  assert.equal(line(game), 'h2e2 h9g7 h0g2 i9h9');
+  // 1... 车9平8 is not legal (the knight is in the way): that variation goes; 1... 炮8平5 stays, without its
+  // own inner variation 2. 车一进九 (a rook through its knight); 2. 兵七进一's inner 2... 马9进8 goes.
+  const alternatives = game.children[0].children.map((n) => moveToUci(n.move));
+  assert.deepEqual(alternatives, ['h9g7', 'h7e7']);
+  assert.deepEqual(
+    game.children[0].children[1].children.map((n) => moveToUci(n.move)),
+    ['h0g2'],
+    'the inner variation 2. 车一进九 is dropped, 2. 马二进三 kept',
+  );
+  assert.deepEqual(
+    game.children[0].children[0].children.map((n) => moveToUci(n.move)),
+    ['h0g2', 'c3c4'],
+  );
+  assert.deepEqual(
+    game.children[0].children[0].children[1].children.map((n) => moveToUci(n.move)),
+    ['g6g5'],
+  );
+  const who = 'game 1 (许银川 vs 吕钦, 全国赛): dropped the variation at';
+  assert.deepEqual(game.warnings, [
+    `${who} move 1 (Black) (车9平8 ...): move 1 (Black): '车9平8' names no legal move of Black in ` +
+      'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1',
+    `${who} move 2 (Red) (车一进九 ...): move 2 (Red): '车一进九' names no legal move of Red in ` +
+      'rnbakabnr/9/1c2c4/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2',
+    `${who} move 2 (Black) (马9进8 ...): move 2 (Black): '马9进8' names no legal move of Black in ` +
+      'rnbakab1r/9/1c4nc1/p1p1p1p1p/9/2P6/P3P1P1P/1C2C4/9/RNBAKABNR b - - 3 2',
+  ]);
+  // A variation broken deep inside goes whole, from its first move.
+  const [deep] = parseGames('1. h2e2 h9g7 (1... h7e7 2. h0g2 i9i1) 2. h0g2 *');
+  const d = unwrap(deep);
+  assert.equal(d.children[0].children.length, 1);
+  assert.equal(d.warnings?.length, 1);
+  assert.match(
+    d.warnings![0],
+    /^game 1: dropped the variation at move 1 \(Black\) \(h7e7 \.\.\.\): move 2 \(Black\): /,
+  );
+  // A game without a dropped variation has no warnings; a broken main line still refuses the game.
+  assert.equal(unwrap(parseGames('1. h2e2 h9g7 *')[0]).warnings, undefined);
+  const [broken] = parseGames('[Red "A"]\n1. h2e2 h9g7 2. i0i9 (2. h0g2) *');
+  assert.ok(!broken.ok);
+  assert.equal(broken.error.code, 'game-move');
+  assert.match(broken.error.message, /^game 1 \(A vs \?\): move 2 \(Red\): 'i0i9'/);
 });
 
 test('tags on one line, escaped quotes, bare quotes inside a value, a tag line that is not a tag', () => {

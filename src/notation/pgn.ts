@@ -6,9 +6,11 @@
 // `1...` or `1. …………`, moves run together without a space (炮二平五马８进７,
 // Ｃ２＝５Ｈ８＋７), comments {..} and ; .., variations (..), NAGs $n and !, ?, !!,
 // ??, !?, ?!, results 1-0 0-1 1/2-1/2 * (and 红胜 黑胜 和棋 in the Result tag),
-// text after a game's result (ignored up to the next tag), UTF-8, UTF-16 or GBK
-// (text.ts). A game that cannot be read gives an error naming the game and the
-// move; the other games of the file are still read.
+// text after a game's result (ignored up to the next tag), UTF-8, UTF-16, GBK or
+// Big5 (text.ts: the decoding whose games read best is kept). A game whose main
+// line cannot be read gives an error naming the game and the move; the other
+// games of the file are still read. A variation with a move that cannot be read
+// is dropped with a warning (Game.warnings) and the rest of the game is kept.
 
 import { START_FEN } from '../core/fen.js';
 import { Position } from '../core/position.js';
@@ -26,7 +28,7 @@ import {
   type MoveTree,
 } from './game.js';
 import { formatMove, parseMove, type FormatErrorCode, type MoveStyle } from './move.js';
-import { decodeText } from './text.js';
+import { decodeText, oddCharacters, textCandidates, type TextEncoding } from './text.js';
 import { halfWidth } from './wxf.js';
 
 // ---- Reading ------------------------------------------------------------------------
@@ -188,6 +190,11 @@ interface Frame {
   lastTree: MoveTree | null;
   /** A comment waiting for the line's first move. */
   before: string;
+  /** A variation's first move (null until played, and for the main line), for dropping it. */
+  first: MoveNode | null;
+  /** Where a variation begins ("move 12 (Black)") and its first move's text, for the warning. */
+  label: string;
+  firstText: string;
 }
 
 function joinComment(a: string, b: string): string {
@@ -197,6 +204,9 @@ function joinComment(a: string, b: string): string {
 /**
  * The game of one game's tokens, from the start position `start`.
  * `failure.atFirstMove` tells whether it failed on the main line's first move.
+ * A variation with a move that cannot be read is dropped whole (with the
+ * variations inside it), and a warning naming it and the move is kept in the
+ * game's `warnings`.
  */
 function buildGame(
   tokens: Token[],
@@ -206,9 +216,22 @@ function buildGame(
   failure: { atFirstMove: boolean },
 ): Result<Game, GameErrorCode> {
   const game: Game = { headers, fen: start.fen(), result: '*', comment: '', children: [] };
-  const stack: Frame[] = [{ tree: game, pos: start, last: null, lastTree: null, before: '' }];
+  const main: Frame = {
+    tree: game,
+    pos: start,
+    last: null,
+    lastTree: null,
+    before: '',
+    first: null,
+    label: '',
+    firstText: '',
+  };
+  const stack: Frame[] = [main];
+  const warnings: string[] = [];
   let result: GameResult | null = null;
   let anyMove = false;
+  /** While > 0, the tokens of a dropped variation are skipped: the depth of parentheses still open in it. */
+  let skipping = 0;
   const play = (frame: Frame, text: string): Result<true, GameErrorCode> => {
     const m = parseMove(frame.pos, text);
     if (!m.ok) {
@@ -221,12 +244,12 @@ function buildGame(
         }
         return ok(true);
       }
-      const inVariation = stack.length > 1 ? ' in a variation' : '';
-      return err('game-move', `${where}: ${moveName(frame.pos)}${inVariation}: ${m.error.message}`);
+      return err('game-move', `${moveName(frame.pos)}: ${m.error.message}`);
     }
     const node: MoveNode = { move: m.value, commentBefore: frame.before, comment: '', nags: [], children: [] };
     frame.before = '';
     frame.tree.children.push(node);
+    if (frame.first === null && frame !== main) frame.first = node;
     frame.lastTree = frame.tree;
     frame.last = node;
     frame.tree = node;
@@ -235,6 +258,13 @@ function buildGame(
     return ok(true);
   };
   for (const t of tokens) {
+    if (skipping > 0) {
+      if (t.kind === 'open') skipping++;
+      else if (t.kind === 'close') skipping--;
+      else if (t.kind === 'bad-tag')
+        return err('game-syntax', `${where}: unreadable tag line '${t.text}' (expected [Name "value"])`);
+      continue;
+    }
     const frame = stack[stack.length - 1];
     switch (t.kind) {
       case 'tag':
@@ -242,16 +272,30 @@ function buildGame(
       case 'bad-tag':
         return err('game-syntax', `${where}: unreadable tag line '${t.text}' (expected [Name "value"])`);
       case 'move': {
+        if (frame !== main && frame.firstText === '') frame.firstText = t.text;
         const r = play(frame, t.text);
         if (!r.ok) {
-          failure.atFirstMove = !anyMove;
-          return r;
+          if (frame === main) {
+            failure.atFirstMove = !anyMove;
+            return err(r.error.code, `${where}: ${r.error.message}`);
+          }
+          // Drop the variation: its first move leaves the tree, the rest of its tokens are skipped.
+          stack.pop();
+          const parent = stack[stack.length - 1];
+          if (frame.first !== null && parent.lastTree !== null) {
+            const siblings = parent.lastTree.children;
+            siblings.splice(siblings.indexOf(frame.first), 1);
+          }
+          warnings.push(
+            `${where}: dropped the variation at ${frame.label} (${frame.firstText} ...): ${r.error.message}`,
+          );
+          skipping = 1;
         }
         break;
       }
       case 'comment':
         if (frame.last !== null) frame.last.comment = joinComment(frame.last.comment, t.text);
-        else if (stack.length === 1) game.comment = joinComment(game.comment, t.text);
+        else if (frame === main) game.comment = joinComment(game.comment, t.text);
         else frame.before = joinComment(frame.before, t.text);
         break;
       case 'nag':
@@ -262,7 +306,16 @@ function buildGame(
           return err('game-syntax', `${where}: a variation '(' with no move before it to be an alternative to`);
         const pos = frame.pos.clone();
         pos.undoMove(frame.last.move);
-        stack.push({ tree: frame.lastTree, pos, last: null, lastTree: null, before: '' });
+        stack.push({
+          tree: frame.lastTree,
+          pos,
+          last: null,
+          lastTree: null,
+          before: '',
+          first: null,
+          label: moveName(pos),
+          firstText: '',
+        });
         break;
       }
       case 'close':
@@ -275,8 +328,9 @@ function buildGame(
     }
     if (result !== null) break;
   }
-  if (stack.length > 1) return err('game-syntax', `${where}: a variation '(' is never closed`);
+  if (stack.length > 1 || skipping > 0) return err('game-syntax', `${where}: a variation '(' is never closed`);
   game.result = result ?? readResult(tagValue(headers, 'Result') ?? '') ?? '*';
+  if (warnings.length > 0) game.warnings = warnings;
   return ok(game);
 }
 
@@ -308,17 +362,79 @@ function readGame(tokens: Token[], index: number): Result<Game, GameErrorCode> {
   return first;
 }
 
+/** How a game file is read. */
+export interface ReadOptions {
+  /** The text's encoding; by default the decoding whose games read best (textCandidates). */
+  readonly encoding?: TextEncoding;
+}
+
+/** The games of a file and the encoding its text was read in (null for text given as a string, and for XQF). */
+export interface GamesRead {
+  readonly games: Result<Game, GameErrorCode>[];
+  readonly encoding: TextEncoding | null;
+}
+
+function readText(text: string): Result<Game, GameErrorCode>[] {
+  const tokens = tokenize(text.replace(/^\ufeff/, ''));
+  return splitGames(tokens).map((g, k) => readGame(g, k + 1));
+}
+
+/** How well a decoding read: games read, then moves in them, then the fewest odd characters (text.ts). */
+function readingScore(games: Result<Game, GameErrorCode>[], text: string): [number, number, number] {
+  let read = 0;
+  let moves = 0;
+  const count = (t: MoveTree): void => {
+    for (const c of t.children) {
+      moves++;
+      count(c);
+    }
+  };
+  for (const g of games)
+    if (g.ok) {
+      read++;
+      count(g.value);
+    }
+  return [read, moves, -oddCharacters(text)];
+}
+
+function better(a: readonly number[], b: readonly number[]): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] > b[i];
+  return false;
+}
+
+/**
+ * The games of a PGN text or file, with the encoding its bytes were read in.
+ * Bytes are read in `options.encoding`, else in each encoding they may be in
+ * (textCandidates: a byte-order mark, UTF-16's NUL pattern, valid UTF-8, else
+ * GB18030 and Big5) and the decoding that reads the most games wins (then the
+ * most moves, then the fewest characters unlikely in a game file); a decoding
+ * that reads every game without an odd character is taken at once.
+ */
+export function readPgn(input: string | Uint8Array, options: ReadOptions = {}): GamesRead {
+  if (typeof input === 'string') return { games: readText(input), encoding: null };
+  const candidates = options.encoding !== undefined ? [options.encoding] : textCandidates(input);
+  let best: GamesRead | null = null;
+  let bestScore: [number, number, number] = [-1, -1, -Infinity];
+  for (const encoding of candidates) {
+    const { text } = decodeText(input, encoding);
+    const games = readText(text);
+    const score = readingScore(games, text);
+    if (best === null || better(score, bestScore)) {
+      best = { games, encoding };
+      bestScore = score;
+    }
+    if (score[0] === games.length && games.length > 0 && score[2] === 0) break;
+  }
+  return best!;
+}
+
 /**
  * The games of a PGN file: one Result per game, in file order, so that a game
- * that cannot be read (its error names the game and the move) does not stop
- * the others. Bytes are decoded first (UTF-8, UTF-16 with a byte-order mark, or
- * GB18030/GBK: decodeText).
+ * whose main line cannot be read (its error names the game and the move) does
+ * not stop the others. Bytes are decoded as `readPgn` says.
  */
-export function parseGames(input: string | Uint8Array): Result<Game, GameErrorCode>[] {
-  const text = typeof input === 'string' ? input : decodeText(input).text;
-  const tokens = tokenize(text.replace(/^\ufeff/, ''));
-  const games = splitGames(tokens);
-  return games.map((g, k) => readGame(g, k + 1));
+export function parseGames(input: string | Uint8Array, options: ReadOptions = {}): Result<Game, GameErrorCode>[] {
+  return readPgn(input, options).games;
 }
 
 // ---- Writing -------------------------------------------------------------------------

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseFen } from '../core/fen.js';
 import { moveToUci, parseSquare } from '../core/types.js';
-import { encodeGbk } from '../../test/support/gbk.js';
+import { encodeBig5, encodeGbk } from '../../test/support/gbk.js';
 import { unwrap } from '../../test/support/fixtures.js';
 import { readGames } from './files.js';
 import type { MoveTree } from './game.js';
@@ -31,6 +31,8 @@ interface Spec {
   texts?: Record<number, string>;
   comment?: string;
   moves: Node[];
+  /** How the strings are written (GBK by default). */
+  encode?: (text: string) => Uint8Array;
 }
 
 const ORDER = 'RNBAKABNRCCPPPPPrnbakabnrccppppp';
@@ -76,14 +78,14 @@ function xqf(spec: Spec): Uint8Array {
   out[50] = spec.whoPlays ?? 0;
   out[51] = spec.result ?? 0;
   for (const [at, text] of Object.entries(spec.texts ?? {})) {
-    const bytes = encodeGbk(text);
+    const bytes = (spec.encode ?? encodeGbk)(text);
     out[Number(at)] = bytes.length;
     bytes.forEach((b, i) => (out[Number(at) + 1 + i] = b));
   }
 
   const body: number[] = [];
   const record = (from: number, to: number, next: boolean, variation: boolean, comment: string) => {
-    const c = encodeGbk(comment);
+    const c = (spec.encode ?? encodeGbk)(comment);
     const flags = enc
       ? (next ? 0x80 : 0) | (variation ? 0x40 : 0) | (c.length > 0 ? 0x20 : 0)
       : (next ? 0xf0 : 0) | (variation ? 0x0f : 0);
@@ -220,4 +222,81 @@ test('readGames reads XQF by its signature and PGN otherwise', () => {
     p.map((g) => tree(unwrap(g))),
     [[['h2e2', '', []]], [['c3c4', '', []]]],
   );
+});
+
+test('XQF: a variation with an illegal move is dropped with a warning naming it, the rest is kept', () => {
+  // 1. h2e2 with the alternatives 1... h9g7 (its line broken at move 3 by h0h5) and 1... h7e7, then 1. c3c4.
+  const moves: Node[] = [
+    {
+      uci: 'h2e2',
+      children: [
+        { uci: 'h7e7', children: [{ uci: 'h0g2' }] },
+        {
+          uci: 'h9g7',
+          comment: '屏风马',
+          children: [{ uci: 'h0g2', children: [{ uci: 'i9h9', children: [{ uci: 'h0h5' }] }] }],
+        },
+        { uci: 'b9c7', children: [{ uci: 'b0c2' }, { uci: 'i0i9' }, { uci: 'h0g2' }] },
+      ],
+    },
+    { uci: 'c3c4' },
+  ];
+  for (const version of [10, 18]) {
+    const g = unwrap(parseXqf(xqf({ version, keys: KEYS, fen: START, moves }), 'study.xqf'));
+    assert.deepEqual(
+      tree(g),
+      [
+        [
+          'h2e2',
+          '',
+          [
+            ['h7e7', '', [['h0g2', '', []]]],
+            [
+              'b9c7',
+              '',
+              [
+                ['b0c2', '', []],
+                ['h0g2', '', []],
+              ],
+            ],
+          ],
+        ],
+        ['c3c4', '', []],
+      ],
+      `version ${version}`,
+    );
+    assert.deepEqual(g.warnings, [
+      'study.xqf: dropped the variation at move 1 (Black) (h9g7 ...): move 3 (Red): the move h0h5 is not legal in ' +
+        'rnbakabr1/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R w - - 4 3',
+      'study.xqf: dropped the variation at move 2 (Red) (i0i9 ...): move 2 (Red): the move i0i9 is not legal in ' +
+        'r1bakabnr/9/1cn4c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2',
+    ]);
+  }
+  // On the main line the same move refuses the file, as before.
+  const broken = parseXqf(
+    xqf({
+      version: 18,
+      keys: KEYS,
+      fen: START,
+      moves: [{ uci: 'h2e2', children: [{ uci: 'h9g7', children: [{ uci: 'h0h5' }] }] }],
+    }),
+    'broken.xqf',
+  );
+  assert.ok(!broken.ok);
+  assert.match(broken.error.message, /^broken\.xqf: move 2 \(Red\): the move h0h5 is not legal/);
+});
+
+test('XQF: Big5 strings are told from GBK ones (or named with the encoding option)', () => {
+  const texts = { 208: '全國象棋個人賽', 304: '許銀川', 320: '呂欽' };
+  const moves: Node[] = [{ uci: 'h2e2', comment: '當頭炮', children: [{ uci: 'h9g7' }] }];
+  const big5 = xqf({ version: 18, keys: KEYS, fen: START, texts, comment: '中炮對屏風馬', moves, encode: encodeBig5 });
+  const g = unwrap(parseXqf(big5));
+  assert.equal(g.headers.Event, '全國象棋個人賽');
+  assert.equal(g.headers.Red, '許銀川');
+  assert.equal(g.comment, '中炮對屏風馬');
+  assert.equal(g.children[0].comment, '當頭炮');
+  const gbk = unwrap(parseXqf(xqf({ version: 18, keys: KEYS, fen: START, texts, moves: GAME })));
+  assert.equal(gbk.headers.Red, '許銀川');
+  const forced = unwrap(parseXqf(big5, 'x.xqf', { encoding: 'gb18030' }));
+  assert.notEqual(forced.headers.Red, '許銀川');
 });

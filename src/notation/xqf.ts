@@ -14,9 +14,9 @@
 //        2 Black won, 3 and 4 drawn)
 //   80   title, 208 event, 272 date, 288 site, 304 Red, 320 Black, 336 time
 //        control, 400 Red's time, 416 Black's time, 464 annotator, 480 author:
-//        each a length byte and GBK text
+//        each a length byte and GBK (or Big5) text
 //   1024 records: from (+0x18), to (+0x20), flags, a spare byte; a comment
-//        length and GBK comment follow when flag 0x20 is set (version 11 on;
+//        length and GBK (or Big5) comment follow when flag 0x20 is set (version 11 on;
 //        version 10 always has the length). Flag 0x80: the next record is this
 //        move's continuation; 0x40: after that continuation the next record is
 //        an alternative to this move (version 10: 0xF0 and 0x0F). The first
@@ -34,9 +34,19 @@
 import { formatBoard } from '../core/fen.js';
 import { Position } from '../core/position.js';
 import { err, ok, type Result } from '../core/result.js';
-import { BLACK, PIECE_CHARS, RED, colorOf, makeMove, makeSquare, squareName, type Color } from '../core/types.js';
+import {
+  BLACK,
+  PIECE_CHARS,
+  RED,
+  colorOf,
+  makeMove,
+  makeSquare,
+  moveToUci,
+  squareName,
+  type Color,
+} from '../core/types.js';
 import { moveName, type Game, type GameErrorCode, type GameResult, type MoveNode, type MoveTree } from './game.js';
-import { decodeGb18030 } from './text.js';
+import { decodeLegacy, oddCharacters, type TextEncoding } from './text.js';
 
 const HEADER_SIZE = 1024;
 /** Piece letters (FEN) of the 32 entries of the piece list. */
@@ -67,12 +77,15 @@ function key(b: number, c: number): number {
   return (((((b * b * 3 + 9) * 3 + 8) * 2 + 1) * 3 + 8) * c) & 0xff;
 }
 
-/** A length-prefixed GBK string of the header, in a field of `size` bytes. */
-function headerText(bytes: Uint8Array, at: number, size: number): string {
+/** The bytes of a length-prefixed string of the header, in a field of `size` bytes. */
+function headerBytes(bytes: Uint8Array, at: number, size: number): Uint8Array {
   const len = Math.min(bytes[at], size - 1);
-  return decodeGb18030(bytes.subarray(at + 1, at + 1 + len))
-    .replace(/\0.*$/s, '')
-    .trim();
+  return bytes.subarray(at + 1, at + 1 + len);
+}
+
+/** A header string's text. */
+function fieldText(raw: Uint8Array, encoding: TextEncoding): string {
+  return decodeLegacy(raw, encoding).replace(/\0.*$/s, '').trim();
 }
 
 interface XqfRecord {
@@ -80,15 +93,32 @@ interface XqfRecord {
   to: number;
   next: boolean;
   variation: boolean;
-  comment: string;
+  comment: Uint8Array;
+}
+
+/** A move record with the records after it: [0] its continuation, the others the continuation's alternatives. */
+interface RecordNode extends XqfRecord {
+  children: RecordNode[];
+}
+
+/** How an XQF file is read. */
+export interface XqfOptions {
+  /** The strings' encoding (titles, names, comments); by default GB18030, or Big5 when that reads them better. */
+  readonly encoding?: TextEncoding;
 }
 
 /**
  * The game of an XQF file, or why it cannot be read: not an XQF file, a version
- * this reader does not know (above 18), a file cut short, or a move that is not
- * legal where it stands (named by its number and the position).
+ * this reader does not know (above 18), a file cut short, or a main-line move
+ * that is not legal where it stands (named by its number and the position). A
+ * variation with a move that is not legal is dropped (with the variations
+ * inside it) and named in the game's `warnings`; the rest is kept.
  */
-export function parseXqf(bytes: Uint8Array, name = 'the XQF file'): Result<Game, GameErrorCode> {
+export function parseXqf(
+  bytes: Uint8Array,
+  name = 'the XQF file',
+  options: XqfOptions = {},
+): Result<Game, GameErrorCode> {
   if (!isXqf(bytes) || bytes.length < HEADER_SIZE)
     return err('xqf-format', `${name} is not an XQF file (no "XQ" signature and 1024-byte header)`);
   const version = bytes[2];
@@ -129,15 +159,14 @@ export function parseXqf(bytes: Uint8Array, name = 'the XQF file'): Result<Game,
     byte();
     const next = encrypted ? (flags & 0x80) !== 0 : (flags & 0xf0) !== 0;
     const variation = encrypted ? (flags & 0x40) !== 0 : (flags & 0x0f) !== 0;
-    let comment = '';
+    let comment = new Uint8Array(0);
     if (!encrypted || (flags & 0x20) !== 0) {
       if (at + 4 > bytes.length) return err('xqf-truncated', `${name} ends inside a comment length (offset ${at})`);
       const len = (byte() | (byte() << 8) | (byte() << 16) | (byte() << 24)) - keyRemark;
       if (len < 0 || at + len > bytes.length)
         return err('xqf-truncated', `${name}: a comment of ${len} bytes at offset ${at} runs past the end`);
-      const text = new Uint8Array(len);
-      for (let i = 0; i < len; i++) text[i] = byte();
-      comment = decodeGb18030(text).replace(/\0+$/, '').trim();
+      comment = new Uint8Array(len);
+      for (let i = 0; i < len; i++) comment[i] = byte();
     }
     return ok({ from, to, next, variation, comment });
   };
@@ -155,47 +184,101 @@ export function parseXqf(bytes: Uint8Array, name = 'the XQF file'): Result<Game,
   const start = Position.fromFen(`${formatBoard(board)} ${side === RED ? 'w' : 'b'}`);
   if (!start.ok) return err('xqf-format', `${name}: the start position: ${start.error.message}`);
 
-  const headers: Record<string, string> = {};
-  for (const [offset, size, tag] of TEXT_FIELDS) {
-    const v = headerText(bytes, offset, size);
-    if (v !== '') headers[tag] = v;
-  }
-  const result = RESULTS[bytes[51]] ?? '*';
-  headers.Result = result;
-  const game: Game = { headers, fen: start.value.fen(), result, comment: root.value.comment, children: [] };
-
-  // Depth first: a record's continuation follows it, then its alternative.
-  const readLine = (tree: MoveTree, pos: Position): Result<true, GameErrorCode> => {
+  // The tree of records, depth first: a record's continuation follows it, then its alternative.
+  const readLine = (out: RecordNode[]): Result<true, GameErrorCode> => {
     for (;;) {
       const r = readRecord();
       if (!r.ok) return r;
-      const { from, to, next, variation, comment } = r.value;
+      const node: RecordNode = { ...r.value, children: [] };
+      out.push(node);
+      if (node.next) {
+        const rest = readLine(node.children);
+        if (!rest.ok) return rest;
+      }
+      if (!node.variation) return ok(true);
+    }
+  };
+  const records: RecordNode[] = [];
+  if (root.value.next) {
+    const read = readLine(records);
+    if (!read.ok) return read;
+  }
+
+  // The strings: GB18030 unless Big5 reads them with fewer odd characters (or the encoding given).
+  const fields = TEXT_FIELDS.map(([offset, size, tag]) => ({ tag, raw: headerBytes(bytes, offset, size) }));
+  const comments: Uint8Array[] = [root.value.comment];
+  const gather = (nodes: RecordNode[]): void => {
+    for (const n of nodes) {
+      comments.push(n.comment);
+      gather(n.children);
+    }
+  };
+  gather(records);
+  let encoding = options.encoding ?? 'gb18030';
+  if (options.encoding === undefined) {
+    const odd = (e: TextEncoding): number =>
+      [...fields.map((f) => f.raw), ...comments].reduce((sum, b) => sum + oddCharacters(decodeLegacy(b, e)), 0);
+    if (odd('big5') < odd('gb18030')) encoding = 'big5';
+  }
+  const commentText = (raw: Uint8Array): string => decodeLegacy(raw, encoding).replace(/\0+$/, '').trim();
+  const headers: Record<string, string> = {};
+  for (const f of fields) {
+    const v = fieldText(f.raw, encoding);
+    if (v !== '') headers[f.tag] = v;
+  }
+  const result = RESULTS[bytes[51]] ?? '*';
+  headers.Result = result;
+  const game: Game = {
+    headers,
+    fen: start.value.fen(),
+    result,
+    comment: commentText(root.value.comment),
+    children: [],
+  };
+
+  // The moves, played: an illegal move on the main line refuses the game, one in a variation drops it.
+  const warnings: string[] = [];
+  type Played = Result<true, GameErrorCode>;
+  /** Plays `nodes` (a move and its alternatives) into `tree`; the error of an illegal move on or under them. */
+  const play = (nodes: RecordNode[], tree: MoveTree, pos: Position, onMain: boolean): Played => {
+    for (let k = 0; k < nodes.length; k++) {
+      const { from, to, comment, children } = nodes[k];
       const fromSq = square(from);
       const toSq = square(to);
       const uci = fromSq >= 0 && toSq >= 0 ? makeMove(fromSq, toSq) : 0;
+      const variation = k > 0 || !onMain;
+      let outcome: Played;
+      let node: MoveNode | null = null;
       if (uci === 0 || !pos.pseudoLegal(uci) || !pos.legal(uci)) {
         const described =
           uci !== 0
             ? `${squareName(fromSq)}${squareName(toSq)}`
             : `with square codes ${from} and ${to} (off the board)`;
-        return err('game-move', `${name}: ${moveName(pos)}: the move ${described} is not legal in ${pos.fen()}`);
-      }
-      const node: MoveNode = { move: uci, commentBefore: '', comment, nags: [], children: [] };
-      tree.children.push(node);
-      if (next) {
+        outcome = err('game-move', `${moveName(pos)}: the move ${described} is not legal in ${pos.fen()}`);
+      } else {
+        node = { move: uci, commentBefore: '', comment: commentText(comment), nags: [], children: [] };
+        tree.children.push(node);
         pos.doMove(uci);
-        const rest = readLine(node, pos);
+        outcome = play(children, node, pos, onMain && k === 0);
         pos.undoMove(uci);
-        if (!rest.ok) return rest;
       }
-      if (!variation) return ok(true);
+      if (outcome.ok) continue;
+      if (!variation) return outcome;
+      // The innermost variation holding the move goes: this one when it starts here, else the caller's.
+      if (k === 0) {
+        if (node !== null) tree.children.splice(tree.children.indexOf(node), 1);
+        return outcome;
+      }
+      if (node !== null) tree.children.splice(tree.children.indexOf(node), 1);
+      // A variation is named where it starts: its first move's number and squares.
+      const here = `${moveName(pos)} (${uci !== 0 ? moveToUci(uci) : '?'} ...)`;
+      warnings.push(`${name}: dropped the variation at ${here}: ${outcome.error.message}`);
     }
+    return ok(true);
   };
-  if (root.value.next) {
-    const pos = start.value;
-    const moves = readLine(game, pos);
-    if (!moves.ok) return moves;
-  }
+  const moves = play(records, game, start.value, true);
+  if (!moves.ok) return err(moves.error.code, `${name}: ${moves.error.message}`);
+  if (warnings.length > 0) game.warnings = warnings;
   return ok(game);
 }
 

@@ -55,7 +55,28 @@ test('the chart is well-formed SVG with one marker per marked move and one hit a
   const title = elements.find((e) => e.name === 'title' && e.parent === hits[5])!;
   assert.match(title.text, new RegExp(`^3\\. a1b1 -\\d+\\.\\d\\d \\(blunder, best ${r.plies[4].best}\\)$`));
   assert.equal(elements.filter((e) => e.attributes.class === 'current').length, 1);
-  assert.equal(elements.filter((e) => e.name === 'text').length, 0, 'no move-number label in a 5-move game');
+  // Valid for every renderer: no CSS colour 'transparent' (SVG 1.1 renderers paint it black).
+  assert.doesNotMatch(svg, /transparent/);
+  assert.ok(hits.every((h) => h.attributes['fill-opacity'] === '0' && /^#[0-9a-f]{6}$/.test(h.attributes.fill)));
+  // Labelled axes: Red's win chance and the move numbers (every move in a 5-move game).
+  const texts = (cls: string): string[] =>
+    elements.filter((e) => e.name === 'text' && e.attributes.class === cls).map((e) => e.text);
+  assert.deepEqual(texts('axis-title'), ['Red win %', 'move']);
+  assert.deepEqual(texts('axis-label'), ['100', '50', '0', '1', '2', '3', '4', '5']);
+  // Nothing is cut: every marker lies inside the picture, the last move's too.
+  for (const m of markers) {
+    const [cx, cy, radius] = ['cx', 'cy', 'r'].map((k) => Number(m.attributes[k]));
+    assert.ok(cx - radius >= 0 && cx + radius <= 600 && cy - radius >= 0 && cy + radius <= 160, m.attributes.cx);
+  }
+  const last = {
+    ...r,
+    plies: r.plies.map((p, i) => (i === r.plies.length - 1 ? { ...p, classification: 'blunder' as const } : p)),
+  };
+  const lastMarker = parseXml(reviewChartSvg(last))
+    .filter((e) => e.name === 'circle')
+    .pop()!;
+  assert.equal(lastMarker.attributes['data-ply'], String(r.plies.length));
+  assert.ok(Number(lastMarker.attributes.cx) + Number(lastMarker.attributes.r) <= 600);
 });
 
 test('chart options: size, id prefix, no labels; the curve follows the win chance', async () => {
@@ -68,19 +89,29 @@ test('chart options: size, id prefix, no labels; the curve follows the win chanc
   const curve = elements.find((e) => e.attributes.class === 'curve')!;
   const points = curve.attributes.points.split(' ').map((p) => p.split(',').map(Number));
   assert.equal(points.length, r.positions.length);
+  // The plot keeps 6 pixels at every edge for the markers.
   points.forEach(([x, y], i) => {
-    assert.ok(Math.abs(x - (300 * i) / (r.positions.length - 1)) < 0.01);
-    assert.ok(Math.abs(y - 100 * (1 - r.positions[i].score.redWin)) < 0.01);
+    assert.ok(Math.abs(x - (6 + (288 * i) / (r.positions.length - 1))) < 0.01);
+    assert.ok(Math.abs(y - (6 + 88 * (1 - r.positions[i].score.redWin))) < 0.01);
   });
+  assert.equal(elements.filter((e) => e.name === 'text').length, 0, 'no labels');
   // A long game gets move-number labels.
   const long: Review = {
     ...r,
     positions: Array(81).fill(r.positions[0]),
     plies: Array.from({ length: 80 }, (_, i) => ({ ...r.plies[0], ply: i + 1, moveNumber: 1 + (i >> 1) })),
   };
-  const labels = parseXml(reviewChartSvg(long)).filter((e) => e.name === 'text');
+  const labels = parseXml(reviewChartSvg(long))
+    .filter((e) => e.attributes.class === 'axis-label')
+    .slice(3);
   assert.deepEqual(
     labels.map((t) => t.text),
+    ['5', '10', '15', '20', '25', '30', '35', '40'],
+  );
+  // A narrow chart has fewer.
+  const narrow = parseXml(reviewChartSvg(long, { width: 200 })).filter((e) => e.attributes.class === 'axis-label');
+  assert.deepEqual(
+    narrow.slice(3).map((t) => t.text),
     ['10', '20', '30', '40'],
   );
 });

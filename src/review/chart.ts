@@ -44,57 +44,91 @@ function n(v: number): string {
   return String(Math.round(v * 100) / 100);
 }
 
+/** Room around the plot for the markers (their radius and outline), so that none is cut at an edge. */
+const EDGE = 6;
+const FONT = 'font-family="sans-serif" font-size="9" fill="#444"';
+
+/** The step between move-number labels: the smallest of 1, 2, 5, 10, 20, 50 ... that leaves at most `room` labels. */
+function labelStep(moves: number, room: number): number {
+  for (let scale = 1; ; scale *= 10)
+    for (const s of [1, 2, 5]) if (Math.ceil(moves / (s * scale)) <= Math.max(1, room)) return s * scale;
+}
+
 /** The chart of a review: an SVG document as text. */
 export function reviewChartSvg(review: Review, opts: ChartOptions = {}): string {
   const width = opts.width ?? 600;
   const height = opts.height ?? 160;
   const labels = opts.labels ?? true;
   const prefix = opts.idPrefix ?? 'ply-';
+  // The plot: a gutter on the left for the win-chance axis and a strip below for the moves (with labels).
+  const left = labels ? 34 : EDGE;
+  const right = width - EDGE;
+  const top = EDGE;
   const axis = labels ? 14 : 0;
-  const plotH = height - axis;
+  const bottom = height - axis - EDGE;
+  const plotW = right - left;
+  const plotH = bottom - top;
   const positions = review.positions;
   const plies = Math.max(1, positions.length - 1);
   const texts = reviewMoveTexts(review, opts.moves);
   const title = (i: number): string => plyTitle(review, i, texts);
-  const x = (i: number): number => (i * width) / plies;
-  const y = (redWin: number): number => (1 - redWin) * plotH;
+  const x = (i: number): number => left + (i * plotW) / plies;
+  const y = (redWin: number): number => top + (1 - redWin) * plotH;
   const out: string[] = [];
   out.push(
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" ` +
       `role="img" aria-label="Evaluation over the game">`,
   );
-  out.push(`<rect class="black-area" x="0" y="0" width="${width}" height="${n(plotH)}" fill="${BLACK_AREA}"/>`);
+  out.push(`<rect class="background" x="0" y="0" width="${width}" height="${height}" fill="#f4f1ea"/>`);
+  out.push(
+    `<rect class="black-area" x="${n(left)}" y="${n(top)}" width="${n(plotW)}" height="${n(plotH)}" ` +
+      `fill="${BLACK_AREA}"/>`,
+  );
   if (positions.length > 0) {
     const pts = positions.map((p, i) => `${n(x(i))},${n(y(p.score.redWin))}`);
-    if (positions.length === 1) pts.push(`${n(width)},${n(y(positions[0].score.redWin))}`);
-    const right = positions.length === 1 ? width : x(positions.length - 1);
+    if (positions.length === 1) pts.push(`${n(right)},${n(y(positions[0].score.redWin))}`);
+    const end = positions.length === 1 ? right : x(positions.length - 1);
     out.push(
-      `<polygon class="red-area" points="0,${n(plotH)} ${pts.join(' ')} ${n(right)},${n(plotH)}" fill="${RED_AREA}"/>`,
+      `<polygon class="red-area" points="${n(left)},${n(bottom)} ${pts.join(' ')} ${n(end)},${n(bottom)}" ` +
+        `fill="${RED_AREA}"/>`,
     );
     out.push(`<polyline class="curve" points="${pts.join(' ')}" fill="none" stroke="#f2c14e" stroke-width="1.5"/>`);
   }
   out.push(
-    `<line class="even" x1="0" y1="${n(plotH / 2)}" x2="${width}" y2="${n(plotH / 2)}" stroke="#9a9a9a" ` +
+    `<line class="even" x1="${n(left)}" y1="${n(y(0.5))}" x2="${n(right)}" y2="${n(y(0.5))}" stroke="#9a9a9a" ` +
       `stroke-width="1" stroke-dasharray="4 3"/>`,
   );
   if (labels) {
-    out.push(`<rect class="axis" x="0" y="${n(plotH)}" width="${width}" height="${axis}" fill="#f4f1ea"/>`);
-    // A label every 10 moves (more for long games) at the first ply of that move number.
-    const step = 10 * Math.max(1, Math.ceil(plies / 200));
+    // The win-chance axis: Red's win chance in percent, its name turned along the axis.
+    out.push(
+      `<text class="axis-title" ${FONT} text-anchor="middle" transform="translate(9 ${n(top + plotH / 2)}) rotate(-90)">` +
+        `Red win %</text>`,
+    );
+    for (const [v, baseline] of [
+      [1, top + 7],
+      [0.5, y(0.5) + 3],
+      [0, bottom],
+    ] as const)
+      out.push(
+        `<text class="axis-label" x="${n(left - 3)}" y="${n(baseline)}" ${FONT} text-anchor="end">${v * 100}</text>`,
+      );
+    // The move axis: its name, and move numbers at a step that leaves room for them.
+    out.push(`<text class="axis-title" x="${n(left - 3)}" y="${n(height - 4)}" ${FONT} text-anchor="end">move</text>`);
+    const moves = review.plies.length > 0 ? review.plies[review.plies.length - 1].moveNumber : 0;
+    const step = labelStep(moves, Math.floor(plotW / 36));
     for (const p of review.plies) {
       if (p.moveNumber % step !== 0 || review.plies[p.ply - 2]?.moveNumber === p.moveNumber) continue;
-      const px = x(p.ply);
-      const m = p.moveNumber;
       out.push(
-        `<text x="${n(px)}" y="${n(height - 3)}" font-family="sans-serif" font-size="10" fill="#444" ` +
-          `text-anchor="middle">${m}</text>`,
+        `<text class="axis-label" x="${n(x(p.ply))}" y="${n(height - 4)}" ${FONT} text-anchor="middle">` +
+          `${p.moveNumber}</text>`,
       );
     }
   }
   if (opts.currentPly !== undefined && opts.currentPly >= 0 && opts.currentPly < positions.length) {
     const cx = n(x(opts.currentPly));
     out.push(
-      `<line class="current" x1="${cx}" y1="0" x2="${cx}" y2="${n(plotH)}" stroke="#ffffff" stroke-width="1.5"/>`,
+      `<line class="current" x1="${cx}" y1="${n(top)}" x2="${cx}" y2="${n(bottom)}" stroke="#ffffff" ` +
+        `stroke-width="1.5"/>`,
     );
   }
   for (const p of review.plies) {
@@ -105,14 +139,16 @@ export function reviewChartSvg(review: Review, opts: ChartOptions = {}): string 
         `stroke-width="1"><title>${xml(title(p.ply))}</title></circle>`,
     );
   }
-  // Hit areas last (on top): each ply owns the slot centred on its point.
-  const slot = width / plies;
+  // Hit areas last (on top): each ply owns the slot centred on its point, the first and last reaching the
+  // edges. They are painted with an opacity of 0 (not the CSS colour 'transparent', which SVG 1.1 renderers
+  // such as ImageMagick's paint black), so they catch clicks and show nothing.
+  const slot = plotW / plies;
   for (let i = 0; i < positions.length; i++) {
-    const left = Math.max(0, x(i) - slot / 2);
-    const right = Math.min(width, x(i) + slot / 2);
+    const from = i === 0 ? 0 : x(i) - slot / 2;
+    const to = i === positions.length - 1 ? width : x(i) + slot / 2;
     out.push(
-      `<rect class="ply" id="${xml(prefix)}${i}" data-ply="${i}" x="${n(left)}" y="0" width="${n(right - left)}" ` +
-        `height="${height}" fill="transparent"><title>${xml(title(i))}</title></rect>`,
+      `<rect class="ply" id="${xml(prefix)}${i}" data-ply="${i}" x="${n(from)}" y="0" width="${n(to - from)}" ` +
+        `height="${height}" fill="#000000" fill-opacity="0"><title>${xml(title(i))}</title></rect>`,
     );
   }
   out.push('</svg>');

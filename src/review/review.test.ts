@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { CLASSICAL_WIN_RATE } from '../eval/score.js';
 import { Engine } from '../engine/engine.js';
-import { classifyDrop, DEFAULT_THRESHOLDS, reviewGame, winChance, type ReviewProgress } from './review.js';
+import { classifyDrop, DEFAULT_THRESHOLDS, reviewGame, winChance, type Review, type ReviewProgress } from './review.js';
 
 /**
  * Red develops (1. b0c2 h9g7 2. a0a1 b9c7) and then hangs a rook: 3. a1b1??, where
@@ -107,6 +107,41 @@ test('progress: once per position, counting up, last position first by default, 
       indices.map((i) => r.value.positions[i]),
     );
   }
+});
+
+test('determinism: one engine or two side by side, either order, the same scores, lines and verdicts', async () => {
+  const moves = HANGING_ROOK;
+  const limits = { nodes: 3000 };
+  const one = await reviewGame(engine, { moves }, limits);
+  assert.ok(one.ok, one.ok ? '' : one.error.message);
+  // What the engine searched before does not matter: each position is searched from empty tables.
+  engine.setPosition(null, ['c3c4']);
+  await engine.go({ nodes: 20000, startTime: Date.now() });
+  const again = await reviewGame(engine, { moves }, { ...limits, order: 'forward' });
+  const second = new Engine();
+  try {
+    const seen: number[] = [];
+    const two = await reviewGame([engine, second], { moves }, { ...limits, onProgress: (p) => seen.push(p.done) });
+    assert.ok(again.ok && two.ok);
+    assert.deepEqual(seen, [1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    const verdicts = (r: Review) =>
+      r.positions.map((p) => [p.score.value, p.lines.map((l) => l.pv.join(' ')), p.nodes, p.depth]);
+    assert.deepEqual(verdicts(again.value), verdicts(one.value));
+    assert.deepEqual(verdicts(two.value), verdicts(one.value));
+    assert.deepEqual(
+      two.value.plies.map((p) => p.classification),
+      one.value.plies.map((p) => p.classification),
+    );
+    assert.equal(two.value.red.accuracy, one.value.red.accuracy);
+    assert.equal(two.value.nodes, one.value.nodes);
+    // Both engines keep their own position.
+    assert.deepEqual(engine.game().moves, ['c3c4']);
+    assert.deepEqual(second.game().moves, []);
+  } finally {
+    await second.close();
+  }
+  const none = await reviewGame([], { moves }, limits);
+  assert.ok(!none.ok && none.error.code === 'review-options');
 });
 
 test('cancellation: between positions and in the middle of a long search', async () => {

@@ -7,9 +7,13 @@
 //   const r = await reviewGame(engine, { startFen: null, moves: ['h2e2', 'h9g7'] }, { nodes: 100000 });
 //   if (r.ok) console.log(r.value.red.accuracy, r.value.plies[1].classification);
 //
-// The positions are searched from the last one back to the start (as lichess's
-// fishnet does) without clearing the hash between them: the search of a
-// position finds the lines it will play into already in the table.
+// Each position is searched on its own, from empty tables (the hash and the
+// histories cleared before it), so that its result depends on the position,
+// the limits, the network and the Hash size alone: with a node or depth limit
+// and engines of one thread each, the same game gets the same scores and
+// verdicts whatever the number of engines, the order, and what the engines
+// did before (the page with its one search thread and `kirin review --threads
+// N` agree). Several engines search several positions at once.
 
 import { START_FEN } from '../core/fen.js';
 import { Position } from '../core/position.js';
@@ -60,14 +64,16 @@ export interface ReviewProgress {
 }
 
 export interface ReviewOptions extends ReviewLimits {
-  /** 'backward' (default): from the last position to the first, which lets each search reuse the next ones'. */
+  /**
+   * The order positions are handed to the engines: 'backward' (default), from
+   * the last position to the first, or 'forward'. Each position is searched
+   * on its own, so the order changes when each result comes, not the results.
+   */
   readonly order?: 'backward' | 'forward';
   /** Lines searched per position (the engine's MultiPV for the review; default 1). */
   readonly multiPv?: number;
   readonly thresholds?: Thresholds;
-  /** Clear the hash before the first search (default true: the review does not depend on what ran before). */
-  readonly newGame?: boolean;
-  /** Called after each position, in the order searched. */
+  /** Called after each position, in the order the searches end. */
   readonly onProgress?: (progress: ReviewProgress) => void;
   /** Aborting it stops the search in progress and ends the review with the error 'cancelled'. */
   readonly signal?: AbortSignal;
@@ -274,22 +280,28 @@ function terminalPosition(index: number, p: GamePosition): ReviewPosition {
 }
 
 /**
- * Reviews a game with `engine` (its current options: Threads, Hash, the
- * network). Leaves the engine's position as it found it (and MultiPV, when
- * `multiPv` changed it); its hash keeps what the review searched. Errors:
- * 'review-options' (no or bad limit), 'review-game' (a bad FEN or move; the
- * message names the ply), 'search' (the engine failed), 'cancelled'.
+ * Reviews a game with `engines`: one Engine, or several that search
+ * positions side by side (each its own; give each Threads 1 for results that
+ * do not depend on how many there are). Each position is searched from
+ * empty tables (ucinewgame before it) with the engine's options (Hash, the
+ * network). Leaves each engine's position as it found it (and MultiPV, when
+ * `multiPv` changed it); its hash keeps the last search. Errors:
+ * 'review-options' (no or bad limit, no engine), 'review-game' (a bad FEN or
+ * move; the message names the ply), 'search' (an engine failed), 'cancelled'.
  */
 export async function reviewGame(
-  engine: Engine,
+  engines: Engine | readonly Engine[],
   game: ReviewGame,
   options: ReviewOptions,
 ): Promise<Result<Review, ReviewErrorCode>> {
+  const pool: readonly Engine[] = Array.isArray(engines) ? engines : [engines as Engine];
+  if (pool.length === 0) return err('review-options', 'no engine to review with');
   const checked = checkLimits(options);
   if (!checked.ok) return checked;
   const limits = checked.value;
   const startFen = game.startFen ?? START_FEN;
   const moves = [...game.moves];
+  const engine = pool[0];
   const played = playGame(engine, startFen, moves);
   if (!played.ok) return played;
   const game$ = played.value;
@@ -298,22 +310,25 @@ export async function reviewGame(
   const signal = options.signal;
   if (signal?.aborted) return err('cancelled', 'the review was cancelled');
 
-  const saved = engine.game();
-  const savedMultiPv = engine.options.getNumber('MultiPV');
   const multiPv = options.multiPv ?? 1;
-  if (multiPv !== savedMultiPv) engine.options.set('MultiPV', String(multiPv));
-  if (options.newGame ?? true) engine.newGame();
-  const onAbort = (): void => engine.stop();
+  const saved = pool.map((e) => ({ game: e.game(), multiPv: e.options.getNumber('MultiPV') }));
+  pool.forEach((e, k) => {
+    if (multiPv !== saved[k].multiPv) e.options.set('MultiPV', String(multiPv));
+  });
+  let failure: Result<never, ReviewErrorCode> | null = null;
+  const onAbort = (): void => {
+    for (const e of pool) e.stop();
+  };
   signal?.addEventListener('abort', onAbort);
   const started = Date.now();
   const positions: ReviewPosition[] = new Array<ReviewPosition>(game$.length);
   let nodes = 0;
-  let failure: Result<never, ReviewErrorCode> | null = null;
-  try {
-    const order = game$.map((_, i) => i);
-    if ((options.order ?? 'backward') === 'backward') order.reverse();
-    let done = 0;
-    for (const i of order) {
+  const queue = game$.map((_, i) => i);
+  if ((options.order ?? 'backward') === 'backward') queue.reverse();
+  let done = 0;
+  /** One engine's share: positions from the queue until it is empty, the review fails or is cancelled. */
+  const work = async (e: Engine): Promise<void> => {
+    for (let i = queue.shift(); i !== undefined && failure === null; i = queue.shift()) {
       if (signal?.aborted) {
         failure = err('cancelled', 'the review was cancelled');
         break;
@@ -322,14 +337,17 @@ export async function reviewGame(
       let position: ReviewPosition;
       if (p.terminal) position = terminalPosition(i, p);
       else {
-        const set = engine.setPosition(startFen, moves.slice(0, i));
+        e.newGame();
+        const set = e.setPosition(startFen, moves.slice(0, i));
         if (!set.ok) {
           failure = err('review-game', `position ${i}: ${set.error.message}`);
           break;
         }
-        const searched = await searchPosition(engine, i, p, limits, multiPv, model);
+        const searched = await searchPosition(e, i, p, limits, multiPv, model);
+        if (failure !== null) break;
         if (!searched.ok) {
           failure = searched;
+          onAbort();
           break;
         }
         // A search stopped by the signal has a partial result: the review ends without it.
@@ -343,10 +361,15 @@ export async function reviewGame(
       positions[i] = position;
       options.onProgress?.({ done: ++done, total: game$.length, position });
     }
+  };
+  try {
+    await Promise.all(pool.map(work));
   } finally {
     signal?.removeEventListener('abort', onAbort);
-    engine.setPosition(saved.startFen, saved.moves);
-    if (multiPv !== savedMultiPv) engine.options.set('MultiPV', String(savedMultiPv));
+    pool.forEach((e, k) => {
+      e.setPosition(saved[k].game.startFen, saved[k].game.moves);
+      if (multiPv !== saved[k].multiPv) e.options.set('MultiPV', String(saved[k].multiPv));
+    });
   }
   if (failure) return failure;
   return ok(

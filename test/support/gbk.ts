@@ -1,25 +1,47 @@
-// GBK (GB18030's two-byte part) encoding for tests: turns text into the bytes
-// an older Chinese program would write, so that the decoders can be tested on
-// real games' text. Built once from the platform's own GB18030 decoder.
+// GBK (GB18030's two-byte part) and Big5 encoding for tests: turns text into the
+// bytes an older Chinese program would write (Big5: Taiwan's and Hong Kong's,
+// the Chinese Chess Practical Dataset's), so that the decoders can be tested on
+// real games' text. TextEncoder writes UTF-8 only, so each table is built once
+// from the platform's own decoder over every two-byte code.
 
-let table: Map<string, number> | null = null;
+const tables = new Map<string, Map<string, number>>();
 
-function encodeTable(): Map<string, number> {
-  if (table) return table;
-  table = new Map();
-  const decoder = new TextDecoder('gb18030');
-  for (let lead = 0x81; lead <= 0xfe; lead++)
-    for (let trail = 0x40; trail <= 0xfe; trail++) {
-      if (trail === 0x7f) continue;
-      const ch = decoder.decode(new Uint8Array([lead, trail]));
-      if (ch.length === 1 && ch !== '\ufffd' && !table.has(ch)) table.set(ch, (lead << 8) | trail);
-    }
+/** Lead bytes and trail-byte ranges of each encoding's two-byte codes. */
+const RANGES: Readonly<Record<'gb18030' | 'big5', { lead: [number, number]; trail: [number, number][] }>> = {
+  gb18030: {
+    lead: [0x81, 0xfe],
+    trail: [
+      [0x40, 0x7e],
+      [0x80, 0xfe],
+    ],
+  },
+  big5: {
+    lead: [0x81, 0xfe],
+    trail: [
+      [0x40, 0x7e],
+      [0xa1, 0xfe],
+    ],
+  },
+};
+
+function encodeTable(encoding: 'gb18030' | 'big5'): Map<string, number> {
+  const cached = tables.get(encoding);
+  if (cached) return cached;
+  const table = new Map<string, number>();
+  const decoder = new TextDecoder(encoding);
+  const { lead, trail } = RANGES[encoding];
+  for (let l = lead[0]; l <= lead[1]; l++)
+    for (const [lo, hi] of trail)
+      for (let t = lo; t <= hi; t++) {
+        const ch = decoder.decode(new Uint8Array([l, t]));
+        if (ch.length === 1 && ch !== '\ufffd' && !table.has(ch)) table.set(ch, (l << 8) | t);
+      }
+  tables.set(encoding, table);
   return table;
 }
 
-/** The GBK bytes of `text` (ASCII as itself); throws on a character GBK lacks. */
-export function encodeGbk(text: string): Uint8Array {
-  const t = encodeTable();
+function encode(text: string, encoding: 'gb18030' | 'big5'): Uint8Array {
+  const t = encodeTable(encoding);
   const out: number[] = [];
   for (const ch of text) {
     const c = ch.codePointAt(0)!;
@@ -28,8 +50,18 @@ export function encodeGbk(text: string): Uint8Array {
       continue;
     }
     const code = t.get(ch);
-    if (code === undefined) throw new Error(`no GBK code for '${ch}'`);
+    if (code === undefined) throw new Error(`no ${encoding} code for '${ch}'`);
     out.push(code >> 8, code & 0xff);
   }
   return new Uint8Array(out);
+}
+
+/** The GBK bytes of `text` (ASCII as itself); throws on a character GBK lacks. */
+export function encodeGbk(text: string): Uint8Array {
+  return encode(text, 'gb18030');
+}
+
+/** The Big5 bytes of `text` (ASCII as itself); throws on a character Big5 lacks (simplified 马, 进). */
+export function encodeBig5(text: string): Uint8Array {
+  return encode(text, 'big5');
 }

@@ -20,6 +20,10 @@ export const ASSET_URLS = Object.freeze({
   network: new URL('./kirin.knet', import.meta.url).href,
   /** Kirin's default opening book (src/book/kirin.book), what OwnBook plays from unless BookFile names another. */
   book: new URL('./kirin.book', import.meta.url).href,
+  /** Kirin's explorer of master games (src/explorer/masters.explorer), fetched only when a page asks for it. */
+  explorer: new URL('./masters.explorer', import.meta.url).href,
+  /** Kirin's puzzles from master games (src/puzzles/puzzles.json), fetched only when a page asks for them. */
+  puzzles: new URL('./puzzles.json', import.meta.url).href,
 });
 
 /** The files' URLs by name (what the search thread is handed in its first message). */
