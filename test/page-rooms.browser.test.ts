@@ -2,7 +2,7 @@
 // /usr/bin/chromium, driven by playwright-core; skipped where it is absent):
 // a piece dragged from h2 to e2 plays 炮二平五 and the right button draws an
 // arrow; with the browser's language
-// zh-CN every label shown is Chinese (every tab, a game on the clock and its
+// zh-CN every label shown is Chinese (every tab, the explorer and a puzzle, a game on the clock and its
 // end, the library, the board editor), with en-US English, with zh-TW
 // Traditional (moves too: 馬8進7), and the player's own choice of language is
 // kept; a variation promoted in the move list is the main line of the PGN
@@ -114,8 +114,11 @@ async function everyTabShown(page: Page): Promise<string[]> {
   const look = async (): Promise<void> => {
     texts.push(...(await shownTexts(page)), ...(await optionTexts(page)));
   };
-  for (const tab of ['moves', 'review', 'play', 'library', 'explorer', 'settings']) {
+  for (const tab of ['moves', 'review', 'play', 'library', 'explorer', 'practice', 'settings']) {
     await showTab(page, tab);
+    // The explorer's moves and the puzzle, once fetched.
+    if (tab === 'explorer') await page.waitForSelector('#tab-explorer tr.explorer-row', { timeout: 60_000 });
+    if (tab === 'practice') await page.waitForSelector('#tab-practice .practice-task', { timeout: 60_000 });
     await look();
   }
   // A game on the clock, and the game over (resigned): the clocks, the buttons, the result, then its review.
@@ -191,6 +194,11 @@ test(
           '设置',
           '复盘',
           '开始对局',
+          '开局库',
+          '炮二平五',
+          '练习',
+          '提示',
+          '下一题',
           '认输',
           '黑胜：红方认输',
           '棋谱库',
@@ -224,7 +232,17 @@ test(
         assert.equal(await page.evaluate('document.documentElement.lang'), 'en');
         assert.match((await page.textContent('#status')) ?? '', /^Analysis: Red to move$/);
         const shown = await everyTabShown(page);
-        for (const label of ['Moves', 'Settings', 'Review game', 'Resign', 'Black wins: Red resigned', 'Set up'])
+        for (const label of [
+          'Moves',
+          'Settings',
+          'Review game',
+          'Resign',
+          'Black wins: Red resigned',
+          'Set up',
+          'Openings',
+          'Practice',
+          'Next puzzle',
+        ])
           assert.ok(shown.includes(label), `${label} is shown`);
         assert.deepEqual(
           shown.filter((s) => chinese.has(s)),

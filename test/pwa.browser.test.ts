@@ -127,6 +127,19 @@ test(
         [cacheName]: build!.precache.urls.map((u) => new URL(u, served.url).href).sort(),
       });
       assert.ok(build!.precache.urls.includes('dist/kirin.knet') && build!.precache.urls.includes('./'));
+      // The explorer and the puzzles are not downloaded on the first visit; the first fetch keeps them.
+      const lazy = build!.precache.lazy.map((u) => new URL(u, served.url).href).sort();
+      assert.deepEqual(lazy, [
+        new URL('dist/masters.explorer', served.url).href,
+        new URL('dist/puzzles.json', served.url).href,
+      ]);
+      const sizes = (await page.evaluate(
+        `Promise.all(${JSON.stringify(lazy)}.map((u) => fetch(u).then((r) => r.arrayBuffer()).then((b) => b.byteLength)))`,
+      )) as number[];
+      assert.deepEqual(sizes, [build!.sizes['masters.explorer'], build!.sizes['puzzles.json']]);
+      assert.deepEqual(await cachesOf(page), {
+        [cacheName]: [...build!.precache.urls.map((u) => new URL(u, served.url).href), ...lazy].sort(),
+      });
 
       // Offline, and the host gone: a reload still loads the page, isolated, and Kirin answers.
       await page.context().setOffline(true);
@@ -137,6 +150,11 @@ test(
       assert.equal(await page.isHidden('#fatal'), true);
       const offline = await kirinAnswers(page);
       assert.match(offline, /\d+\. \S/, `Kirin's line offline: ${offline}`);
+      // The explorer fetched online is there offline.
+      assert.equal(
+        await page.evaluate(`fetch('dist/masters.explorer').then((r) => r.arrayBuffer()).then((b) => b.byteLength)`),
+        build!.sizes['masters.explorer'],
+      );
 
       // A new build (a stylesheet changed) replaces the offline copy when the host is back.
       appendFileSync(join(site, 'style.css'), '\n/* a new build */\n');

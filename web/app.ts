@@ -15,6 +15,8 @@
 //   play/        a game against Kirin on the clock (the 对弈 tab, the clocks)
 //   library/     the games kept in this browser (the 棋谱库 tab, the session)
 //   editor/      the board editor (摆棋, a dialog)
+//   explorer/    the masters' moves for the position shown (the 开局库 tab)
+//   practice/    puzzles from master games, Kirin defending (the 练习 tab)
 //   io/          import, export, FEN, the address
 //   settings/    the 设置 tab and the choices kept in the browser
 //   shell/       the tabs and the navigation
@@ -27,6 +29,7 @@ import { createSounds } from './board/sound.js';
 import { mountBoard } from './board/view.js';
 import { $ } from './dom.js';
 import { mountEditorDialog } from './editor/index.js';
+import { mountExplorerRoom } from './explorer/room.js';
 import { joinCatalogs, translateLabels, translator, type Translate } from './i18n/i18n.js';
 import { chooseLanguage } from './i18n/language.js';
 import { ROOM_MESSAGES } from './i18n/rooms.js';
@@ -35,6 +38,7 @@ import { mountLibrary, openLibrary, type LibraryRoom } from './library/index.js'
 import { mountMoves } from './moves/moves.js';
 import { createPage, isNotation } from './page.js';
 import { mountPlay, type PlayRoom } from './play/index.js';
+import { mountPracticeRoom } from './practice/room.js';
 import { reviewMark, mountReview } from './review/review.js';
 import { createReviewState } from './review/state.js';
 import { storedPrefs } from './settings/prefs.js';
@@ -106,6 +110,8 @@ async function main(): Promise<void> {
     { top: $('clock-top'), bottom: $('clock-bottom') },
     { sounds, bookMoves, review, keep: (game) => library?.played(game) },
   );
+  mountExplorerRoom(ctx, $('tab-explorer'), { opened: (game) => library?.imported([game]) });
+  mountPracticeRoom(ctx, $('tab-practice'), board);
   const look = mountSettings(ctx, {
     prefs,
     board,

@@ -28,9 +28,12 @@
 // - ctx.block(name, on): a room that must keep the board still (a review
 //   running, Kirin thinking) says so; ctx.canMove() is what the board asks.
 // - ctx.mode: 'analysis' (the board is the player's: either side moves, and
-//   Kirin searches the position shown while ctx.analysing) or 'play' (a game
+//   Kirin searches the position shown while ctx.analysing), 'play' (a game
 //   against Kirin runs: web/play/ owns the engine, the player moves
-//   ctx.humanSide when the game's gate lets them: ctx.setGate).
+//   ctx.humanSide when the game's gate lets them: ctx.setGate) or 'practice'
+//   (a puzzle is on the board: web/practice/'s gate takes the player's moves
+//   and plays Kirin's defence; no analysis). One mode at a time: the room that
+//   sets a mode sets its gate, and a room whose mode is left stops.
 // - ctx.offerMove(move): the player's move on the board; a game's gate may
 //   refuse it (not the player's turn, the flag fell), else it is played.
 // - ctx.showTab(id): brings a panel's tab to the front (#tab-moves,
@@ -67,7 +70,7 @@ export interface Change {
 }
 
 /** @public */
-export type Mode = 'analysis' | 'play';
+export type Mode = 'analysis' | 'play' | 'practice';
 
 /** What a game against Kirin says about the player's moves (web/play/): whether one may be made now, and whether it is taken. */
 export interface MoveGate {
@@ -270,6 +273,7 @@ export function createPage(opts: {
     canMove() {
       if (blockers.size > 0 || ctx.judgement().result !== 'none') return false;
       if (mode === 'analysis') return true;
+      if (mode === 'practice') return gate !== null && gate.canMove();
       // In a game: the player's side, at the game's last move (not while looking back), when the game lets them.
       return pos.side === humanSide && treeAt(game, path).children.length === 0 && gate !== null && gate.canMove();
     },

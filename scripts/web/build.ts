@@ -195,7 +195,9 @@ export async function writeServiceWorker(path: string, precache: Precache): Prom
     minify: true,
     logLevel: 'silent',
     entryPoints: [join(repoRoot(), 'web', 'pwa', 'sw.ts')],
-    define: { KIRIN_PRECACHE: JSON.stringify({ version: precache.version, urls: precache.urls }) },
+    define: {
+      KIRIN_PRECACHE: JSON.stringify({ version: precache.version, urls: precache.urls, lazy: precache.lazy }),
+    },
     write: false,
   });
   const code = r.outputFiles[0].contents;
@@ -273,7 +275,8 @@ if (isMain(import.meta.url)) {
       const p = r as PageBuild;
       process.stdout.write(`${relative(process.cwd(), p.serviceWorker.path)}  ${p.serviceWorker.bytes} bytes\n`);
       process.stdout.write(
-        `offline cache: ${p.precache.urls.length} files, ${p.precache.bytes} bytes (version ${p.precache.version})\n`,
+        `offline cache: ${p.precache.urls.length} files, ${p.precache.bytes} bytes (version ${p.precache.version});` +
+          ` kept when first used: ${p.precache.lazy.length} files, ${p.precache.lazyBytes} bytes\n`,
       );
     }
   } catch (e) {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { repoRoot } from '../../commands/lib.js';
-import { PAGE_FILES, pageFiles, precacheOf, precacheUrl, precacheVersion } from './precache.js';
+import { LAZY_FILES, PAGE_FILES, pageFiles, precacheOf, precacheUrl, precacheVersion } from './precache.js';
 
 const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);
 
@@ -38,6 +38,10 @@ test('precacheUrl: index.html is kept as the folder itself', () => {
   assert.equal(precacheUrl('icons/icon-192.png'), 'icons/icon-192.png');
 });
 
+test('LAZY_FILES: the explorer and the puzzles, which the library fetches only when asked', () => {
+  assert.deepEqual([...LAZY_FILES].sort(), ['masters.explorer', 'puzzles.json']);
+});
+
 test("pageFiles: web/'s page, stylesheets, manifest and icons", () => {
   const files = pageFiles(join(repoRoot(), 'web'));
   for (const f of [...PAGE_FILES, 'style.css', 'icons/icon-192.png', 'icons/apple-touch-icon.png'])
@@ -58,7 +62,8 @@ test("precacheOf: a site's files and its dist/'s, their bytes, and a version tha
     mkdirSync(join(dir, 'dist'));
     writeFileSync(join(dir, 'dist', 'app.js'), 'app');
     writeFileSync(join(dir, 'dist', 'kirin.knet'), 'net');
-    const p = precacheOf(dir, join(dir, 'dist'), ['app.js', 'kirin.knet']);
+    writeFileSync(join(dir, 'dist', 'masters.explorer'), 'explorer');
+    const p = precacheOf(dir, join(dir, 'dist'), ['app.js', 'kirin.knet', 'masters.explorer']);
     assert.deepEqual(p.urls, [
       './',
       'manifest.webmanifest',
@@ -71,9 +76,16 @@ test("precacheOf: a site's files and its dist/'s, their bytes, and a version tha
     ]);
     const pageBytes = PAGE_FILES.reduce((n, f) => n + f.length, 0);
     assert.equal(p.bytes, pageBytes + 3 + 3 + 3 + 3 + 3);
-    assert.equal(precacheOf(dir, join(dir, 'dist'), ['app.js', 'kirin.knet']).version, p.version);
+    // The explorer is not stored on install but kept when first fetched; it is of the build's version.
+    assert.deepEqual(p.lazy, ['dist/masters.explorer']);
+    assert.equal(p.lazyBytes, 'explorer'.length);
+    const files = ['app.js', 'kirin.knet', 'masters.explorer'];
+    assert.equal(precacheOf(dir, join(dir, 'dist'), files).version, p.version);
+    writeFileSync(join(dir, 'dist', 'masters.explorer'), 'explorer2');
+    const q = precacheOf(dir, join(dir, 'dist'), files);
+    assert.notEqual(q.version, p.version);
     writeFileSync(join(dir, 'dist', 'kirin.knet'), 'net2');
-    assert.notEqual(precacheOf(dir, join(dir, 'dist'), ['app.js', 'kirin.knet']).version, p.version);
+    assert.notEqual(precacheOf(dir, join(dir, 'dist'), files).version, q.version);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

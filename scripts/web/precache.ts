@@ -10,7 +10,10 @@
 // A file a later feature adds: one the library fetches beside kirin.js (`new
 // URL('./name', import.meta.url)`, src/platform/browser/assets.ts) is copied
 // into dist/ and kept with no more work; one that lives beside index.html is
-// added to PAGE_FILES (or put in a folder of PAGE_FOLDERS).
+// added to PAGE_FILES (or put in a folder of PAGE_FOLDERS). A large file only
+// some visits need (the explorer of master games, the puzzles) is named in
+// LAZY_FILES: the worker does not download it on install but keeps it when
+// the page first fetches it, so it too works offline after its first use.
 
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -18,6 +21,13 @@ import { join } from 'node:path';
 
 /** The page's own files beside index.html kept offline (each must exist), besides every *.css there. */
 export const PAGE_FILES: readonly string[] = ['index.html', 'manifest.webmanifest', 'glyphs-OFL.txt'];
+
+/**
+ * Files of dist/ that are fetched only when the player asks for them (the 开局库
+ * tab, 练习): kept at run time when first fetched, not stored on install, so that
+ * a first visit does not download 1.3 MB it may never use.
+ */
+export const LAZY_FILES: readonly string[] = ['masters.explorer', 'puzzles.json'];
 
 /** The page's folders whose every file is kept offline. */
 const PAGE_FOLDERS: readonly string[] = ['icons'];
@@ -63,10 +73,14 @@ export function precacheVersion(files: readonly PrecacheFile[]): string {
 /** What sw.js is built with, and the cache's size. */
 export interface Precache {
   version: string;
-  /** Relative to sw.js: the page's files, then dist/'s. */
+  /** Relative to sw.js: the page's files, then dist/'s, stored on install. */
   urls: string[];
-  /** The bytes of all the files (what the cache holds). */
+  /** The bytes of the files stored on install. */
   bytes: number;
+  /** Relative to sw.js: dist/'s LAZY_FILES, kept when first fetched. */
+  lazy: string[];
+  /** Their bytes (what the cache holds more once each was used). */
+  lazyBytes: number;
 }
 
 /**
@@ -74,13 +88,20 @@ export interface Precache {
  * into `distDir`, which is served as the page's dist/ folder.
  */
 export function precacheOf(pageDir: string, distDir: string, distFiles: readonly string[]): Precache {
+  const dist = (names: readonly string[]): PrecacheFile[] =>
+    names.map((f) => ({ url: `dist/${f}`, bytes: readFileSync(join(distDir, f)) }));
   const files: PrecacheFile[] = [
     ...pageFiles(pageDir).map((f) => ({ url: precacheUrl(f), bytes: readFileSync(join(pageDir, f)) })),
-    ...distFiles.map((f) => ({ url: `dist/${f}`, bytes: readFileSync(join(distDir, f)) })),
+    ...dist(distFiles.filter((f) => !LAZY_FILES.includes(f))),
   ];
+  const lazy = dist(distFiles.filter((f) => LAZY_FILES.includes(f)));
+  const sum = (fs: readonly PrecacheFile[]): number => fs.reduce((n, f) => n + f.bytes.length, 0);
   return {
-    version: precacheVersion(files),
+    // The lazy files are of the build too: a new explorer is a new cache.
+    version: precacheVersion([...files, ...lazy]),
     urls: files.map((f) => f.url),
-    bytes: files.reduce((n, f) => n + f.bytes.length, 0),
+    bytes: sum(files),
+    lazy: lazy.map((f) => f.url),
+    lazyBytes: sum(lazy),
   };
 }

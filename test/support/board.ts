@@ -9,6 +9,9 @@ import type { Page } from 'playwright-core';
 export async function squarePoint(page: Page, name: string): Promise<{ x: number; y: number }> {
   // The board in view first (a click on a panel below it may have scrolled it away, on a phone).
   await page.locator('#board').scrollIntoViewIfNeeded();
+  // A scroll reaches chessgroundx (which then measures the board again) at the next frame: a click
+  // before it would land where the board was.
+  await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
   const box = (await page.locator('#board cg-board').boundingBox())!;
   const flipped = (await page.getAttribute('#board', 'data-flipped')) === 'yes';
   const file = name.charCodeAt(0) - 97;

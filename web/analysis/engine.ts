@@ -217,7 +217,7 @@ export function mountAnalysis(
       : '';
     const toggle = $<HTMLInputElement>('analysis');
     toggle.checked = ctx.analysing;
-    toggle.disabled = ctx.mode === 'play';
+    toggle.disabled = ctx.mode !== 'analysis';
   };
 
   const render = (): void => {

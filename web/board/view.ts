@@ -20,6 +20,8 @@ export interface BoardView {
   setArrows(arrows: readonly Arrow[]): void;
   /** The piece set and the board's colours. */
   setLook(set: PieceSet, theme: BoardTheme): void;
+  /** Circles a square (0..89; a puzzle's hint) until the position changes. */
+  mark(square: number): void;
 }
 
 /** chessgroundx's colour of a side (RED 0, BLACK 1). */
@@ -136,6 +138,9 @@ export function mountBoard(ctx: PageContext, el: HTMLElement, sounds: Sounds): B
     setArrows(a) {
       shownArrows = a;
       arrows.innerHTML = a.length > 0 ? arrowsSvg(a, ctx.flipped) : '';
+    },
+    mark(square) {
+      ground.setShapes([{ orig: squareKey(square), brush: 'green' }]);
     },
     setLook(set, theme) {
       style.textContent = boardCss(set, theme);

@@ -6,9 +6,11 @@ import { ANALYSIS_MESSAGES } from '../analysis/messages.js';
 import { GAME_MESSAGES } from '../game/messages.js';
 import { IO_MESSAGES } from '../io/messages.js';
 import { EDITOR_MESSAGES } from '../editor/messages.js';
+import { EXPLORER_MESSAGES } from '../explorer/messages.js';
 import { LIBRARY_MESSAGES } from '../library/messages.js';
 import { MOVES_MESSAGES } from '../moves/messages.js';
 import { PLAY_MESSAGES } from '../play/messages.js';
+import { PRACTICE_MESSAGES } from '../practice/messages.js';
 import { PWA_MESSAGES } from '../pwa/messages.js';
 import { REVIEW_MESSAGES } from '../review/messages.js';
 import { SETTINGS_MESSAGES } from '../settings/messages.js';
@@ -26,5 +28,7 @@ export const ROOM_MESSAGES: Readonly<Record<string, RoomMessages>> = {
   play: PLAY_MESSAGES,
   library: LIBRARY_MESSAGES,
   editor: EDITOR_MESSAGES,
+  explorer: EXPLORER_MESSAGES,
+  practice: PRACTICE_MESSAGES,
   pwa: PWA_MESSAGES,
 };

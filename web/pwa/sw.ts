@@ -10,7 +10,9 @@
 // - Offline: on install it stores the page's files (the list the build wrote
 //   into KIRIN_PRECACHE: the page, its stylesheets, icons and manifest, the
 //   bundles, the kernels, the network, the book) in a cache named by a hash of
-//   their contents; on activate it deletes this page's older caches. The page
+//   their contents, and the large files only some visits use (KIRIN_PRECACHE.lazy:
+//   the explorer, the puzzles) in the same cache when the page first fetches
+//   them; on activate it deletes this page's older caches. The page
 //   itself (a navigation) comes from the network first and from the cache when
 //   the network fails; every other file from the cache first. A new build
 //   changes the hash, so sw.js changes; the browser installs the new worker on
@@ -25,12 +27,18 @@ import { withIsolation } from './isolation.js';
 declare let self: ServiceWorkerGlobalScope;
 
 /** Filled in by the build (esbuild's define): the files kept offline, relative to sw.js, and a hash of their contents. */
-declare const KIRIN_PRECACHE: { readonly version: string; readonly urls: readonly string[] };
+declare const KIRIN_PRECACHE: {
+  readonly version: string;
+  readonly urls: readonly string[];
+  /** Large files only some visits use (the explorer, the puzzles): kept when first fetched, not on install. */
+  readonly lazy: readonly string[];
+};
 
 /** This page's caches (one page per scope: two copies of the page on one site keep apart). */
 const CACHE_PREFIX = `kirin ${self.registration.scope} `;
 const CACHE = CACHE_PREFIX + KIRIN_PRECACHE.version;
 const PRECACHE = KIRIN_PRECACHE.urls.map((u) => new URL(u, self.location.href).href);
+const LAZY = new Set(KIRIN_PRECACHE.lazy.map((u) => new URL(u, self.location.href).href));
 /** The page's folder, under which the page (index.html) is kept. */
 const PAGE = new URL('./', self.location.href).href;
 
@@ -81,8 +89,17 @@ async function networkFirst(request: Request, url: URL): Promise<Response> {
   }
 }
 
-/** Any other file: the cached copy, else the network (a file not kept offline, such as a network the player loads). */
+/**
+ * Any other file: the cached copy, else the network (a file not kept offline,
+ * such as a network the player loads). A lazy file of the build fetched whole
+ * is kept then, so that it works offline after its first use.
+ */
 async function cacheFirst(request: Request): Promise<Response> {
-  const kept = await (await caches.open(CACHE)).match(request);
-  return withIsolation(kept ?? (await fetch(request)));
+  const cache = await caches.open(CACHE);
+  const kept = await cache.match(request);
+  if (kept) return withIsolation(kept);
+  const response = await fetch(request);
+  const url = new URL(request.url);
+  if (response.status === 200 && LAZY.has(url.origin + url.pathname)) await cache.put(url.href, response.clone());
+  return withIsolation(response);
 }
