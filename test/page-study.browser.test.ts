@@ -215,3 +215,50 @@ test(
     }
   },
 );
+
+test(
+  'the referee: a perpetual chase played on the board ends the game with its ruling; 谁应变着？ judges the line shown',
+  { skip, timeout: 60_000 },
+  async () => {
+    // A rook chases a knight back and forth (AsianRule, the page's default: red must change).
+    const fen = '4k4/9/6n2/9/9/9/9/7R1/9/3K5 w - - 0 1';
+    const { page, errors } = await open(`${url}#fen=${encodeURIComponent(fen)}&moves=h2g2,g7h9,g2h2`, 'zh-CN');
+    try {
+      assert.equal(await page.isHidden('#referee'), true, 'nothing to rule on yet');
+      await clickMove(page, 'h9g7');
+      await page.waitForSelector('#referee:not([hidden])');
+      assert.equal(await page.textContent('#status'), '对局结束：黑胜（长捉）');
+      const ruling = await page.$$eval('#referee span', (s) => s.map((e) => e.textContent));
+      assert.deepEqual(ruling, [
+        '第 1 至 4 着回到开始的局面，4 着一个循环：',
+        '红方车二平三捉黑马（g7），用红车（g2）。',
+        '黑方马7退8是闲着。',
+        '红方车三平二捉黑马（h9），用红车（h2）。',
+        '黑方马8进7是闲着。',
+        '红方每着都捉子。',
+        '黑方只走闲着。',
+        '红方必须变着：长捉判负；红方若继续重复，判黑方胜。',
+        '规则在第 4 着后结束对局：黑胜（长捉）。',
+      ]);
+      assert.match((await page.textContent('#referee h4')) ?? '', /^裁判（亚洲规则）$/);
+      // One move back the game goes on; the line shown still repeats, and the player may ask.
+      await page.keyboard.press('ArrowLeft');
+      await page.waitForSelector('#referee', { state: 'hidden' });
+      assert.equal(await page.isVisible('#referee-ask'), true);
+      await page.click('#referee-ask');
+      await page.waitForSelector('#referee:not([hidden])');
+      assert.ok(
+        (await page.$$eval('#referee span', (s) => s.map((e) => e.textContent))).includes(
+          '红方必须变着：长捉判负；红方若继续重复，判黑方胜。',
+        ),
+      );
+      // At the start of a line that does not repeat there is nothing to ask.
+      await page.click('#new-board');
+      await page.waitForSelector('#referee-ask', { state: 'hidden' });
+      assert.equal(await page.isHidden('#referee'), true);
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.context().close();
+    }
+  },
+);

@@ -17,6 +17,7 @@
 //   editor/      the board editor (摆棋, a dialog)
 //   explorer/    the masters' moves for the position shown (the 开局库 tab)
 //   practice/    puzzles from master games, Kirin defending (the 练习 tab)
+//   referee/     the rules' ruling on a repetition, in words (谁应变着？)
 //   io/          import, export, FEN, the address
 //   settings/    the 设置 tab and the choices kept in the browser
 //   shell/       the tabs and the navigation
@@ -39,6 +40,7 @@ import { mountMoves } from './moves/moves.js';
 import { createPage, isNotation } from './page.js';
 import { mountPlay, type PlayRoom } from './play/index.js';
 import { mountPracticeRoom } from './practice/room.js';
+import { mountReferee } from './referee/room.js';
 import { reviewMark, mountReview } from './review/review.js';
 import { createReviewState } from './review/state.js';
 import { storedPrefs } from './settings/prefs.js';
@@ -112,6 +114,7 @@ async function main(): Promise<void> {
   );
   mountExplorerRoom(ctx, $('tab-explorer'), { opened: (game) => library?.imported([game]) });
   mountPracticeRoom(ctx, $('tab-practice'), board);
+  mountReferee(ctx, { box: $('referee'), ask: $<HTMLButtonElement>('referee-ask') });
   const look = mountSettings(ctx, {
     prefs,
     board,

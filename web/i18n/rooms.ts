@@ -12,6 +12,7 @@ import { MOVES_MESSAGES } from '../moves/messages.js';
 import { PLAY_MESSAGES } from '../play/messages.js';
 import { PRACTICE_MESSAGES } from '../practice/messages.js';
 import { PWA_MESSAGES } from '../pwa/messages.js';
+import { REFEREE_MESSAGES } from '../referee/messages.js';
 import { REVIEW_MESSAGES } from '../review/messages.js';
 import { SETTINGS_MESSAGES } from '../settings/messages.js';
 import { SHELL_MESSAGES } from '../shell/messages.js';
@@ -31,4 +32,5 @@ export const ROOM_MESSAGES: Readonly<Record<string, RoomMessages>> = {
   explorer: EXPLORER_MESSAGES,
   practice: PRACTICE_MESSAGES,
   pwa: PWA_MESSAGES,
+  referee: REFEREE_MESSAGES,
 };
