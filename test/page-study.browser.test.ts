@@ -6,7 +6,11 @@
 // the library; 练习 shows a puzzle on the board, takes its solution played on
 // the board with Kirin's defence between the moves, says so, keeps the
 // progress, and the next puzzle comes; a wrong move is put back, and another
-// game opened ends practice (the board is the player's again).
+// game opened ends practice (the board is the player's again); a perpetual
+// chase played on the board ends the game with the referee's ruling in words,
+// and 谁应变着？ asks for it; a Big5 file is read with the automatic encoding
+// (and refused when GBK is chosen), and a variation with an illegal move is left
+// out and said.
 
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -256,6 +260,39 @@ test(
       await page.click('#new-board');
       await page.waitForSelector('#referee-ask', { state: 'hidden' });
       assert.equal(await page.isHidden('#referee'), true);
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.context().close();
+    }
+  },
+);
+
+test(
+  'game files: a Big5 file read with the automatic encoding, refused in GBK; a broken variation left out and said',
+  { skip, timeout: 60_000 },
+  async () => {
+    const big5 = join(repoRoot(), 'test', 'data', 'games', 'ccpd-big5.pgn');
+    const { page, errors } = await open(url, 'zh-CN');
+    try {
+      assert.equal(await page.inputValue('#import-encoding'), 'auto');
+      await page.setInputFiles('#import-file', big5);
+      await page.waitForFunction("document.querySelectorAll('#moves .move[data-ply]').length > 20");
+      assert.deepEqual((await listedUci(page)).slice(0, 4), ['h2e2', 'h9g7', 'h0g2', 'i9h9']);
+      assert.match((await page.textContent('#import-note')) ?? '', /ccpd-big5\.pgn：按 Big5 读入/);
+      assert.match((await page.textContent('#game-info')) ?? '', /张雄飞|張雄飛/);
+      assert.equal(await page.textContent('#import-error'), '');
+      // Read as GBK the moves are not moves: the game is refused, and the board keeps the one it shows.
+      await page.selectOption('#import-encoding', 'gb18030');
+      await page.setInputFiles('#import-file', big5);
+      await page.waitForFunction("document.querySelector('#import-error').textContent !== ''");
+      assert.match((await page.textContent('#import-error')) ?? '', /ccpd-big5\.pgn：1 局中有 1 局无法读取/);
+      assert.ok((await listedUci(page)).length > 20, 'the game shown stays');
+      // A variation with an illegal move is left out, said with the reader's words; the game is kept.
+      await page.fill('#pgn', '1. h2e2 h9g7 (1... h7e7 2. h0g2 i9i1) 2. h0g2 *');
+      await page.click('#import-text');
+      await page.waitForFunction("document.querySelector('#import-note').textContent.includes('略去了 1 个')");
+      assert.match((await page.textContent('#import-note')) ?? '', /dropped the variation at move 1 \(Black\)/);
+      assert.deepEqual(await listedUci(page), ['h2e2', 'h9g7', 'h0g2']);
       assert.deepEqual(errors, []);
     } finally {
       await page.context().close();

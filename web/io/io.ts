@@ -12,7 +12,7 @@ import {
   newGame,
   parseGames,
   parseLegalMove,
-  readGames,
+  readGameFile,
   writePgn,
   Position,
   moveToUci,
@@ -20,6 +20,7 @@ import {
   type GameErrorCode,
   type MoveTree,
   type Result,
+  type TextEncoding,
 } from '../../src/browser/index.js';
 import { $ } from '../dom.js';
 import { mainLineNodes, positionAfter } from '../game/tree.js';
@@ -56,8 +57,48 @@ export function mountIo(ctx: PageContext, review: ReviewState, deps: IoDeps): Io
     ctx.setGame(g);
   };
 
-  const showImport = (results: Result<Game, GameErrorCode>[], source: string): void => {
+  /** The encodings offered for a file (the select's values; 'auto': the one whose games read best). */
+  const ENCODINGS: Readonly<Record<string, TextEncoding>> = {
+    'utf-8': 'utf-8',
+    gb18030: 'gb18030',
+    big5: 'big5',
+    'utf-16le': 'utf-16le',
+    'utf-16be': 'utf-16be',
+  };
+  const ENCODING_NAMES: Readonly<Record<TextEncoding, string>> = {
+    'utf-8': 'UTF-8',
+    gb18030: 'GBK',
+    big5: 'Big5',
+    'utf-16le': 'UTF-16LE',
+    'utf-16be': 'UTF-16BE',
+  };
+
+  /** What the reader says about the games read: the encoding of a file, the variations it left out. */
+  const showNote = (good: readonly Game[], source: string, encoding: TextEncoding | null): void => {
+    const note = $('import-note');
+    note.replaceChildren();
+    const say = (text: string): void => {
+      const line = document.createElement('span');
+      line.textContent = text;
+      note.append(line);
+    };
+    if (encoding !== null) say(t('io.encoding-read', { source, encoding: ENCODING_NAMES[encoding] }));
+    const dropped = good.flatMap((g) => g.warnings ?? []);
+    if (dropped.length > 0) {
+      say(t('io.dropped', { n: dropped.length }));
+      // The reader's own words name the game, the variation and the move.
+      for (const w of dropped.slice(0, 5)) say(w);
+      if (dropped.length > 5) say('...');
+    }
+  };
+
+  const showImport = (
+    results: Result<Game, GameErrorCode>[],
+    source: string,
+    encoding: TextEncoding | null = null,
+  ): void => {
     const good = results.flatMap((r) => (r.ok ? [r.value] : []));
+    showNote(good, source, encoding);
     const bad = results.flatMap((r) => (r.ok ? [] : [errorText(t, r.error)]));
     const errors =
       bad.length === 0
@@ -90,7 +131,11 @@ export function mountIo(ctx: PageContext, review: ReviewState, deps: IoDeps): Io
 
   const importFile = (file: File): void => {
     file.arrayBuffer().then(
-      (b) => showImport(readGames(new Uint8Array(b), file.name), file.name),
+      (b) => {
+        const chosen = ENCODINGS[$<HTMLSelectElement>('import-encoding').value];
+        const read = readGameFile(new Uint8Array(b), file.name, chosen ? { encoding: chosen } : {});
+        showImport(read.games, file.name, read.kind === 'pgn' ? read.encoding : null);
+      },
       (e: Error) => ($('import-error').textContent = `${file.name}: ${e.message}`),
     );
   };
@@ -190,8 +235,11 @@ export function mountIo(ctx: PageContext, review: ReviewState, deps: IoDeps): Io
   });
   $('import-text').addEventListener('click', importText);
   $<HTMLInputElement>('import-file').addEventListener('change', (ev) => {
-    const file = (ev.target as HTMLInputElement).files?.[0];
+    const input = ev.target as HTMLInputElement;
+    const file = input.files?.[0];
     if (file) importFile(file);
+    // The same file may be chosen again (in another encoding).
+    input.value = '';
   });
   $<HTMLSelectElement>('import-games').addEventListener('change', (ev) => {
     const g = imported[Number((ev.target as HTMLSelectElement).value)];
