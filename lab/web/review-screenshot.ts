@@ -5,13 +5,14 @@
 // --ply with the tab --tab in front (--scene review, the default). --scene play:
 // a game against Kirin at 10+5 after a few moves, its clocks beside the board
 // (the 对弈 tab); --scene library: the 棋谱库 tab after the reviewed game and
-// the repository's other test games were kept. The screen is saved as PNG. The page's labels and the move list are text: for
+// the repository's other test games were kept; --scene explorer: the 开局库 tab
+// after four moves (no review). The screen is saved as PNG. The page's labels and the move list are text: for
 // Chinese the machine needs a CJK font (Debian's fonts-wqy-microhei or
 // fonts-noto-cjk will do; without one Chromium draws boxes). The board needs none.
 //
 //   node dist/lab/web/review-screenshot.js [--game test/data/games/cchess-test2.pgn]
 //       [--nodes 20000] [--ply 45] [--notation chinese] [--locale zh-CN]
-//       [--width 1280] [--height 800] [--phone] [--tab review] [--scene review|play|library]
+//       [--width 1280] [--height 800] [--phone] [--tab review] [--scene review|play|library|explorer]
 //       [--out docs/images/page-zh.png]
 
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,7 +30,7 @@ const SPEC = commandSpec({
   usage:
     'usage: node dist/lab/web/review-screenshot.js [--game FILE] [--nodes 20000] [--ply 45]\n' +
     '           [--notation chinese|wxf|iccs|uci] [--locale zh-CN] [--width 1280] [--height 800] [--phone]\n' +
-    '           [--tab moves|review|play|settings] [--scene review|play|library] [--out docs/images/page-zh.png]',
+    '           [--tab moves|review|play|settings] [--scene review|play|library|explorer] [--out docs/images/page-zh.png]',
   options: {
     game: { type: 'string' },
     nodes: { type: 'string' },
@@ -88,7 +89,8 @@ async function main(argv: string[]): Promise<number> {
   const phone = cl.flag('phone');
   const tab = cl.string('tab', 'review');
   const scene = cl.string('scene', 'review');
-  if (!['review', 'play', 'library'].includes(scene)) throw new Error(`--scene ${scene}: review, play or library`);
+  if (!['review', 'play', 'library', 'explorer'].includes(scene))
+    throw new Error(`--scene ${scene}: review, play, library or explorer`);
   const out = cl.string('out', repoPath('docs', 'images', 'page-zh.png'));
   if (chromiumMissing('review-screenshot')) return 1;
   const tmp = mkdtempSync(join(tmpdir(), 'kirin-screenshot-'));
@@ -107,6 +109,19 @@ async function main(argv: string[]): Promise<number> {
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
+    if (scene === 'explorer') {
+      // The 开局库 tab after 炮二平五 马8进7 马二进三 车9平8: the masters' moves and their results.
+      await page.goto(`${url}#moves=h2e2,h9g7,h0g2,i9h9`);
+      await page.waitForSelector('body[data-ready="yes"]', { timeout: 30_000 });
+      await page.click('.tab[data-tab="explorer"]');
+      await page.waitForSelector('#tab-explorer tr.explorer-row', { timeout: 60_000 });
+      await page.waitForTimeout(2000); // Kirin's analysis: its arrows and the evaluation bar
+      const png = await page.screenshot();
+      writeFileSync(out, png);
+      process.stdout.write(`${out}: ${png.length} bytes (the explorer)\n`);
+      if (errors.length > 0) process.stdout.write(`# page errors: ${errors.join('; ')}\n`);
+      return 0;
+    }
     await page.goto(url);
     await page.waitForSelector('body[data-ready="yes"]', { timeout: 30_000 });
     await page.click('.tab[data-tab="settings"]');
