@@ -45,7 +45,7 @@ function piece(t: Translate, side: string, name: string, square: string): string
 const other = (side: string): string => (side === 'red' ? 'black' : 'red');
 
 /** One of the verdict's sentences in the player's words. */
-export function messageText(t: Translate, m: Message, moveWords: MoveWords): string {
+function messageText(t: Translate, m: Message, moveWords: MoveWords): string {
   const p = m.params;
   const side = String(p.side ?? '');
   const mover = (): Params => ({ side: sideName(t, side as 'red'), move: moveWords(Number(p.ply), String(p.move)) });
