@@ -223,6 +223,8 @@ test('at phone width the board fits the screen and taps play a move', { skip, ti
     assert.ok(cell >= 32, `a cell is a finger's size: ${cell} px`);
     await startGame(page, '0.2s');
     await tapSquare(page, 'h2');
+    // chessgroundx draws the selection at its next frame.
+    await page.waitForSelector('#board square.move-dest', { timeout: 5_000 }).catch(() => null);
     assert.ok((await page.$$('#board square.move-dest')).length > 0, 'a tap selects the cannon');
     await tapSquare(page, 'e2');
     await page.waitForFunction("document.querySelectorAll('#moves .move[data-ply]').length === 2", null, {

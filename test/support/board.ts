@@ -109,4 +109,6 @@ export async function startGame(
   await page.selectOption('.play-side', side);
   await page.click('.play-start');
   await page.waitForSelector('#tab-play[data-state="playing"]');
+  // Red moves first from the standard start: the board takes the player's moves once it says so.
+  if (side === 'red' && from === 'start') await page.waitForSelector('#board[data-movable="yes"]', { timeout: 30_000 });
 }

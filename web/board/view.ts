@@ -113,6 +113,7 @@ export function mountBoard(ctx: PageContext, el: HTMLElement, sounds: Sounds): B
       movable: { color: movable ? cgColour(pos.side) : undefined, dests: movable ? destinations(pos) : new Map() },
     });
     el.dataset.flipped = ctx.flipped ? 'yes' : 'no';
+    el.dataset.movable = movable ? 'yes' : 'no';
     el.dataset.fen = pos.fen();
     arrows.innerHTML = shownArrows.length > 0 ? arrowsSvg(shownArrows, ctx.flipped) : '';
   };
