@@ -73,6 +73,8 @@ export async function piecesShown(page: Page): Promise<Map<string, string>> {
 
 /** The squares the board offers as destinations of the piece selected. */
 export async function destinationsShown(page: Page): Promise<string[]> {
+  // chessgroundx draws a selection at its next frame.
+  await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
   const keys = await page.$$eval('#board cg-board square.move-dest', (ss) =>
     ss.map((s) => (s as unknown as { cgKey: string }).cgKey),
   );
