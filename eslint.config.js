@@ -5,7 +5,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'web/dist/', 'node_modules/', 'assembly/**/*.ts'] },
+  { ignores: ['dist/', 'web/dist/', 'web/sw.js', 'node_modules/', 'assembly/**/*.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -29,6 +29,7 @@ import { repoRoot } from '../commands/lib.js';
 import { buildWeb } from '../scripts/web/build.js';
 import { CHROMIUM, launchChromium } from '../lab/web/chromium.js';
 import { serveWeb } from '../scripts/web/serve.js';
+import { clickSquare, piecesShown, showTab, squarePoint } from './support/board.js';
 
 const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is absent (Debian package chromium): browser test skipped`;
 
@@ -58,6 +59,7 @@ async function open(
 ): Promise<{ page: Page; errors: string[] }> {
   const context = await browser!.newContext({
     viewport: { width: opts.width, height: opts.height },
+    locale: 'en-US',
     isMobile: opts.phone === true,
     hasTouch: opts.phone === true,
   });
@@ -117,7 +119,7 @@ test(
       assert.deepEqual(await listedUci(page), moves);
       assert.equal(await currentPly(page), '3');
       assert.equal(await shownFen(page), fenAfter(moves.slice(0, 3)));
-      assert.equal(await page.getAttribute('.cell[data-square="g2"]', 'aria-label'), 'g2: red knight');
+      assert.equal((await piecesShown(page)).get('g2'), 'red knight');
       // An address is analysis: Kirin moves for neither side.
       assert.equal(await page.isChecked('#analysis'), true);
       // The opening of the moves shown, and the book's moves for the position shown, as the library gives them.
@@ -135,7 +137,7 @@ test(
 
       await page.keyboard.press('ArrowLeft');
       assert.equal(await shownFen(page), fenAfter(moves.slice(0, 2)));
-      assert.equal(await page.getAttribute('.cell[data-square="g2"]', 'aria-label'), 'g2');
+      assert.equal((await piecesShown(page)).get('g2'), undefined);
       assert.equal((await hashOf(page)).get('ply'), '2');
       await page.keyboard.press('Home');
       assert.equal(await shownFen(page), START_FEN);
@@ -165,14 +167,24 @@ test(
 
       // Flip: Black at the bottom, Red's corner a0 at the top right.
       await page.keyboard.press('f');
-      assert.equal(await page.getAttribute('#board-area', 'data-flipped'), 'yes');
-      const a0 = await page.$eval('.cell[data-square="a0"]', (c) => c.getAttribute('style') ?? '');
-      assert.match(a0, new RegExp(`left: ${(800 / 9).toFixed(4)}\\d*%; top: 0%`));
+      assert.equal(await page.getAttribute('#board', 'data-flipped'), 'yes');
+      // Red's rook a0 is drawn in the top right corner's cell.
+      const board = (await page.locator('#board cg-board').boundingBox())!;
+      const a0 = await page.evaluate(
+        `(() => { const p = [...document.querySelectorAll('#board piece')].find((e) => e.cgKey === 'a1');` +
+          ` const r = p.getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 }; })()`,
+      );
+      const { x, y } = a0 as { x: number; y: number };
+      assert.ok(Math.abs(x - (board.x + (board.width * 8.5) / 9)) < 3, `a0 at the right: ${x}`);
+      assert.ok(Math.abs(y - (board.y + board.height / 20)) < 3, `a0 at the top: ${y}`);
+      const point = await squarePoint(page, 'a0');
+      assert.ok(Math.abs(point.x - x) < 1 && Math.abs(point.y - y) < 1, 'the tests find a0 where it is drawn');
       assert.equal((await hashOf(page)).get('flip'), '1');
 
       // A move other than the game's next one is a variation; the address follows the line shown.
-      await page.click('.cell[data-square="b0"]');
-      await page.click('.cell[data-square="c2"]');
+      await clickSquare(page, 'b0');
+      await clickSquare(page, 'c2');
+      await page.waitForFunction("document.querySelector('#moves .move.current')?.dataset.uci === 'b0c2'");
       assert.equal(await page.$$eval('#moves .variation .move', (m) => m.length), 1);
       assert.equal(await page.getAttribute('#moves .move.current', 'data-uci'), 'b0c2');
       assert.deepEqual(await listedUci(page), moves, 'the main line stays');
@@ -185,7 +197,7 @@ test(
       try {
         assert.equal(await shownFen(again.page), fenAfter(['h2e2', 'h9g7', 'b0c2']));
         assert.deepEqual(await listedUci(again.page), ['h2e2', 'h9g7', 'b0c2']);
-        assert.equal(await again.page.getAttribute('#board-area', 'data-flipped'), 'yes');
+        assert.equal(await again.page.getAttribute('#board', 'data-flipped'), 'yes');
         assert.deepEqual(again.errors, []);
       } finally {
         await again.page.context().close();
@@ -227,6 +239,7 @@ test(
     try {
       // The default notation is Chinese.
       assert.equal(await page.inputValue('#notation'), 'chinese');
+      await showTab(page, 'settings');
       await page.fill('#pgn', readFileSync(join(repoRoot(), 'test', 'data', 'games', 'xqdb-wxf.pgn'), 'utf8'));
       await page.click('#import-text');
       assert.equal(await page.textContent('#import-error'), '');
@@ -242,6 +255,7 @@ test(
       await page.selectOption('#notation', 'iccs');
       assert.deepEqual(await listedMoves(page), written(wxf[0], 'iccs'));
       await page.selectOption('#notation', 'chinese');
+      await showTab(page, 'moves');
 
       await page.selectOption('#import-games', '2');
       assert.deepEqual(await listedMoves(page), written(wxf[2], 'chinese'));
@@ -258,10 +272,12 @@ test(
       assert.deepEqual(mainLine(back[0].value).map(moveToUci), mainLine(wxf[2]).map(moveToUci));
       assert.equal(back[0].value.headers.Red, 'LIU DaHua');
       // The notation chosen stays on this browser.
+      await showTab(page, 'settings');
       await page.selectOption('#notation', 'wxf');
       await page.reload();
       await page.waitForSelector('body[data-ready="yes"]');
       assert.equal(await page.inputValue('#notation'), 'wxf');
+      await showTab(page, 'settings');
       await page.selectOption('#notation', 'chinese');
 
       // A file: the same games in Chinese notation, moves run together.
@@ -288,7 +304,9 @@ test(
   async () => {
     const { page, errors } = await open(url);
     try {
+      await showTab(page, 'settings');
       await page.selectOption('#notation', 'uci');
+      await showTab(page, 'moves');
       await page.selectOption('#multipv', '2');
       await page.check('#analysis');
       const arrowsAndLines = (n: number): string =>
@@ -396,6 +414,7 @@ test(
       await page.uncheck('#analysis');
 
       // A long review, cancelled once it is under way: no marks.
+      await showTab(page, 'review');
       await page.fill('#review-nodes', '2000000');
       await page.click('#review-start');
       assert.equal(await page.getAttribute('body', 'data-review'), 'running');
@@ -429,6 +448,15 @@ test(
       // The chart: a hit area per position; a click goes to that move.
       assert.equal(await page.$$eval('#review-chart rect.ply', (r) => r.length), moves.length + 1);
       assert.ok((await page.$$eval('#review-chart circle.marker.blunder', (c) => c.length)) >= 1);
+      // Each point's tooltip: the move, its score and the review's verdict, in the page's words.
+      assert.match(
+        (await page.textContent(`#review-chart rect.ply[data-ply="${blunderPly}"] title`)) ?? '',
+        /^3\. \S+ [+-]\d+\.\d\d \(blunder, best \S+\)$/,
+      );
+      assert.match(
+        (await page.textContent('#review-chart rect.ply[data-ply="0"] title')) ?? '',
+        /^start [+-]\d+\.\d\d$/,
+      );
       await page.click(`#review-chart rect.ply[data-ply="${blunderPly}"]`);
       assert.equal(await currentPly(page), String(blunderPly));
       assert.equal(await shownFen(page), fenAfter(moves.slice(0, blunderPly)));

@@ -21,6 +21,7 @@ import { buildWeb } from '../scripts/web/build.js';
 import { CHROMIUM, launchChromium } from '../lab/web/chromium.js';
 import { decodePng, type Pixels } from './support/png.js';
 import { serveWeb } from '../scripts/web/serve.js';
+import { piecesShown, showTab, squarePoint, startGame, tapSquare } from './support/board.js';
 
 const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is absent (Debian package chromium): browser test skipped`;
 
@@ -52,12 +53,14 @@ after(async () => {
 async function open(
   b: Browser,
   base: string,
-  opts: { width: number; height: number; phone?: boolean },
+  opts: { width: number; height: number; phone?: boolean; noServiceWorker?: boolean },
 ): Promise<{ page: Page; errors: string[] }> {
   const context = await b.newContext({
     viewport: { width: opts.width, height: opts.height },
+    locale: 'en-US',
     isMobile: opts.phone === true,
     hasTouch: opts.phone === true,
+    serviceWorkers: opts.noServiceWorker === true ? 'block' : 'allow',
   });
   const page = await context.newPage();
   const errors: string[] = [];
@@ -89,6 +92,23 @@ function inkMask(p: Pixels, box: { x: number; y: number; w: number; h: number },
       mask.push(Math.abs(p.rgba[i] - r0) + Math.abs(p.rgba[i + 1] - g0) + Math.abs(p.rgba[i + 2] - b0) > 90);
     }
   return mask;
+}
+/** The mean colour of the ink (pixels more than 90 from the ground) in a box of the picture. */
+function inkColour(p: Pixels, box: { x: number; y: number; w: number; h: number }, ground: string): number[] {
+  const [r0, g0, b0] = rgb(ground);
+  const sum = [0, 0, 0];
+  let n = 0;
+  for (let y = Math.floor(box.y * p.height); y < (box.y + box.h) * p.height; y++)
+    for (let x = Math.floor(box.x * p.width); x < (box.x + box.w) * p.width; x++) {
+      const i = (y * p.width + x) * 4;
+      const [r, g, b] = [p.rgba[i], p.rgba[i + 1], p.rgba[i + 2]];
+      if (Math.abs(r - r0) + Math.abs(g - g0) + Math.abs(b - b0) <= 90) continue;
+      sum[0] += r;
+      sum[1] += g;
+      sum[2] += b;
+      n++;
+    }
+  return sum.map((v) => Math.round(v / Math.max(n, 1)));
 }
 const inkShare = (m: boolean[]): number => m.filter(Boolean).length / m.length;
 const difference = (a: boolean[], b: boolean[]): number => a.filter((v, i) => v !== b[i]).length / a.length;
@@ -128,22 +148,45 @@ test(
   async () => {
     const { page, errors } = await open(browser!, url, { width: 1100, height: 800 });
     try {
-      // Nothing on the board is text: no font can be missing.
-      assert.equal(await page.$eval('#board', (b) => (b.textContent ?? '').trim()), '');
+      // Nothing on the board is text (the coordinates beside it are): no font can be missing.
+      assert.equal(await page.$eval('#board cg-board', (b) => (b.textContent ?? '').trim()), '');
       assert.equal(await page.$$eval('#board text', (t) => t.length), 0);
-      const pieces = new Map<string, boolean[]>();
-      for (const [name, sq] of Object.entries(PIECE_SQUARES)) {
-        const cell = `.cell[data-square="${sq}"]`;
-        assert.equal(await page.getAttribute(cell, 'aria-label'), `${sq}: ${name}`);
-        const shot = decodePng(await page.locator(`${cell} svg.piece`).screenshot());
-        // The middle of the disk, inside its inner ring, against the disk's colour.
-        pieces.set(name, inkMask(shot, { x: 0.25, y: 0.25, w: 0.5, h: 0.5 }, '#fdf3dc'));
+      const shown = await piecesShown(page);
+      const board = (await page.locator('#board cg-board').boundingBox())!;
+      const cell = board.width / 9;
+      for (const set of ['traditional', 'simplified']) {
+        // Each piece set draws every piece its own way.
+        await showTab(page, 'settings');
+        await page.selectOption('#piece-set', set);
+        assert.equal(await page.getAttribute('#board', 'data-pieces'), set);
+        const pieces = { red: new Map<string, boolean[]>(), black: new Map<string, boolean[]>() };
+        for (const [name, sq] of Object.entries(PIECE_SQUARES)) {
+          assert.equal(shown.get(sq), name, sq);
+          const c = await squarePoint(page, sq);
+          const shot = decodePng(
+            await page.screenshot({ clip: { x: c.x - cell / 2, y: c.y - cell / 2, width: cell, height: cell } }),
+          );
+          // The middle of the disk, inside its inner ring, against the disk's colour.
+          const box = { x: 0.3, y: 0.3, w: 0.4, h: 0.4 };
+          const side = name.startsWith('red') ? 'red' : 'black';
+          pieces[side].set(`${set} ${name}`, inkMask(shot, box, '#fdf3dc'));
+          // Red's characters are red, Black's black (the simplified set writes 车 马 炮 for both).
+          const [r, g, b] = inkColour(shot, box, '#fdf3dc');
+          if (side === 'red') assert.ok(r > g + 60 && r > b + 60, `${set} ${name}: ink ${r},${g},${b} is red`);
+          else assert.ok(r < 110 && g < 110 && b < 110, `${set} ${name}: ink ${r},${g},${b} is black`);
+        }
+        // Each side's seven characters differ from each other.
+        assertDistinctInk(pieces.red, 0.1, 0.08);
+        assertDistinctInk(pieces.black, 0.1, 0.08);
       }
-      // A character covers a good part of the disk's middle; an empty disk none. Two
-      // different characters differ in many places; a missing-glyph box is the same for all.
-      assertDistinctInk(pieces, 0.1, 0.08);
-      // The river: 楚河 漢界 in a 900 x 1000 board, each character 70 units wide around (x, 500).
-      const board = decodePng(await page.locator('#board > svg:not(.sprite)').screenshot());
+      // (A character covers a good part of the disk's middle; an empty disk none. Two
+      // different characters differ in many places; a missing-glyph box is the same for all.)
+      // The river: 楚河 汉界 in a 900 x 1000 board, each character 70 units wide around (x, 500).
+      // Only the board: no piece, no arrow on it.
+      await page.evaluate(
+        "document.querySelectorAll('#board piece, #arrows').forEach((e) => (e.style.visibility = 'hidden'))",
+      );
+      const picture = decodePng(await page.locator('#board cg-board').screenshot());
       const river = new Map<string, boolean[]>();
       for (const [name, cx] of [
         ['楚', 210],
@@ -151,7 +194,7 @@ test(
         ['漢', 580],
         ['界', 690],
       ] as const)
-        river.set(name, inkMask(board, { x: (cx - 35) / 900, y: 465 / 1000, w: 70 / 900, h: 70 / 1000 }, '#e8c98c'));
+        river.set(name, inkMask(picture, { x: (cx - 35) / 900, y: 465 / 1000, w: 70 / 900, h: 70 / 1000 }, '#e8c98c'));
       assertDistinctInk(river, 0.1, 0.08);
       // The glyphs' licence is served beside the page.
       const licence = await page.evaluate<string>("fetch('glyphs-OFL.txt').then((r) => r.text())");
@@ -176,12 +219,14 @@ test('at phone width the board fits the screen and taps play a move', { skip, ti
     );
     // Nothing sticks out sideways.
     assert.ok((await page.evaluate<number>('document.documentElement.scrollWidth')) <= width);
-    const cell = (await page.locator('.cell[data-square="e0"]').boundingBox())!;
-    assert.ok(cell.width >= 32, `a cell is a finger's size: ${cell.width} px`);
-    await page.fill('#movetime', '0.2');
-    await page.tap('.cell[data-square="h2"]');
-    assert.ok((await page.$$('.cell.target')).length > 0, 'a tap selects the cannon');
-    await page.tap('.cell[data-square="e2"]');
+    const cell = box.width / 9;
+    assert.ok(cell >= 32, `a cell is a finger's size: ${cell} px`);
+    await startGame(page, '0.2s');
+    await tapSquare(page, 'h2');
+    // chessgroundx draws the selection at its next frame.
+    await page.waitForSelector('#board square.move-dest', { timeout: 5_000 }).catch(() => null);
+    assert.ok((await page.$$('#board square.move-dest')).length > 0, 'a tap selects the cannon');
+    await tapSquare(page, 'e2');
     await page.waitForFunction("document.querySelectorAll('#moves .move[data-ply]').length === 2", null, {
       timeout: 30_000,
     });
@@ -195,17 +240,21 @@ test('at phone width the board fits the screen and taps play a move', { skip, ti
 });
 
 test('a page that is not cross-origin isolated says why Kirin cannot search', { skip, timeout: 60_000 }, async () => {
+  // A host without the headers, and a browser that gives the page no service worker to add them
+  // (test/pwa.browser.test.ts: with one, the page isolates itself).
   const plain = await serveWeb({ port: 0, distDir: out, isolated: false });
   try {
-    const { page } = await open(browser!, plain.url, { width: 1100, height: 800 });
+    const { page } = await open(browser!, plain.url, { width: 1100, height: 800, noServiceWorker: true });
     try {
       assert.equal(await page.evaluate('crossOriginIsolated'), false);
       assert.equal(await page.isVisible('#fatal'), true);
       const said = (await page.textContent('#fatal')) ?? '';
       assert.match(said, /not cross-origin isolated/);
       assert.match(said, /Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp/);
+      await page.waitForSelector('#isolation', { timeout: 10_000 });
+      assert.match((await page.textContent('#isolation')) ?? '', /gives it no service worker/);
       // The board is drawn all the same.
-      assert.equal(await page.$$eval('svg.piece', (p) => p.length), 32);
+      assert.equal((await piecesShown(page)).size, 32);
     } finally {
       await page.context().close();
     }
@@ -226,7 +275,7 @@ test(
       assert.equal(await page.isHidden('#fatal'), true);
       assert.equal(await page.isVisible('#notice'), true);
       assert.match((await page.textContent('#notice')) ?? '', /runs no WebAssembly.*portable kernels/);
-      assert.equal(await page.$$eval('svg.piece', (p) => p.length), 32);
+      assert.equal((await piecesShown(page)).size, 32);
       // The search thread runs (interpreted): the static evaluation of Kirin's embedded
       // network arrives, computed by the portable kernels.
       await page.waitForFunction(

@@ -1,8 +1,8 @@
 // The page in a real browser: headless Chromium (Debian's /usr/bin/chromium,
 // driven by playwright-core; nothing is downloaded) opens the page from the
-// local server, plays moves by clicking, waits for Kirin's replies, checks the
-// position shown against the library, takes a move back, shows a FEN error,
-// and saves a screenshot. A second test loads the synthetic seed-1 network by
+// local server, starts a game against Kirin at a time per move, plays moves by
+// clicking, waits for Kirin's replies, checks the position shown against the
+// library, takes a move back, shows a FEN error, and saves a screenshot. A second test loads the synthetic seed-1 network by
 // URL and by the file picker and checks the search thread's static evaluation
 // against native Pikafish's numbers (test/data/nnue/seed1-evals.tsv); a damaged
 // file is refused and the network in use keeps playing. Without
@@ -28,6 +28,7 @@ import { syntheticNetFile } from '../lab/nnue/synthetic.js';
 import { buildWeb } from '../scripts/web/build.js';
 import { serveWeb } from '../scripts/web/serve.js';
 import { CHROMIUM, launchChromium } from '../lab/web/chromium.js';
+import { clickSquare, destinationsShown, showTab, startGame } from './support/board.js';
 
 /** A page expression: the move list has `n` moves (the test compiles without the DOM library). */
 const moveCount = (n: number): string => `document.querySelectorAll('#moves .move[data-ply]').length === ${n}`;
@@ -54,7 +55,7 @@ test(
     const errors: string[] = [];
     try {
       browser = await launchChromium();
-      const page = await browser.newPage({ viewport: { width: 1100, height: 760 } });
+      const page = await browser.newPage({ viewport: { width: 1100, height: 760 }, locale: 'en-US' });
       page.on('pageerror', (e) => errors.push(e.message));
       page.on('console', (m) => {
         if (m.type() === 'error') errors.push(m.text());
@@ -63,16 +64,19 @@ test(
       await page.waitForSelector('body[data-ready="yes"]', { timeout: 20_000 });
       assert.equal(await page.evaluate('crossOriginIsolated'), true, 'the server makes the page cross-origin isolated');
       assert.equal(await page.isHidden('#fatal'), true);
-      await page.fill('#movetime', '0.2');
+      // A game against Kirin at 0.2 s a move (no clocks), the player Red.
+      await startGame(page, '0.2s');
+      assert.equal(await page.isHidden('#clock-top'), true, 'a time per move has no clocks');
+      await showTab(page, 'moves');
 
       const moves = (): Promise<string[]> =>
         page.$$eval('#moves .move[data-ply]', (ms) => ms.map((m) => m.getAttribute('data-uci') ?? ''));
       const shownFen = async (): Promise<string> => (await page.textContent('#fen'))!.trim();
-      const click = (sq: string) => page.click(`.cell[data-square="${sq}"]`);
+      const click = (sq: string) => clickSquare(page, sq);
 
       // Red's cannon h2: selecting it highlights its legal targets (e2 among them), and only those.
       await click('h2');
-      const targets = await page.$$eval('.cell.target', (cs) => cs.map((c) => c.getAttribute('data-square')));
+      const targets = await destinationsShown(page);
       const start = new Position();
       const expected = legalMoves(start)
         .map(moveToUci)
@@ -84,9 +88,7 @@ test(
       let played = await moves();
       assert.equal(played[0], 'h2e2');
       assert.equal(await shownFen(), fenAfter(played), 'the FEN shown is the position after both moves');
-      assert.notEqual(await page.textContent('#lines .pv'), '', "Kirin's line is shown");
-      // Kirin's reply comes from its default book (fetched beside kirin.js), and the opening is named.
-      assert.match((await page.getAttribute('#lines .line.book .pv-move', 'data-uci'))!, /^[a-i]\d[a-i]\d$/);
+      // Kirin's reply comes from its default book (fetched beside kirin.js), marked so, and the opening is named.
       assert.equal(await page.getAttribute('#moves .move[data-ply="2"]', 'data-uci'), played[1]);
       assert.match((await page.getAttribute('#moves .move[data-ply="2"]', 'class'))!, /\bbook\b/);
       assert.match((await page.textContent('#opening'))!, /^[A-E]\d\d \S/);
@@ -103,12 +105,13 @@ test(
         assert.equal(played[n - 2], m);
         assert.equal(await shownFen(), fenAfter(played));
       }
-      assert.match((await page.textContent('#status'))!, /Your move \(Red\)/);
+      assert.match((await page.textContent('#status'))!, /^Your move \(Red\)$/);
       await page.screenshot({ path: join(tmp, 'kirin-web.png') });
       process.stdout.write(`# screenshot: ${join(tmp, 'kirin-web.png')}\n`);
 
       // Take back: our last move and Kirin's reply.
-      await page.click('#takeback');
+      await showTab(page, 'play');
+      await page.click('.play-takeback');
       await page.waitForFunction(moveCount(4), null, { timeout: 10_000 });
       assert.equal(await shownFen(), fenAfter(played.slice(0, 4)));
 
@@ -176,7 +179,7 @@ test(
     const errors: string[] = [];
     try {
       browser = await launchChromium();
-      const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+      const page = await browser.newPage({ viewport: { width: 1100, height: 900 }, locale: 'en-US' });
       page.on('pageerror', (e) => errors.push(e.message));
       page.on('console', (m) => {
         // The one failed request is the test's own missing URL.
@@ -194,6 +197,7 @@ test(
         'the page has the WebAssembly zstd decoder',
       );
 
+      await showTab(page, 'settings');
       // No network loaded: Kirin's embedded network (fetched from beside kirin.js), and the
       // search thread's number is the Node engine's with the same network.
       assert.match(
@@ -213,7 +217,9 @@ test(
       await page.click('#eval-classical'); // a network loaded after Classical plays
 
       // Analysis mode (Kirin moves for neither side), the first reference position.
+      await showTab(page, 'moves');
       await page.check('#analysis');
+      await showTab(page, 'settings');
       const setFen = async (fen: string): Promise<void> => {
         await page.fill('#fen-input', fen);
         await page.click('#fen-set');
@@ -269,14 +275,16 @@ test(
       await page.waitForFunction(staticEvalOf(fenOf(rows[2].fen), 'seed1-picked.nnue'), null, { timeout: 20_000 });
       assert.equal(await shownValue(), rows[2].final, rows[2].fen);
 
-      // The network plays a game: a move of ours, Kirin's reply searched with it.
-      await page.uncheck('#analysis');
-      await page.fill('#movetime', '0.2');
-      await page.click('#newgame');
-      await page.click('.cell[data-square="h2"]');
-      await page.click('.cell[data-square="e2"]');
+      // The network plays a game: a move of ours, Kirin's reply searched with it (from the position
+      // shown: out of the book), and the analysis waits meanwhile.
+      const before = new Position(rows[2].fen);
+      await startGame(page, '0.2s', before.side === 0 ? 'red' : 'black', 'shown');
+      assert.equal(await page.isDisabled('#analysis'), true, 'no analysis during a game');
+      const ours = moveToUci(legalMoves(before)[0]);
+      await clickSquare(page, ours.slice(0, 2));
+      await clickSquare(page, ours.slice(2));
       await page.waitForFunction(moveCount(2), null, { timeout: 20_000 });
-      assert.notEqual(await text('#lines .pv'), '');
+      assert.equal(await page.getAttribute('#moves .move[data-ply="1"]', 'data-uci'), ours);
       assert.match(await text('#eval-status'), /^Evaluation: NNUE seed1-picked\.nnue/);
       assert.deepEqual(errors, [], 'no errors in the page');
     } finally {

@@ -1,31 +1,81 @@
-// The README's picture of the page (docs/images/review.png): the page in
-// headless Chromium with a game file opened, reviewed at --nodes a position,
-// showing the move --ply; the top of the page (board, evaluation bar, move list,
-// review chart) is saved as PNG. The move list is text: for Chinese notation the
-// machine needs a CJK font (Debian's fonts-wqy-microhei will do; without one
-// Chromium draws boxes). The board needs none.
+// The pictures of the page in the README and docs/BROWSER.md
+// (docs/images/page-zh*.png): the page in headless Chromium, in the browser
+// language --locale, at --width x --height (--phone: a phone's screen, touch),
+// with a game file opened and reviewed at --nodes a position, showing the move
+// --ply with the tab --tab in front (--scene review, the default). --scene play:
+// a game against Kirin at 10+5 after a few moves, its clocks beside the board
+// (the 对弈 tab); --scene library: the 棋谱库 tab after the reviewed game and
+// the repository's other test games were kept; --scene explorer: the 开局库 tab
+// after four moves (no review). The screen is saved as PNG. The page's labels and the move list are text: for
+// Chinese the machine needs a CJK font (Debian's fonts-wqy-microhei or
+// fonts-noto-cjk will do; without one Chromium draws boxes). The board needs none.
 //
 //   node dist/lab/web/review-screenshot.js [--game test/data/games/cchess-test2.pgn]
-//       [--nodes 20000] [--ply 45] [--notation chinese] [--out docs/images/review.png]
+//       [--nodes 20000] [--ply 45] [--notation chinese] [--locale zh-CN]
+//       [--width 1280] [--height 800] [--phone] [--tab review] [--scene review|play|library|explorer]
+//       [--out docs/images/page-zh.png]
 
-import { readFileSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { commandSpec, repoPath, runMain, scriptCommandLine } from '../../commands/lib.js';
-import { chromiumMissing, openIsolatedSite } from './isolated-site.js';
+import { buildWeb } from '../../scripts/web/build.js';
+import { serveWeb } from '../../scripts/web/serve.js';
+import type { Page } from 'playwright-core';
+import { launchChromium } from './chromium.js';
+import { chromiumMissing } from './isolated-site.js';
 
 const SPEC = commandSpec({
   name: 'review-screenshot',
   usage:
     'usage: node dist/lab/web/review-screenshot.js [--game FILE] [--nodes 20000] [--ply 45]\n' +
-    '           [--notation chinese|wxf|iccs|uci] [--out docs/images/review.png]',
+    '           [--notation chinese|wxf|iccs|uci] [--locale zh-CN] [--width 1280] [--height 800] [--phone]\n' +
+    '           [--tab moves|review|play|settings] [--scene review|play|library|explorer] [--out docs/images/page-zh.png]',
   options: {
     game: { type: 'string' },
     nodes: { type: 'string' },
     ply: { type: 'string' },
     notation: { type: 'string' },
+    locale: { type: 'string' },
+    width: { type: 'string' },
+    height: { type: 'string' },
+    phone: { type: 'boolean' },
+    tab: { type: 'string' },
+    scene: { type: 'string' },
     out: { type: 'string' },
   },
 });
+
+/** Clicks square `name` (a0..i9) of the page's board, as the page lays it out now. */
+async function clickSquare(page: Page, name: string): Promise<void> {
+  const box = (await page.locator('#board cg-board').boundingBox())!;
+  const flipped = (await page.getAttribute('#board', 'data-flipped')) === 'yes';
+  const file = name.charCodeAt(0) - 97;
+  const rank = Number(name[1]);
+  const col = flipped ? 8 - file : file;
+  const row = flipped ? rank : 9 - rank;
+  await page.mouse.click(box.x + ((col + 0.5) * box.width) / 9, box.y + ((row + 0.5) * box.height) / 10);
+}
+
+const movesListed = (page: Page): Promise<number> => page.$$eval('#moves .move[data-ply]', (m) => m.length);
+
+/** A game against Kirin at 10+5, Red's usual development played (each move that is legal when its turn comes). */
+async function playScene(page: Page): Promise<void> {
+  await page.click('.tab[data-tab="play"]');
+  await page.selectOption('.play-tc', '10+5');
+  await page.click('.play-start');
+  await page.waitForSelector('#tab-play[data-state="playing"]');
+  for (const uci of ['h2e2', 'h0g2', 'i0h0', 'b0c2']) {
+    const n = await movesListed(page);
+    await clickSquare(page, uci.slice(0, 2));
+    await clickSquare(page, uci.slice(2));
+    await page
+      .waitForFunction(`document.querySelectorAll('#moves .move[data-ply]').length >= ${n + 2}`, null, {
+        timeout: 120_000,
+      })
+      .catch(() => undefined);
+  }
+}
 
 async function main(argv: string[]): Promise<number> {
   const cl = scriptCommandLine(argv, SPEC);
@@ -33,33 +83,83 @@ async function main(argv: string[]): Promise<number> {
   const nodes = cl.integer('nodes', 20000, { min: 1 });
   const ply = cl.integer('ply', 45, { min: 0 });
   const notation = cl.string('notation', 'chinese');
-  const out = cl.string('out', repoPath('docs', 'images', 'review.png'));
+  const locale = cl.string('locale', 'zh-CN');
+  const width = cl.integer('width', 1280, { min: 200 });
+  const height = cl.integer('height', 800, { min: 200 });
+  const phone = cl.flag('phone');
+  const tab = cl.string('tab', 'review');
+  const scene = cl.string('scene', 'review');
+  if (!['review', 'play', 'library', 'explorer'].includes(scene))
+    throw new Error(`--scene ${scene}: review, play, library or explorer`);
+  const out = cl.string('out', repoPath('docs', 'images', 'page-zh.png'));
   if (chromiumMissing('review-screenshot')) return 1;
-  // The page itself, served as `npm run web` serves it (the site's blank page is replaced by web/index.html).
-  const site = await openIsolatedSite('review-screenshot', 'Kirin');
+  const tmp = mkdtempSync(join(tmpdir(), 'kirin-screenshot-'));
+  const dist = join(tmp, 'dist');
+  await buildWeb(dist);
+  const { server, url } = await serveWeb({ port: 0, distDir: dist });
+  const browser = await launchChromium();
   try {
-    for (const f of ['index.html', 'style.css'])
-      writeFileSync(join(dirname(site.dist), f), readFileSync(repoPath('web', f)));
-    const { page, errors } = await site.openPage();
-    await page.setViewportSize({ width: 1000, height: 1200 });
-    await page.reload();
+    const context = await browser.newContext({
+      viewport: { width, height },
+      locale,
+      isMobile: phone,
+      hasTouch: phone,
+      deviceScaleFactor: 1,
+    });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    if (scene === 'explorer') {
+      // The 开局库 tab after 炮二平五 马8进7 马二进三 车9平8: the masters' moves and their results.
+      await page.goto(`${url}#moves=h2e2,h9g7,h0g2,i9h9`);
+      await page.waitForSelector('body[data-ready="yes"]', { timeout: 30_000 });
+      await page.click('.tab[data-tab="explorer"]');
+      await page.waitForSelector('#tab-explorer tr.explorer-row', { timeout: 60_000 });
+      await page.waitForTimeout(2000); // Kirin's analysis: its arrows and the evaluation bar
+      const png = await page.screenshot();
+      writeFileSync(out, png);
+      process.stdout.write(`${out}: ${png.length} bytes (the explorer)\n`);
+      if (errors.length > 0) process.stdout.write(`# page errors: ${errors.join('; ')}\n`);
+      return 0;
+    }
+    await page.goto(url);
     await page.waitForSelector('body[data-ready="yes"]', { timeout: 30_000 });
+    await page.click('.tab[data-tab="settings"]');
     await page.selectOption('#notation', notation);
     await page.setInputFiles('#import-file', game);
+    await page.click('.tab[data-tab="moves"]');
     await page.waitForSelector('#moves .move[data-ply]');
     await page.uncheck('#analysis');
+    await page.click('.tab[data-tab="review"]');
     await page.fill('#review-nodes', String(nodes));
     await page.click('#review-start');
     await page.waitForSelector('body[data-review="done"]', { timeout: 600_000 });
     await page.click(`#review-chart rect.ply[data-ply="${ply}"]`);
-    const bottom = await page.$eval('#review-move', (e) => e.getBoundingClientRect().bottom);
-    const png = await page.screenshot({ clip: { x: 0, y: 0, width: 1000, height: Math.ceil(bottom) + 16 } });
+    if (scene === 'library') {
+      // The repository's other test games, kept too.
+      const dir = repoPath('test', 'data', 'games');
+      const files = readdirSync(dir).filter((f) => f.endsWith('-chinese.pgn') || f === 'xiangqijs-1982.pgn');
+      await page.click('.tab[data-tab="library"]');
+      await page.setInputFiles(
+        '.library-import input',
+        files.map((f) => join(dir, f)),
+      );
+      await page.waitForSelector('.library-status:has-text("·")');
+    }
+    if (scene === 'play') await playScene(page);
+    await page.click(`.tab[data-tab="${scene === 'review' ? tab : scene}"]`);
+    if (tab === 'moves') await page.$eval('#moves .move.current', (e) => e.scrollIntoView({ block: 'center' }));
+    await page.evaluate('window.scrollTo(0, 0)');
+    await page.waitForTimeout(400); // the pieces' animation
+    const png = await page.screenshot();
     writeFileSync(out, png);
     process.stdout.write(`${out}: ${png.length} bytes (${basename(game)}, ${nodes} nodes a position, ply ${ply})\n`);
     if (errors.length > 0) process.stdout.write(`# page errors: ${errors.join('; ')}\n`);
     return 0;
   } finally {
-    await site.close();
+    await browser.close();
+    server.close();
+    rmSync(tmp, { recursive: true, force: true });
   }
 }
 

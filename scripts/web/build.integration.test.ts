@@ -10,7 +10,15 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { repoRoot } from '../../commands/lib.js';
 import { ASSET_URLS } from '../../src/platform/browser/assets.js';
-import { assetDir, assetFile, assetReferences, buildPackageBrowser, buildWeb, nodeImports } from './build.js';
+import {
+  assetDir,
+  assetFile,
+  assetReferences,
+  buildPackageBrowser,
+  buildSite,
+  buildWeb,
+  nodeImports,
+} from './build.js';
 
 test('nodeImports finds the forms a bundle could use', () => {
   assert.deepEqual(nodeImports(`import{a}from"node:fs";import("node:path");require('node:url');x="node:y"`), [
@@ -36,8 +44,40 @@ test('the browser bundles build and import no Node built-in', async () => {
     assert.ok(r.sizes['kernels-shared.wasm'] > 0);
     // The glyphs' licence notice survives minification.
     assert.match(app, /SIL Open Font License 1\.1/);
+    // The boot script is a classic script; the service worker beside the bundles carries what it keeps offline.
+    const boot = readFileSync(join(out, 'boot.js'), 'utf8');
+    assert.doesNotMatch(boot, /\bimport\b|\bexport\b/);
+    assert.match(boot, /sw\.js/);
+    const sw = readFileSync(join(out, 'sw.js'), 'utf8');
+    assert.equal(r.serviceWorker.path, join(out, 'sw.js'));
+    assert.ok(sw.includes(`"${r.precache.version}"`), 'sw.js carries the version');
+    for (const u of ['./', 'style.css', 'manifest.webmanifest', 'dist/boot.js', 'dist/kirin.knet', 'dist/kirin.book'])
+      assert.ok(r.precache.urls.includes(u) && sw.includes(`"${u}"`), u);
+    assert.ok(!r.precache.urls.some((u) => u.endsWith('.map')), 'no source maps kept offline');
   } finally {
     rmSync(out, { recursive: true, force: true });
+  }
+});
+
+test('buildSite writes a whole site for a static host: the page files, dist/, sw.js beside index.html', async () => {
+  const site = mkdtempSync(join(tmpdir(), 'kirin-web-site-'));
+  try {
+    const r = await buildSite(site);
+    for (const f of ['index.html', 'style.css', 'manifest.webmanifest', 'icons/icon-512.png', 'sw.js', 'dist/app.js'])
+      assert.ok(existsSync(join(site, f)), f);
+    assert.ok(!existsSync(join(site, 'dist', 'sw.js')), 'one service worker, at the root');
+    assert.equal(r.serviceWorker.path, join(site, 'sw.js'));
+    assert.equal(r.outdir, join(site, 'dist'));
+    // The offline copy is every file the build wrote into dist/ and the page's own.
+    assert.deepEqual(
+      r.precache.urls.filter((u) => u.startsWith('dist/')).sort(),
+      Object.keys(r.sizes)
+        .map((f) => `dist/${f}`)
+        .sort(),
+    );
+    assert.ok(r.precache.bytes > 1_000_000, 'with the network and the book');
+  } finally {
+    rmSync(site, { recursive: true, force: true });
   }
 });
 

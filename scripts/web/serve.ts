@@ -1,11 +1,17 @@
 // The page's local server (`npm run web`): static files of web/ on 127.0.0.1,
 // with the headers that make the page cross-origin isolated (the search thread
 // needs SharedArrayBuffer): Cross-Origin-Opener-Policy: same-origin and
-// Cross-Origin-Embedder-Policy: require-corp.
+// Cross-Origin-Embedder-Policy: require-corp. --plain leaves them out, as
+// GitHub Pages or a file server on a USB stick would: the page then isolates
+// itself through its service worker (web/pwa/sw.ts). /dist/ is the build's
+// folder (web/dist/, or one a test built), and a sw.js found there is served as
+// /sw.js: the service worker of that build, beside index.html. Files go with
+// Cache-Control: no-cache and an ETag, so the browser revalidates its copy and
+// gets 304 Not Modified when it is current, as from a static host.
 //
-//   node dist/scripts/web/serve.js [--port 8080]
+//   node dist/scripts/web/serve.js [--port 8080] [--plain]
 
-import { createReadStream, statSync } from 'node:fs';
+import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
@@ -24,6 +30,7 @@ const TYPES: Record<string, string> = {
   '.png': 'image/png',
   '.svg': 'image/svg+xml',
   '.ico': 'image/x-icon',
+  '.webmanifest': 'application/manifest+json',
 };
 
 /** The headers every answer carries. */
@@ -40,7 +47,7 @@ export interface ServeOptions {
   webDir?: string;
   /** The folder served as /dist/ (default <webDir>/dist); null: none (/dist/ is a folder of webDir). */
   distDir?: string | null;
-  /** Send ISOLATION_HEADERS (default true; false shows what a page that is not cross-origin isolated gets). */
+  /** Send ISOLATION_HEADERS (default true; false: as a plain static host, where the page isolates itself through its service worker). */
   isolated?: boolean;
 }
 
@@ -62,25 +69,31 @@ export function serveWeb(opts: ServeOptions = {}): Promise<{ server: Server; url
       return send(400, 'bad path\n');
     }
     if (path.endsWith('/')) path += 'index.html';
-    const [base, rest] =
-      distDir !== null && path.startsWith('/dist/') ? [distDir, path.slice(6)] : [webDir, path.slice(1)];
+    const fromDist =
+      distDir !== null && (path.startsWith('/dist/') || (path === '/sw.js' && existsSync(join(distDir, 'sw.js'))));
+    const [base, rest] = fromDist ? [distDir, path.slice(path === '/sw.js' ? 1 : 6)] : [webDir, path.slice(1)];
     const file = normalize(join(base, rest));
     if (file !== base && !file.startsWith(base.endsWith(sep) ? base : base + sep)) return send(403, 'forbidden\n');
     let size: number;
+    let etag: string;
     try {
       const st = statSync(file);
       if (!st.isFile()) return send(404, 'not found\n');
       size = st.size;
+      etag = `W/"${size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}"`;
     } catch {
       return send(404, 'not found\n');
     }
-    res.writeHead(200, {
+    // A copy the browser already has is revalidated, not sent again (as static hosts do).
+    const cached = (req.headers['if-none-match'] ?? '').split(/\s*,\s*/).includes(etag);
+    res.writeHead(cached ? 304 : 200, {
       ...isolation,
       'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
-      'Content-Length': size,
+      ...(cached ? {} : { 'Content-Length': size }),
       'Cache-Control': 'no-cache',
+      ETag: etag,
     });
-    if (req.method === 'HEAD') return res.end();
+    if (cached || req.method === 'HEAD') return res.end();
     createReadStream(file).pipe(res);
   });
   return new Promise((resolve, reject) => {
@@ -93,17 +106,20 @@ export function serveWeb(opts: ServeOptions = {}): Promise<{ server: Server; url
 }
 
 if (isMain(import.meta.url)) {
-  const port = scriptCommandLine(
+  const cl = scriptCommandLine(
     process.argv.slice(2),
     commandSpec({
       name: 'serve',
-      usage: 'usage: node dist/scripts/web/serve.js [--port 8080]   (npm run web -- --port 9000)',
-      options: { port: { type: 'string' } },
+      usage: 'usage: node dist/scripts/web/serve.js [--port 8080] [--plain]   (npm run web -- --port 9000)',
+      options: { port: { type: 'string' }, plain: { type: 'boolean' } },
     }),
-  ).integer('port', 8080, { min: 0, max: 65535 });
+  );
+  const port = cl.integer('port', 8080, { min: 0, max: 65535 });
+  const plain = cl.flag('plain');
   try {
-    const { url } = await serveWeb({ port });
-    process.stdout.write(`Kirin in the browser: ${url}  (Ctrl-C to stop)\n`);
+    const { url } = await serveWeb({ port, isolated: !plain });
+    const how = plain ? ', without the isolation headers, as a plain static host' : '';
+    process.stdout.write(`Kirin in the browser: ${url}${how}  (Ctrl-C to stop)\n`);
   } catch (e) {
     process.stderr.write(`serve: ${(e as Error).message}\n`);
     process.exitCode = 1;

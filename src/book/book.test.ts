@@ -4,7 +4,7 @@ import { Position } from '../core/position.js';
 import { mulberry32 } from '../core/prng.js';
 import { playUciMoves } from '../core/ucimove.js';
 import { moveToUci, parseSquare } from '../core/types.js';
-import { OpeningBook, bookMoveCode, bookMoveOf } from './book.js';
+import { OpeningBook, bookMoveCode, bookMoveOf, bookUseAtLevel } from './book.js';
 import { BOOK_ENTRY_BYTES, BOOK_HEADER_BYTES, decodeBook, encodeBook, type BookEntry } from './format.js';
 import { bookKey } from './key.js';
 
@@ -116,6 +116,39 @@ test('Book Variety: 0 plays the heaviest move, more picks by weight among the he
   const zero = book([entry('', 'h2e2', 0), entry('', 'c3c4', 0)]);
   assert.equal(zero.probe(pos).length, 2);
   assert.equal(zero.choose(pos, 100, Math.random), null);
+});
+
+test('sharpness flattens the choice: 0 picks every move of the pool alike, 1 follows the weights', () => {
+  const b = book();
+  const pos = after('');
+  const counts = (sharpness: number) => {
+    const rng = mulberry32(11);
+    const c: Record<string, number> = {};
+    for (let i = 0; i < 3000; i++) {
+      const m = b.choose(pos, 100, rng, sharpness);
+      assert.ok(m);
+      c[m.uci] = (c[m.uci] ?? 0) + 1;
+    }
+    return c;
+  };
+  // Weights 60/30/10: at sharpness 0 about a third each.
+  const flat = counts(0);
+  for (const uci of ['h2e2', 'c3c4', 'g0e2']) assert.ok(flat[uci] > 850 && flat[uci] < 1150, JSON.stringify(flat));
+  const masters = counts(1);
+  assert.ok(masters.g0e2 > 200 && masters.g0e2 < 400, JSON.stringify(masters));
+  // Variety 0 still plays the heaviest move alone.
+  assert.equal(b.choose(pos, 0, () => 0.99, 0)?.uci, 'h2e2');
+});
+
+test('bookUseAtLevel: full strength keeps the options, weaker levels a shorter and flatter book', () => {
+  assert.deepEqual(bookUseAtLevel(20, 20, 100), { depth: 20, variety: 100, sharpness: 1 });
+  assert.deepEqual(bookUseAtLevel(20, 7, 30), { depth: 7, variety: 30, sharpness: 1 });
+  assert.deepEqual(bookUseAtLevel(0, 20, 100), { depth: 0, variety: 100, sharpness: 0 });
+  assert.deepEqual(bookUseAtLevel(10, 20, 0), { depth: 10, variety: 100, sharpness: 0.5 });
+  assert.deepEqual(bookUseAtLevel(19.62, 20, 100), { depth: 19, variety: 100, sharpness: 19.62 / 20 });
+  assert.deepEqual(bookUseAtLevel(5, 3, 100), { depth: 0, variety: 100, sharpness: 0.25 });
+  // The depth never grows as the level falls.
+  for (let l = 0; l < 20; l++) assert.ok(bookUseAtLevel(l, 20, 100).depth <= bookUseAtLevel(l + 1, 20, 100).depth);
 });
 
 test('the same entries in any order make the same file', () => {

@@ -120,18 +120,43 @@ export class OpeningBook {
    * `variety` 0..100: 0 plays the best (heaviest) move; higher values choose at
    * random, by weight, among the moves weighing at least (1 - variety/100) of
    * the heaviest (100: all of them). `random` gives numbers in [0, 1).
+   * `sharpness` (0..1, default 1) is the power the weights are raised to for
+   * the random choice: 1 follows the masters' weights, 0 picks every move of
+   * the pool alike (a weakened engine's book, bookUseAtLevel).
    */
-  choose(pos: Position, variety: number, random: () => number): BookMove | null {
+  choose(pos: Position, variety: number, random: () => number, sharpness = 1): BookMove | null {
     const moves = this.probe(pos).filter((m) => m.weight > 0);
     if (moves.length === 0) return null;
     const floor = moves[0].weight * (1 - Math.min(100, Math.max(0, variety)) / 100);
     const pool = variety <= 0 ? [moves[0]] : moves.filter((m) => m.weight >= floor);
-    const total = pool.reduce((s, m) => s + m.weight, 0);
+    const weight = (m: BookMove): number => (sharpness === 1 ? m.weight : Math.pow(m.weight, Math.max(0, sharpness)));
+    const total = pool.reduce((s, m) => s + weight(m), 0);
     let r = random() * total;
     for (const m of pool) {
-      r -= m.weight;
+      r -= weight(m);
       if (r < 0) return m;
     }
     return pool[pool.length - 1];
   }
+}
+
+/** How much of the book an engine plays: moves per side, Book Variety, and the sharpness of the choice. */
+export interface BookUse {
+  readonly depth: number;
+  readonly variety: number;
+  readonly sharpness: number;
+}
+
+/**
+ * The book a weakened engine plays (Skill Level, or UCI_Elo's level; docs/BOOK.md,
+ * "Levels"): at full strength (level 20) Book Depth and Book Variety as set; at
+ * level L < 20 only the first floor(Book Depth * L / 20) moves of each side come
+ * from the book (none at level 0), chosen among all the position's book moves
+ * with chances by weight^(L / 20): the weaker the level, the shorter its book
+ * and the more often it plays the masters' rarer moves.
+ */
+export function bookUseAtLevel(level: number, depth: number, variety: number): BookUse {
+  if (!(level < 20)) return { depth, variety, sharpness: 1 };
+  const l = Math.max(0, level);
+  return { depth: Math.floor((depth * l) / 20), variety: 100, sharpness: l / 20 };
 }

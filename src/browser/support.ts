@@ -41,8 +41,9 @@ export function judgeSupport(facts: SupportFacts, missingFiles: readonly string[
       blocking: true,
       message:
         'This page is not cross-origin isolated, so the browser gives it no SharedArrayBuffer and Kirin cannot search. ' +
-        'Its server must send Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp ' +
-        '(npm run web does).',
+        'Its server must send Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp, ' +
+        "or a service worker must add them to the page's responses (the Kirin page's sw.js does where the browser " +
+        'gives it one).',
     });
   else if (!facts.sharedArrayBuffer)
     problems.push({

@@ -114,6 +114,63 @@ test('Book Depth, and go infinite / ponder / mate / searchmoves, leave the book 
   }
 });
 
+test('a weakened level plays less of the book: Skill Level and UCI_Elo shorten it, full strength does not', async () => {
+  const engine = new Engine();
+  try {
+    assert.ok(engine.options.set('BookFile', file).ok);
+    assert.ok(engine.options.set('OwnBook', 'true').ok);
+    assert.ok(engine.options.set('Book Depth', '2').ok);
+    const atPly = async (moves: string[]): Promise<boolean> => {
+      engine.setPosition(null, moves);
+      return (await engine.go(limits())).book === true;
+    };
+    // Full strength: two moves of each side from the book (ply 2 is b0c2's).
+    assert.equal(await atPly(['c3c4', 'g6g5']), true);
+    // Skill Level 10: floor(2 * 10 / 20) = 1 move of each side.
+    assert.ok(engine.options.set('Skill Level', '10').ok);
+    assert.equal(await atPly([]), true);
+    assert.equal(await atPly(['c3c4']), true);
+    assert.equal(await atPly(['c3c4', 'g6g5']), false, 'level 10 with Book Depth 2: out of book at ply 2');
+    // Skill Level 0: no book at all, the level's own first move.
+    assert.ok(engine.options.set('Skill Level', '0').ok);
+    assert.equal(await atPly([]), false);
+    // UCI_Elo 1280 is level 0 whatever Skill Level says; UCI_Elo 3133 (level 19.62) keeps the book's first move.
+    assert.ok(engine.options.set('Skill Level', '20').ok);
+    assert.ok(engine.options.set('UCI_LimitStrength', 'true').ok);
+    assert.ok(engine.options.set('UCI_Elo', '1280').ok);
+    assert.equal(await atPly([]), false);
+    assert.ok(engine.options.set('UCI_Elo', '3133').ok);
+    assert.equal(await atPly([]), true);
+    assert.equal(await atPly(['c3c4', 'g6g5']), false);
+    // Back to full strength: the whole Book Depth again.
+    assert.ok(engine.options.set('UCI_LimitStrength', 'false').ok);
+    assert.equal(await atPly(['c3c4', 'g6g5']), true);
+  } finally {
+    await engine.close();
+  }
+});
+
+test("a weakened level picks the masters' rarer moves more often, even at Book Variety 0", async () => {
+  const engine = new Engine();
+  try {
+    assert.ok(engine.options.set('BookFile', file).ok);
+    assert.ok(engine.options.set('OwnBook', 'true').ok);
+    assert.ok(engine.options.set('Book Variety', '0').ok);
+    engine.setPosition(null, []);
+    // c3c4 weighs 900 and g0e2 100; a draw of 0.6 falls on c3c4 by weight.
+    engine.random = () => 0.6;
+    assert.equal(moveToUci((await engine.go(limits())).bestMove), 'c3c4', 'full strength, Variety 0: the heaviest');
+    // Level 2 (UCI_Elo 1565): weights^(2/20) = 1.97 and 1.58: 0.6 of the total lands on g0e2.
+    assert.ok(engine.options.set('UCI_LimitStrength', 'true').ok);
+    assert.ok(engine.options.set('UCI_Elo', '1565').ok);
+    const r = await engine.go(limits());
+    assert.equal(r.book, true);
+    assert.equal(moveToUci(r.bestMove), 'g0e2');
+  } finally {
+    await engine.close();
+  }
+});
+
 function playedMove(pos: Position, uci: string): number {
   const before = pos.clone();
   assert.ok(playUciMoves(before, [uci]).ok);

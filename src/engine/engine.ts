@@ -2,7 +2,7 @@
 // search thread. The UCI text protocol (src/protocol/uci.ts) and the library API
 // (src/index.ts) are thin layers over this class.
 
-import { OpeningBook, type BookMove } from '../book/book.js';
+import { OpeningBook, bookUseAtLevel, type BookMove } from '../book/book.js';
 import { readBookFile, readEmbeddedBook } from '../platform/node/book-files.js';
 import type { BookLoadCode } from '../book/format.js';
 import { START_FEN, type FenErrorCode } from '../core/fen.js';
@@ -39,6 +39,7 @@ import { traceClassical } from '../eval/evaluate.js';
 import { TranspositionTable } from '../search/tt.js';
 import { touchInSlices } from '../search/pages.js';
 import { MAX_THREADS, SharedSearch } from '../search/threads.js';
+import { Skill } from '../search/skill.js';
 
 const MAX_HASH_MB = 65536;
 /** Pikafish's default network file name (evaluate.h). */
@@ -393,15 +394,19 @@ export class Engine {
   /**
    * The book move a search with these limits plays at once, or null: OwnBook
    * on, fewer than Book Depth moves of each side played since the game's
-   * first position, a `go` that wants a move (not infinite, ponder, mate or
-   * searchmoves), and a book move for the position (Book Variety picks).
+   * first position (fewer at a weakened level: bookUseAtLevel), a `go` that
+   * wants a move (not infinite, ponder, mate or searchmoves), and a book move
+   * for the position (Book Variety picks).
    */
   private bookMoveFor(limits: SearchLimits): BookMove | null {
     const o = this.options;
     if (!o.getBool('OwnBook') || limits.infinite || limits.ponder || limits.mate !== undefined) return null;
     if (limits.searchmoves?.length) return null;
-    if (this.pos.plies >= 2 * o.getNumber('Book Depth')) return null;
-    return this.currentBook()?.choose(this.pos, o.getNumber('Book Variety'), this.random) ?? null;
+    // A weakened engine plays less of the book, and less of the masters' choice (bookUseAtLevel).
+    const level = new Skill(o.getNumber('Skill Level'), o.getBool('UCI_LimitStrength'), o.getNumber('UCI_Elo')).level;
+    const use = bookUseAtLevel(level, o.getNumber('Book Depth'), o.getNumber('Book Variety'));
+    if (this.pos.plies >= 2 * use.depth) return null;
+    return this.currentBook()?.choose(this.pos, use.variety, this.random, use.sharpness) ?? null;
   }
 
   // ---- Game state --------------------------------------------------------------

@@ -22,6 +22,8 @@ export const PRACTICE_MESSAGES: RoomMessages = {
     'practice.rating': '等级分 {rating}（题目 {puzzle}）',
     'practice.done': '题目都做完了',
     'practice.source': '出自：{source}',
+    'practice.source-move': '出自：{source}，第 {move} 着',
+    'practice.source-selfplay': '出自：Kirin 自对弈（{file} 第 {game} 局），第 {move} 着',
   },
   'zh-Hant': {
     'practice.title': '練習',
@@ -41,6 +43,8 @@ export const PRACTICE_MESSAGES: RoomMessages = {
     'practice.rating': '等級分 {rating}（題目 {puzzle}）',
     'practice.done': '題目都做完了',
     'practice.source': '出自：{source}',
+    'practice.source-move': '出自：{source}，第 {move} 著',
+    'practice.source-selfplay': '出自：Kirin 自對弈（{file} 第 {game} 局），第 {move} 著',
   },
   en: {
     'practice.title': 'Practice',
@@ -60,5 +64,7 @@ export const PRACTICE_MESSAGES: RoomMessages = {
     'practice.rating': 'Rating {rating} (puzzle {puzzle})',
     'practice.done': 'No puzzle left',
     'practice.source': 'From: {source}',
+    'practice.source-move': 'From: {source}, move {move}',
+    'practice.source-selfplay': 'From: Kirin self-play ({file}, game {game}), move {move}',
   },
 };

@@ -46,6 +46,8 @@ export interface PracticePanel {
   start(): Promise<void>;
   /** The player's move on the board (UCI). */
   move(uci: string): void;
+  /** Shows the puzzle where the player left it again (after another game was on the board). */
+  show(): void;
   destroy(): void;
 }
 
@@ -103,7 +105,7 @@ export function mountPractice(root: HTMLElement, host: PracticeHost): PracticePa
     buttons.append(button(t('next'), next));
     root.append(buttons);
     add('p', 'practice-rating', t('rating', { rating: session.progress.rating, puzzle: p.rating }));
-    add('p', 'practice-source', t('source', { source: p.source }));
+    add('p', 'practice-source', sourceText(p.source, t));
   }
 
   function showBoard(last: string | null): void {
@@ -159,6 +161,18 @@ export function mountPractice(root: HTMLElement, host: PracticeHost): PracticePa
       showBoard(answer.defence ?? (answer.verdict === 'wrong' ? null : uci));
       draw();
     },
+    show: () => showBoard(null),
     destroy: () => root.replaceChildren(),
   };
+}
+
+/**
+ * Where a puzzle comes from, in the player's language: the library writes
+ * "Kirin self-play, kn20.kc game 564, move 63" or "<players, event>, move 31".
+ */
+function sourceText(source: string, t: (key: string, values?: Record<string, string | number>) => string): string {
+  const self = /^Kirin self-play, (.+) game (\d+), move (\d+)$/.exec(source);
+  if (self) return t('source-selfplay', { file: self[1], game: self[2], move: self[3] });
+  const game = /^(.*), move (\d+)$/.exec(source);
+  return game ? t('source-move', { source: game[1], move: game[2] }) : t('source', { source });
 }

@@ -1,7 +1,7 @@
 // The move list: the game's main line in rows (number, Red's move, Black's
 // move), its variations and comments between the rows, every move in the
 // player's notation and a button-like span to click. Built with the DOM (no
-// HTML strings: comments come from files).
+// HTML strings: comments come from files and players).
 
 import {
   Position,
@@ -10,9 +10,10 @@ import {
   type Game,
   type Move,
   type MoveNode,
+  type MoveStyle,
   type MoveTree,
-  type Notation,
-} from '../src/browser/index.js';
+} from '../../src/browser/index.js';
+import { el } from '../dom.js';
 
 /** A mark after a move: the review's class or the game file's annotation. */
 export interface MoveMark {
@@ -25,13 +26,15 @@ export interface MoveMark {
 }
 
 export interface MoveListView {
-  notation: Notation;
+  style: MoveStyle;
   /** The move shown on the board (null: the start position). */
   current: MoveNode | null;
   /** The mark of a main-line move (ply 1 = the first move), if any. */
   mark(node: MoveNode, ply: number): MoveMark | null;
   /** Moves Kirin played from its opening book. */
   book: ReadonlySet<MoveNode>;
+  /** The words of the list: a book move's tag and its tooltip, a file's annotation's tooltip, the game's result. */
+  words: { book: string; bookTitle: string; annotated: string; result: (r: '1-0' | '0-1' | '1/2-1/2') => string };
 }
 
 /** What the list shows, to find a clicked move: `nodes[i]` is the move of `data-node="i"`. */
@@ -52,10 +55,10 @@ const NAG_KIND: Record<number, string> = {
   6: 'inaccuracy',
 };
 
-/** The mark a game file gave a move ($1 .. $6), if any. */
-export function nagMark(node: MoveNode): MoveMark | null {
+/** The mark a game file gave a move ($1 .. $6), if any; `title` is its tooltip. */
+export function nagMark(node: MoveNode, title: string): MoveMark | null {
   const nag = node.nags.find((n) => NAG_GLYPHS[n] !== undefined);
-  return nag === undefined ? null : { kind: NAG_KIND[nag], glyph: NAG_GLYPHS[nag], title: 'annotated in the game' };
+  return nag === undefined ? null : { kind: NAG_KIND[nag], glyph: NAG_GLYPHS[nag], title };
 }
 
 /** The start position's side to move and full-move number, for numbering the moves. */
@@ -70,13 +73,6 @@ export function plyLabel(fen: string, i: number): { number: number; black: boole
   const { blackFirst, first } = moveNumbering(fen);
   const k = i + (blackFirst ? 1 : 0);
   return { number: first + (k >> 1), black: (k & 1) === 1 };
-}
-
-function el(tag: string, cls: string, text = ''): HTMLElement {
-  const e = document.createElement(tag);
-  e.className = cls;
-  if (text) e.textContent = text;
-  return e;
 }
 
 /** Renders `game` into `container` (emptied first). */
@@ -98,7 +94,7 @@ export function renderMoveList(container: HTMLElement, game: Game, view: MoveLis
       s.classList.add('current');
       s.setAttribute('aria-current', 'true');
     }
-    const mark = ply !== null ? view.mark(node, ply) : nagMark(node);
+    const mark = ply !== null ? view.mark(node, ply) : nagMark(node, view.words.annotated);
     if (mark) {
       s.classList.add(`mark-${mark.kind}`);
       const g = el('span', 'glyph', mark.glyph);
@@ -107,12 +103,13 @@ export function renderMoveList(container: HTMLElement, game: Game, view: MoveLis
     }
     if (view.book.has(node)) {
       s.classList.add('book');
-      s.title = 'Kirin played this from its opening book';
+      s.title = view.words.bookTitle;
+      s.appendChild(el('span', 'book-tag', view.words.book));
     }
     return s;
   };
   const name = (m: Move): string => {
-    const t = formatMove(pos, m, { notation: view.notation });
+    const t = formatMove(pos, m, view.style);
     return t.ok ? t.value : moveToUci(m);
   };
   const doMove = (m: Move): void => {
@@ -189,16 +186,9 @@ export function renderMoveList(container: HTMLElement, game: Game, view: MoveLis
     ply++;
   }
   if (game.result !== '*' && game.children.length > 0) {
-    const r = el('div', 'result', game.result);
+    const r = el('div', 'result', `${game.result} ${view.words.result(game.result)}`);
+    r.dataset.result = game.result;
     container.appendChild(r);
   }
   return out;
-}
-
-/** The moves from the game's start to `node` (empty for null). */
-export function pathTo(node: MoveNode | null, parents: Map<MoveNode, MoveTree>): MoveNode[] {
-  const path: MoveNode[] = [];
-  for (let n: MoveTree | undefined = node ?? undefined; n !== undefined && 'move' in n; n = parents.get(n as MoveNode))
-    path.push(n as MoveNode);
-  return path.reverse();
 }

@@ -1,7 +1,7 @@
 // The page's shareable address: the game after the '#', as
 //   #fen=<FEN>&moves=h2e2,h9g7&ply=2&flip=1
 // fen is left out for the standard start, ply when it is the last move, flip
-// when Red is at the bottom. Only text here; app.ts checks the FEN and the moves.
+// when Red is at the bottom. Only text here; io.ts checks the FEN and the moves.
 
 export interface BoardLink {
   /** The start position; null: the standard start. */
