@@ -104,8 +104,6 @@ export interface BrowserBuildOptions {
   page: boolean;
   /** Minify and write source maps (the page); the package's build stays readable. */
   minify: boolean;
-  /** More modules to bundle, name -> source file (the browser tests' rooms of the page). */
-  entries?: Readonly<Record<string, string>>;
 }
 
 /** Builds the browser bundles and copies the files they name into `outdir`. Throws with esbuild's messages on failure. */
@@ -118,7 +116,6 @@ export async function buildBrowser(outdir: string, opts: BrowserBuildOptions): P
     worker: join(srcDir, 'search', 'worker.js'),
   };
   if (opts.page) entryPoints.app = join(root, 'web', 'app.ts');
-  Object.assign(entryPoints, opts.entries ?? {});
   const main = await esbuild.build({
     bundle: true,
     format: 'esm',
