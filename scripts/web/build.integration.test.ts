@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { repoRoot } from '../../commands/lib.js';
 import { ASSET_URLS } from '../../src/platform/browser/assets.js';
+import { LAZY_FILES } from './precache.js';
 import {
   assetDir,
   assetFile,
@@ -68,13 +69,16 @@ test('buildSite writes a whole site for a static host: the page files, dist/, sw
     assert.ok(!existsSync(join(site, 'dist', 'sw.js')), 'one service worker, at the root');
     assert.equal(r.serviceWorker.path, join(site, 'sw.js'));
     assert.equal(r.outdir, join(site, 'dist'));
-    // The offline copy is every file the build wrote into dist/ and the page's own.
+    // The offline copy is every file the build wrote into dist/ and the page's own, the lazily
+    // fetched ones (the explorer, the puzzles) kept when first used instead of on install.
+    const written = Object.keys(r.sizes).map((f) => `dist/${f}`);
+    const lazy = LAZY_FILES.map((f) => `dist/${f}`);
     assert.deepEqual(
       r.precache.urls.filter((u) => u.startsWith('dist/')).sort(),
-      Object.keys(r.sizes)
-        .map((f) => `dist/${f}`)
-        .sort(),
+      written.filter((u) => !lazy.includes(u)).sort(),
     );
+    assert.deepEqual([...r.precache.lazy].sort(), lazy.filter((u) => written.includes(u)).sort());
+    assert.equal(r.precache.lazy.length, 2, 'masters.explorer and puzzles.json');
     assert.ok(r.precache.bytes > 1_000_000, 'with the network and the book');
   } finally {
     rmSync(site, { recursive: true, force: true });
