@@ -11,12 +11,10 @@
 // nothing sticks out. Searches run at the page's own pace, kept short.
 
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import type { Server } from 'node:http';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { test } from 'node:test';
+import type { Page } from 'playwright-core';
 import { START_FEN } from '../src/core/fen.js';
 import { Engine } from '../src/engine/engine.js';
 import { Position } from '../src/core/position.js';
@@ -26,53 +24,15 @@ import { mainLine, type Game } from '../src/notation/game.js';
 import { formatLine, type Notation } from '../src/notation/move.js';
 import { parseGames } from '../src/notation/pgn.js';
 import { repoRoot } from '../commands/lib.js';
-import { buildWeb } from '../scripts/web/build.js';
-import { CHROMIUM, launchChromium } from '../lab/web/chromium.js';
-import { serveWeb } from '../scripts/web/serve.js';
 import { clickSquare, piecesShown, showTab, squarePoint } from './support/board.js';
+import { openPage, servePage, skip, type OpenedPage } from './support/page-server.js';
 
-const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is absent (Debian package chromium): browser test skipped`;
+const served = servePage('analysis');
 
-let tmp = '';
-let server: Server | undefined;
-let url = '';
-let browser: Browser | undefined;
-
-before(async () => {
-  if (skip) return;
-  tmp = mkdtempSync(join(tmpdir(), 'kirin-analysis-'));
-  const out = join(tmp, 'dist');
-  await buildWeb(out);
-  ({ server, url } = await serveWeb({ port: 0, distDir: out }));
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.close();
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
-});
-
-async function open(
+const open = (
   address: string,
   opts: { width: number; height: number; phone?: boolean } = { width: 1100, height: 800 },
-): Promise<{ page: Page; errors: string[] }> {
-  const context = await browser!.newContext({
-    viewport: { width: opts.width, height: opts.height },
-    locale: 'en-US',
-    isMobile: opts.phone === true,
-    hasTouch: opts.phone === true,
-  });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  await page.goto(address);
-  await page.waitForSelector('body[data-ready="yes"]', { timeout: 30_000 });
-  return { page, errors };
-}
+): Promise<OpenedPage> => openPage(served.browser, address, opts);
 
 function fenAfter(moves: readonly string[], fen = START_FEN): string {
   const r = Position.fromFen(fen);
@@ -114,7 +74,7 @@ test(
   { skip, timeout: 90_000 },
   async () => {
     const moves = ['h2e2', 'h9g7', 'h0g2', 'i9h9'];
-    const { page, errors } = await open(`${url}#moves=${moves.join(',')}&ply=3`);
+    const { page, errors } = await open(`${served.url}#moves=${moves.join(',')}&ply=3`);
     try {
       assert.deepEqual(await listedUci(page), moves);
       assert.equal(await currentPly(page), '3');
@@ -214,7 +174,7 @@ test(
   { skip, timeout: 60_000 },
   async () => {
     const fen = 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1';
-    const { page, errors } = await open(`${url}#fen=${encodeURIComponent(fen)}&moves=h9g7,e2e6,zz`);
+    const { page, errors } = await open(`${served.url}#fen=${encodeURIComponent(fen)}&moves=h9g7,e2e6,zz`);
     try {
       assert.deepEqual(await listedUci(page), ['h9g7', 'e2e6']);
       assert.equal(await shownFen(page), fenAfter(['h9g7', 'e2e6'], fen));
@@ -235,7 +195,7 @@ test(
   async () => {
     const wxf = gamesOf('xqdb-wxf.pgn');
     const chinese = gamesOf('xqdb-chinese.pgn');
-    const { page, errors } = await open(url);
+    const { page, errors } = await open(served.url);
     try {
       // The default notation is Chinese.
       assert.equal(await page.inputValue('#notation'), 'chinese');
@@ -302,7 +262,7 @@ test(
   'analysis with MultiPV 2 and 3 shows as many lines and arrows, and the evaluation bar',
   { skip, timeout: 90_000 },
   async () => {
-    const { page, errors } = await open(url);
+    const { page, errors } = await open(served.url);
     try {
       await showTab(page, 'settings');
       await page.selectOption('#notation', 'uci');
@@ -357,7 +317,7 @@ test(
   { skip, timeout: 60_000 },
   async () => {
     const width = 360;
-    const { page, errors } = await open(`${url}#moves=h2e2,h9g7`, { width, height: 740, phone: true });
+    const { page, errors } = await open(`${served.url}#moves=h2e2,h9g7`, { width, height: 740, phone: true });
     try {
       const board = (await page.locator('#board').boundingBox())!;
       const bar = (await page.locator('#evalbar').boundingBox())!;
@@ -403,7 +363,7 @@ test(
     const moves = mainLine(parsed.value).map(moveToUci);
     const blunderPly = 5;
     assert.equal(moves[blunderPly - 1], 'a1b1');
-    const { page, errors } = await open(url);
+    const { page, errors } = await open(served.url);
     try {
       await page.setInputFiles('#import-file', {
         name: 'hung-chariot.pgn',

@@ -9,56 +9,21 @@
 // deletes and exports all.
 
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import type { Server } from 'node:http';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { test } from 'node:test';
+import type { Page } from 'playwright-core';
 import { repoRoot } from '../commands/lib.js';
-import { CHROMIUM, launchChromium } from '../lab/web/chromium.js';
-import { buildWeb } from '../scripts/web/build.js';
-import { serveWeb } from '../scripts/web/serve.js';
+import { START_FEN } from '../src/core/fen.js';
 import { Position } from '../src/core/position.js';
 import { parseGames } from '../src/notation/pgn.js';
 import { GAME_MESSAGES } from '../web/game/messages.js';
 import { dragPiece, showTab, startGame } from './support/board.js';
+import { openPage, servePage, skip, type OpenedPage } from './support/page-server.js';
 
-const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is absent (Debian package chromium): browser test skipped`;
-const START = 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1';
+const served = servePage('games');
 
-let tmp = '';
-let server: Server | undefined;
-let url = '';
-let browser: Browser | undefined;
-
-before(async () => {
-  if (skip) return;
-  tmp = mkdtempSync(join(tmpdir(), 'kirin-games-'));
-  const out = join(tmp, 'dist');
-  await buildWeb(out);
-  ({ server, url } = await serveWeb({ port: 0, distDir: out }));
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.close();
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
-});
-
-async function open(locale = 'zh-CN'): Promise<{ page: Page; errors: string[] }> {
-  const context = await browser!.newContext({ viewport: { width: 1280, height: 800 }, locale });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  await page.goto(url);
-  await page.waitForSelector('body[data-ready="yes"]', { timeout: 30_000 });
-  return { page, errors };
-}
+const open = (locale = 'zh-CN'): Promise<OpenedPage> => openPage(served.browser, served.url, { locale });
 
 const moveCount = (n: number): string => `document.querySelectorAll('#moves .move[data-ply]').length === ${n}`;
 const text = async (page: Page, sel: string): Promise<string> => ((await page.textContent(sel)) ?? '').trim();
@@ -157,7 +122,7 @@ test('takeback, a draw offer Kirin declines, and resigning (asked twice)', { ski
     // Take back: the player's move and Kirin's reply.
     await page.click('.play-takeback');
     await page.waitForFunction(moveCount(0));
-    assert.equal(await text(page, '#fen'), START);
+    assert.equal(await text(page, '#fen'), START_FEN);
     assert.equal(await page.isDisabled('.play-takeback'), true);
     await dragPiece(page, 'b2', 'e2');
     await page.waitForFunction(moveCount(2), null, { timeout: 20_000 });
@@ -205,7 +170,7 @@ test(
       const status = (): Promise<string> => text(page, '#editor .editor-status');
       await page.click('#setup');
       await page.waitForSelector('#editor-dialog[open]');
-      assert.equal(await fen(), START);
+      assert.equal(await fen(), START_FEN);
       assert.equal(await status(), '局面合法');
       // A third red rook, by click: the rules core refuses it; its code in words, its message after them.
       await page.click('#editor .editor-palette button[data-piece="1"]');
@@ -227,7 +192,7 @@ test(
       await page.click('#editor .editor-palette button[data-tool="move"]');
       const box = (await page.locator('#editor .editor-board').boundingBox())!;
       await drag(page, '#editor .editor-cell[data-square="a5"]', { x: box.x + box.width + 40, y: box.y + 20 });
-      assert.equal(await fen(), START);
+      assert.equal(await fen(), START_FEN);
       // A black pawn dragged from the palette onto e4; the red cannon moved by drag from h2 to e2.
       await drag(page, '#editor .editor-palette button[data-piece="12"]', '#editor .editor-cell[data-square="e4"]');
       await drag(page, '#editor .editor-cell[data-square="h2"]', '#editor .editor-cell[data-square="e2"]');

@@ -11,55 +11,18 @@
 // off, and the sound, the colours, the piece set and the board are kept.
 
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import type { Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { test } from 'node:test';
+import type { Page } from 'playwright-core';
 import { moveToUci } from '../src/core/types.js';
 import { mainLine, type MoveNode } from '../src/notation/game.js';
 import { parseGames } from '../src/notation/pgn.js';
-import { buildWeb } from '../scripts/web/build.js';
-import { CHROMIUM, launchChromium } from '../lab/web/chromium.js';
-import { serveWeb } from '../scripts/web/serve.js';
 import { ROOM_MESSAGES } from '../web/i18n/rooms.js';
 import { clickSquare, dragPiece, showTab, squarePoint, startGame } from './support/board.js';
+import { openPage, servePage, skip, type OpenedPage } from './support/page-server.js';
 
-const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is absent (Debian package chromium): browser test skipped`;
+const served = servePage('rooms');
 
-let tmp = '';
-let server: Server | undefined;
-let url = '';
-let browser: Browser | undefined;
-
-before(async () => {
-  if (skip) return;
-  tmp = mkdtempSync(join(tmpdir(), 'kirin-rooms-'));
-  const out = join(tmp, 'dist');
-  await buildWeb(out);
-  ({ server, url } = await serveWeb({ port: 0, distDir: out }));
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.close();
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
-});
-
-async function open(address: string, locale: string): Promise<{ page: Page; errors: string[] }> {
-  const context = await browser!.newContext({ viewport: { width: 1280, height: 800 }, locale });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  await page.goto(address);
-  await page.waitForSelector('body[data-ready="yes"]', { timeout: 30_000 });
-  return { page, errors };
-}
+const open = (address: string, locale: string): Promise<OpenedPage> => openPage(served.browser, address, { locale });
 
 const listedUci = (page: Page): Promise<string[]> =>
   page.$$eval('#moves .move[data-ply]', (els) => els.map((e) => e.getAttribute('data-uci') ?? ''));
@@ -149,7 +112,7 @@ async function everyTabShown(page: Page): Promise<string[]> {
 }
 
 test('a piece dragged from h2 to e2 plays 炮二平五', { skip, timeout: 60_000 }, async () => {
-  const { page, errors } = await open(url, 'zh-CN');
+  const { page, errors } = await open(served.url, 'zh-CN');
   try {
     await dragPiece(page, 'h2', 'e2');
     await page.waitForFunction("document.querySelectorAll('#moves .move[data-ply]').length >= 1");
@@ -183,7 +146,7 @@ test(
     const english = wordsOnlyIn('en', 'zh-Hans');
     const chinese = wordsOnlyIn('zh-Hans', 'en');
     {
-      const { page, errors } = await open(`${url}#moves=h2e2,h9g7`, 'zh-CN');
+      const { page, errors } = await open(`${served.url}#moves=h2e2,h9g7`, 'zh-CN');
       try {
         assert.equal(await page.evaluate('document.documentElement.lang'), 'zh-Hans');
         assert.match((await page.textContent('#status')) ?? '', /^分析：红方走$/);
@@ -227,7 +190,7 @@ test(
       }
     }
     {
-      const { page, errors } = await open(`${url}#moves=h2e2,h9g7`, 'en-US');
+      const { page, errors } = await open(`${served.url}#moves=h2e2,h9g7`, 'en-US');
       try {
         assert.equal(await page.evaluate('document.documentElement.lang'), 'en');
         assert.match((await page.textContent('#status')) ?? '', /^Analysis: Red to move$/);
@@ -263,7 +226,7 @@ test(
       }
     }
     {
-      const { page, errors } = await open(`${url}#moves=h2e2,h9g7`, 'zh-TW');
+      const { page, errors } = await open(`${served.url}#moves=h2e2,h9g7`, 'zh-TW');
       try {
         assert.equal(await page.evaluate('document.documentElement.lang'), 'zh-Hant');
         assert.equal(await page.textContent('.tab[data-tab="moves"]'), '著法');
@@ -291,7 +254,7 @@ test(
   'a variation promoted is the main line of the PGN; a comment written is in it; a move deleted is gone',
   { skip, timeout: 90_000 },
   async () => {
-    const { page, errors } = await open(`${url}#moves=h2e2,h9g7,h0g2,i9h9&ply=2`, 'zh-CN');
+    const { page, errors } = await open(`${served.url}#moves=h2e2,h9g7,h0g2,i9h9&ply=2`, 'zh-CN');
     try {
       // A move other than the game's next one: a variation.
       await clickSquare(page, 'b0');
@@ -352,7 +315,7 @@ test(
   'a move sounds unless muted; sound, colours, pieces and board are kept across a reload',
   { skip, timeout: 90_000 },
   async () => {
-    const context = await browser!.newContext({ viewport: { width: 1280, height: 800 }, locale: 'zh-CN' });
+    const context = await served.browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'zh-CN' });
     // Count the sounds started (Web Audio sources and oscillators), before the page's own code runs.
     await context.addInitScript(`(() => {
     window.soundsStarted = 0;
@@ -365,7 +328,7 @@ test(
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     try {
-      await page.goto(`${url}#moves=`);
+      await page.goto(`${served.url}#moves=`);
       await page.waitForSelector('body[data-ready="yes"]');
       const started = (): Promise<number> => page.evaluate('window.soundsStarted') as Promise<number>;
       assert.equal(await started(), 0);

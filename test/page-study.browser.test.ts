@@ -13,61 +13,17 @@
 // out and said.
 
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import type { Server } from 'node:http';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { test } from 'node:test';
+import type { Page } from 'playwright-core';
 import { repoRoot } from '../commands/lib.js';
-import { CHROMIUM, launchChromium } from '../lab/web/chromium.js';
-import { buildWeb } from '../scripts/web/build.js';
-import { serveWeb } from '../scripts/web/serve.js';
 import { clickSquare, showTab } from './support/board.js';
+import { openPage, servePage, skip, type OpenedPage } from './support/page-server.js';
 
-const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is absent (Debian package chromium): browser test skipped`;
+const served = servePage('study');
 
-let tmp = '';
-let server: Server | undefined;
-let url = '';
-let browser: Browser | undefined;
-
-before(async () => {
-  if (skip) return;
-  tmp = mkdtempSync(join(tmpdir(), 'kirin-study-'));
-  const out = join(tmp, 'dist');
-  await buildWeb(out);
-  ({ server, url } = await serveWeb({ port: 0, distDir: out }));
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.close();
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
-});
-
-interface Opened {
-  page: Page;
-  errors: string[];
-  /** The paths the page asked the server for. */
-  requested: string[];
-}
-
-async function open(address: string, locale: string): Promise<Opened> {
-  const context = await browser!.newContext({ viewport: { width: 1280, height: 800 }, locale });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  const requested: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  page.on('request', (r) => requested.push(new URL(r.url()).pathname));
-  await page.goto(address);
-  await page.waitForSelector('body[data-ready="yes"]', { timeout: 30_000 });
-  return { page, errors, requested };
-}
+const open = (address: string, locale: string): Promise<OpenedPage> => openPage(served.browser, address, { locale });
 
 const listedUci = (page: Page): Promise<string[]> =>
   page.$$eval('#moves .move[data-ply]', (els) => els.map((e) => e.getAttribute('data-uci') ?? ''));
@@ -85,7 +41,7 @@ test(
   '开局库: W/D/L for the start position, fetched when the tab opens; a click plays the move; a notable game opens',
   { skip, timeout: 90_000 },
   async () => {
-    const { page, errors, requested } = await open(url, 'zh-CN');
+    const { page, errors, requested } = await open(served.url, 'zh-CN');
     try {
       await new Promise((r) => setTimeout(r, 500));
       assert.ok(!requested.some((p) => p.endsWith('/masters.explorer')), 'not fetched with the page');
@@ -155,7 +111,7 @@ test(
         puzzles: { fen: string; moves: string[] }[];
       }
     ).puzzles;
-    const { page, errors, requested } = await open(url, 'en-US');
+    const { page, errors, requested } = await open(served.url, 'en-US');
     try {
       // A move on the analysis board first: practice takes the board over, and gives it back.
       await clickMove(page, 'h2e2');
@@ -226,7 +182,7 @@ test(
   async () => {
     // A rook chases a knight back and forth (AsianRule, the page's default: red must change).
     const fen = '4k4/9/6n2/9/9/9/9/7R1/9/3K5 w - - 0 1';
-    const { page, errors } = await open(`${url}#fen=${encodeURIComponent(fen)}&moves=h2g2,g7h9,g2h2`, 'zh-CN');
+    const { page, errors } = await open(`${served.url}#fen=${encodeURIComponent(fen)}&moves=h2g2,g7h9,g2h2`, 'zh-CN');
     try {
       assert.equal(await page.isHidden('#referee'), true, 'nothing to rule on yet');
       await clickMove(page, 'h9g7');
@@ -272,7 +228,7 @@ test(
   { skip, timeout: 60_000 },
   async () => {
     const big5 = join(repoRoot(), 'test', 'data', 'games', 'ccpd-big5.pgn');
-    const { page, errors } = await open(url, 'zh-CN');
+    const { page, errors } = await open(served.url, 'zh-CN');
     try {
       assert.equal(await page.inputValue('#import-encoding'), 'auto');
       await page.setInputFiles('#import-file', big5);
