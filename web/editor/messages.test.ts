@@ -2,18 +2,13 @@
 // (web/i18n/i18n.test.ts checks that every key is in all three languages).
 
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
 import { test } from 'node:test';
+import { keysUsedBy } from '../i18n/keys-used.js';
 import { EDITOR_MESSAGES } from './messages.js';
 import { PALETTE } from './model.js';
 
 test('every editor.* key the room uses is in the catalog, every piece of the palette named', () => {
-  const dir = new URL('../../../web/editor/', import.meta.url);
-  const used = new Set<string>();
-  for (const f of readdirSync(dir).filter((n) => n.endsWith('.ts') && !n.endsWith('.test.ts'))) {
-    const source = readFileSync(new URL(f, dir), 'utf8');
-    for (const m of source.matchAll(/'(editor\.[\w.-]+)'/g)) used.add(m[1]);
-  }
+  const used = keysUsedBy('editor');
   for (const tl of ['move', 'erase']) used.add(`editor.tool.${tl}`);
   // Every piece of the palette by its name.
   for (const pc of PALETTE) used.add(`editor.piece.${pc >> 3 ? 'black' : 'red'}${pc & 7}`);

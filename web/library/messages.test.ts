@@ -2,17 +2,12 @@
 // checks that every key is in all three languages).
 
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
 import { test } from 'node:test';
+import { keysUsedBy } from '../i18n/keys-used.js';
 import { LIBRARY_MESSAGES } from './messages.js';
 
 test('every library.* key the room uses is in the catalog', () => {
-  const dir = new URL('../../../web/library/', import.meta.url);
-  const used = new Set<string>();
-  for (const f of readdirSync(dir).filter((n) => n.endsWith('.ts') && !n.endsWith('.test.ts'))) {
-    const source = readFileSync(new URL(f, dir), 'utf8');
-    for (const m of source.matchAll(/'(library\.[\w.-]+)'/g)) used.add(m[1]);
-  }
+  const used = keysUsedBy('library');
   // Keys built at run time: the sources, the orders and the error codes.
   for (const s of ['any', 'played', 'imported', 'analysis']) used.add(`library.source.${s}`);
   for (const s of ['updated', 'date', 'red', 'black', 'opening', 'plies']) used.add(`library.sort.${s}`);
