@@ -22,6 +22,7 @@ import { commandSpec, repoPath, runMain, scriptCommandLine } from '../../command
 import { buildWeb } from '../../scripts/web/build.js';
 import { serveWeb } from '../../scripts/web/serve.js';
 import type { Page } from 'playwright-core';
+import { clickSquare } from './board.js';
 import { launchChromium } from './chromium.js';
 import { chromiumMissing } from './isolated-site.js';
 
@@ -45,17 +46,6 @@ const SPEC = commandSpec({
     out: { type: 'string' },
   },
 });
-
-/** Clicks square `name` (a0..i9) of the page's board, as the page lays it out now. */
-async function clickSquare(page: Page, name: string): Promise<void> {
-  const box = (await page.locator('#board cg-board').boundingBox())!;
-  const flipped = (await page.getAttribute('#board', 'data-flipped')) === 'yes';
-  const file = name.charCodeAt(0) - 97;
-  const rank = Number(name[1]);
-  const col = flipped ? 8 - file : file;
-  const row = flipped ? rank : 9 - rank;
-  await page.mouse.click(box.x + ((col + 0.5) * box.width) / 9, box.y + ((row + 0.5) * box.height) / 10);
-}
 
 const movesListed = (page: Page): Promise<number> => page.$$eval('#moves .move[data-ply]', (m) => m.length);
 
