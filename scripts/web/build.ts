@@ -84,6 +84,16 @@ export function assetFile(dir: string, name: string): string {
   return path;
 }
 
+/** A classic script (the boot script, the service worker): one minified IIFE, no module syntax left. */
+const CLASSIC_SCRIPT = {
+  bundle: true,
+  format: 'iife',
+  platform: 'browser',
+  target: 'es2020',
+  minify: true,
+  logLevel: 'silent',
+} as const satisfies esbuild.BuildOptions;
+
 export interface WebBuild {
   outdir: string;
   /** Output file name -> bytes: whatever esbuild wrote (the bundles, the page's boot.js), then the files the bundles name. */
@@ -134,12 +144,7 @@ export async function buildBrowser(outdir: string, opts: BrowserBuildOptions): P
   // The boot script is a classic script (it runs in <head> before the page's modules): no imports left.
   const boot = opts.page
     ? await esbuild.build({
-        bundle: true,
-        format: 'iife',
-        platform: 'browser',
-        target: 'es2020',
-        minify: true,
-        logLevel: 'silent',
+        ...CLASSIC_SCRIPT,
         entryPoints: { boot: join(root, 'web', 'pwa', 'boot.ts') },
         outdir,
         metafile: true,
@@ -185,12 +190,7 @@ export function webDir(): string {
  */
 export async function writeServiceWorker(path: string, precache: Precache): Promise<number> {
   const r = await esbuild.build({
-    bundle: true,
-    format: 'iife',
-    platform: 'browser',
-    target: 'es2020',
-    minify: true,
-    logLevel: 'silent',
+    ...CLASSIC_SCRIPT,
     entryPoints: [join(repoRoot(), 'web', 'pwa', 'sw.ts')],
     define: {
       KIRIN_PRECACHE: JSON.stringify({ version: precache.version, urls: precache.urls, lazy: precache.lazy }),
