@@ -4,6 +4,7 @@
 // annotated game) in the notation shown; the position's FEN shown and a FEN
 // set; and the address, which holds the game (link.ts) and is kept up to date.
 
+import { downloadPgn } from './download.js';
 import {
   START_FEN,
   addMove,
@@ -166,11 +167,7 @@ export function mountIo(ctx: PageContext, review: ReviewState, deps: IoDeps): Io
     }
     $<HTMLTextAreaElement>('pgn').value = r.value;
     $('import-error').textContent = '';
-    const a = document.createElement('a');
-    a.href = URL.createObjectURL(new Blob([r.value], { type: 'application/x-chess-pgn;charset=utf-8' }));
-    a.download = 'kirin-game.pgn';
-    a.click();
-    setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+    downloadPgn(document, 'kirin-game.pgn', r.value);
   };
 
   const openLink = (): boolean => {

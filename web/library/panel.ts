@@ -4,6 +4,7 @@
 // board, renamed or deleted; all of them exported as one PGN, and games
 // imported from many files at once. The games themselves are library.ts's.
 
+import { downloadPgn } from '../io/download.js';
 import type { GameResult } from '../../src/browser/index.js';
 import type { LibraryHost } from './host.js';
 import type { GameLibrary } from './library.js';
@@ -52,15 +53,6 @@ const RESULT_KEYS: Record<GameResult | 'any', string> = {
 };
 const SOURCES: readonly (GameSource | 'any')[] = ['any', 'played', 'imported', 'analysis'];
 const SORTS: readonly SortKey[] = ['updated', 'date', 'red', 'black', 'opening', 'plies'];
-
-/** Offers text as a download through a link (the default of LibraryHost.download). */
-function downloadText(doc: Document, name: string, text: string): void {
-  const a = doc.createElement('a');
-  a.href = URL.createObjectURL(new Blob([text], { type: 'application/x-chess-pgn;charset=utf-8' }));
-  a.download = name;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
-}
 
 /** Mounts the library panel into `root` (emptied first), showing `library`. */
 export function mountLibraryPanel(root: HTMLElement, host: LibraryHost, library: GameLibrary): LibraryPanel {
@@ -266,7 +258,7 @@ export function mountLibraryPanel(root: HTMLElement, host: LibraryHost, library:
     said = t('library.exportDone', { n: b.games });
     if (b.errors.length > 0)
       said += ` · ${t('library.exportErrors', { n: b.errors.length, errors: errorsText(b.errors) })}`;
-    if (b.games > 0) (host.download ?? ((n, text) => downloadText(doc, n, text)))('kirin-games.pgn', b.pgn);
+    if (b.games > 0) (host.download ?? ((n, text) => downloadPgn(doc, n, text)))('kirin-games.pgn', b.pgn);
     void show();
   });
   importInput.addEventListener('change', async () => {
