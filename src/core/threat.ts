@@ -13,10 +13,12 @@
 //   book's piece values (rook 20, knight and cannon 10, advisor, bishop and a
 //   crossed pawn 4, a pawn at home 1). S opens with a capture or a quiet check
 //   (two quiet checks in all); O may stop (stand pat), recapture on the square of
-//   the exchange, or check (two quiet checks); after a check the checking side may
-//   capture anywhere. A capture wins when the exchange on its square leaves S at
-//   least GAIN ahead of what S keeps if it does nothing (O's own threats are no
-//   part of S's), and the whole line - O also taking what S's capturing piece
+//   the exchange, or check (two quiet checks). After S's check S may capture
+//   anywhere (a check that forks); O's checks and S's answers to them leave the
+//   exchange where it was, so that O's counter-threats elsewhere (O's own, which
+//   the book does not count as a defence) do not spoil it. A capture wins when
+//   the exchange on its square leaves S at least GAIN ahead of what S keeps if it
+//   does nothing (O's own threats are no part of S's), and the whole line - O also taking what S's capturing piece
 //   unmasked behind it - does not lose (the book: "after the full exchange, equal
 //   or better is a chase, a loss is idle"). Its target is the first enemy piece S
 //   captures. The book's exceptions are in the rules of S's captures that open an
@@ -151,8 +153,9 @@ function opensExchange(pos: Position, from: number, to: number, mutualTest: bool
  * Quiescence search for the side to move, in book units relative to S (`mat`),
  * negamax, fail-soft. `sChecks` / `oChecks`: quiet checks S / O may still play;
  * `opened`: S has made its first capture on this line; `square`: where the
- * exchange goes on (-1: anywhere, after a check); `vacated`: the square S's last
- * capture left, whose unmasked pieces O may take when `unmask`.
+ * exchange goes on (-1: anywhere, after S's check); `vacated`: the square S's
+ * last capture left, whose unmasked pieces O may take when `unmask` (both kept
+ * through O's checks and S's answers to them).
  */
 function qsearch(
   pos: Position,
@@ -241,6 +244,18 @@ function qsearch(
     const targetId = idBoard[to],
       byId = idBoard[from];
     make(pos, m, ply);
+    // O's checks and S's answers to them leave the exchange where it was: O may
+    // go on taking only on its square and what S's capture unmasked. After S's
+    // check S may take anywhere (a check that forks).
+    const checks = pos.checked[pos.sp] === 1;
+    let nextSquare: number, nextVacated: number;
+    if (isS) {
+      nextSquare = inCheck ? square : cap ? to : -1;
+      nextVacated = inCheck ? vacated : cap ? from : -1;
+    } else {
+      nextSquare = inCheck ? -1 : checks || !cap ? square : to;
+      nextVacated = !inCheck && checks ? vacated : -1;
+    }
     const v = -qsearch(
       pos,
       -beta,
@@ -250,8 +265,8 @@ function qsearch(
       isS && quietCheck ? sChecks - 1 : sChecks,
       !isS && quietCheck ? oChecks - 1 : oChecks,
       opened || first,
-      inCheck || !cap ? -1 : to,
-      isS && cap && !inCheck ? from : -1,
+      nextSquare,
+      nextVacated,
       unmask,
     );
     unmake(pos, m, ply);
