@@ -15,7 +15,16 @@
 
 import { assignIds, chasedMask, idBoard, moveId } from './chase.js';
 import { generate } from './movegen.js';
-import { CHECK_WINS, attackPairs, checkWin, forcedMate, pairs, threatBy, threatTargets } from './threat.js';
+import {
+  CHECK_WINS,
+  attackPairs,
+  checkWin,
+  forcedMate,
+  pairs,
+  threatBy,
+  threatTargets,
+  threatsOfMove,
+} from './threat.js';
 import type { FenErrorCode } from './fen.js';
 import { KEY_FILTER_MASK, Position } from './position.js';
 import { err, ok, type Result } from './result.js';
@@ -343,7 +352,9 @@ const SEARCH_MATE_NODES = 300;
  * current state whether it checks, threatens mate (杀) and which enemy pieces it
  * newly threatens to win (捉). `full`: the book's tactical detector (threat.ts),
  * else Pikafish's direct chase and mate by checks. A king move that answers a
- * check is idle whatever it makes possible (the book's 图17).
+ * check is idle whatever it makes possible (the book's 图17); another answer
+ * chases only what its own piece or the line it opens threatens, not what the
+ * check left en prise (参考图47 against 参考图22).
  */
 function classifyChinese(pos: Position, d: number, mateDepth: number, full: boolean, record = false): void {
   assignIds(pos);
@@ -358,7 +369,8 @@ function classifyChinese(pos: Position, d: number, mateDepth: number, full: bool
     recCheck[i] = check ? 1 : 0;
     recForced[i] = forced ? 1 : 0;
     let threat = false,
-      after = 0;
+      after = 0,
+      answerThreats = 0;
     if (!check) {
       if (full) {
         pos.doNullMove();
@@ -371,6 +383,10 @@ function classifyChinese(pos: Position, d: number, mateDepth: number, full: bool
         }
         attackPairs(pos, after);
         pairsAfter.set(pairs);
+        if (forced) {
+          const m = pos.moveAt[pos.sp - 1];
+          answerThreats = threatsOfMove(pos, after, m >> 7, m & 127);
+        }
         pos.undoNullMove();
       } else {
         pos.doNullMove();
@@ -395,7 +411,7 @@ function classifyChinese(pos: Position, d: number, mateDepth: number, full: bool
       }
     }
     recThreat[i] = threat && !kingAnswer ? 1 : 0;
-    recFresh[i] = forced ? 0 : fresh;
+    recFresh[i] = forced ? (full && !kingAnswer ? answerThreats : 0) : fresh;
     recJoint[i] = !forced && joint ? 1 : 0;
   }
   redoAll(pos);

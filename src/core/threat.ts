@@ -364,6 +364,34 @@ export function threatTargets(pos: Position, limit: number): number {
   return mask;
 }
 
+/**
+ * Of the threats `mask` (a `threatTargets` result for the side to move, S, whose
+ * `threatBy` and `checkWin` it left), those that S's last move from -> to made:
+ * the piece that moved takes or checks, or the square it left opens the line of
+ * the piece that takes. A move answering a check keeps only these: the rest
+ * comes from the position the opponent's check left (the book's 参考图22).
+ */
+export function threatsOfMove(pos: Position, mask: number, from: number, to: number): number {
+  const b = pos.board;
+  const mover = idBoard[to];
+  let out = mask & CHECK_WINS && checkWin.by === mover ? CHECK_WINS : 0;
+  for (let s = 0; s < 90; s++) {
+    const p = b[s];
+    if (!p || p >> 3 === pos.side || !(mask & (1 << idBoard[s]))) continue;
+    const by = threatBy[idBoard[s]];
+    if (by === mover) {
+      out |= 1 << idBoard[s];
+      continue;
+    }
+    for (let a = 0; a < 90; a++)
+      if (b[a] && b[a] >> 3 === pos.side && idBoard[a] === by) {
+        if (opens(a, s, from, b[a] & 7)) out |= 1 << idBoard[s];
+        break;
+      }
+  }
+  return out;
+}
+
 /** Per id of a piece of S: the ids of the enemy pieces it attacks (the last `attackPairs`). */
 export const pairs = new Int32Array(16);
 

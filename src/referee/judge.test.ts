@@ -163,6 +163,26 @@ describe('the verdict as data', () => {
     );
   });
 
+  it('an answer to a check chases with its own piece, not with what the check left', () => {
+    const kinds = (fen: string, moves: string): string[] => verdict(fen, moves).cycles[0].moves.map((m) => m.kind);
+    // 参考图47: 炮三平五 blocks the check and unmasks the rook's attack on the cannon on g1.
+    const c = verdict(
+      'r2akabr1/9/2n1b1n2/p1p1p1R1p/6c2/2P6/P3P2CP/2N1C4/6c1N/R1BAKAB2 w - - 0 1',
+      'e2g2 g5e5 g2e2 e5g5',
+    ).cycles[0];
+    assert.ok(c.moves[2].answersCheck);
+    assert.equal(c.moves[2].kind, 'chase');
+    assert.deepEqual(c.moves[2].targets, [{ side: 'black', piece: 'cannon', square: 'g1' }]);
+    assert.deepEqual(c.moves[2].by, [{ side: 'red', piece: 'rook', square: 'g6' }]);
+    // 参考图22: 炮2平6 blocks the check that left the red cannon on e6 unprotected: idle.
+    assert.deepEqual(kinds('3a1k3/4a4/5c3/p1p1C4/4r4/5R3/P1P1P4/6N2/4A4/2c1KA3 w - - 0 1', 'f4e4 f7b7 e4f4 b7f7'), [
+      'idle',
+      'mate-threat',
+      'check',
+      'idle',
+    ]);
+  });
+
   it('message keys and parameters for a page to translate', () => {
     const c = verdict(FIGURES[0].fen, FIGURES[0].moves).cycles[0];
     assert.deepEqual(
