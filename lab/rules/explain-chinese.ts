@@ -71,6 +71,8 @@ for (const line of readFileSync('test/rules/chinese-corpus.txt', 'utf8').split('
   const [id, fen, moveText, expect, note] = line.split('\t');
   const m = /ChineseRule\/\d+[=~](\w+)@(\d+)/.exec(expect);
   if (!m) continue;
+  // Named cases only: the others are not judged (nor counted).
+  if (positionals.length > 0 && !positionals.includes(id)) continue;
   const [ruling, ply] = [m[1], Number(m[2])];
   const moves = moveText.split(' ');
   const cfg = ruleConfigFrom({
