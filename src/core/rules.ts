@@ -23,6 +23,7 @@ import {
   pairs,
   threatBy,
   threatTargets,
+  threatJoint,
   threatsOfMove,
 } from './threat.js';
 import type { FenErrorCode } from './fen.js';
@@ -266,10 +267,10 @@ const recThreat = new Uint8Array(MAX_CYCLE);
 /** Ids of the enemy pieces newly chased by the move. */
 const recFresh = new Int32Array(MAX_CYCLE);
 /**
- * ChineseRule: the move's new threat is a check that wins material (CHECK_WINS),
- * a combination of pieces - the book's 联合捉 in its 参考图40 and 41.
+ * ChineseRule: which of the move's new chases (recFresh bits) are joint attacks,
+ * won only by two or more pieces together - the book's 联合捉 (threat.ts).
  */
-const recJoint = new Uint8Array(MAX_CYCLE);
+const recJoint = new Int32Array(MAX_CYCLE);
 /** Ids of the mover's pieces that deliver the check or the new chases. */
 const recAttackers = new Int32Array(MAX_CYCLE);
 let recCount = 0;
@@ -370,12 +371,14 @@ function classifyChinese(pos: Position, d: number, mateDepth: number, full: bool
     recForced[i] = forced ? 1 : 0;
     let threat = false,
       after = 0,
+      jointAfter = 0,
       answerThreats = 0;
     if (!check) {
       if (full) {
         pos.doNullMove();
         threat = mateDepth > 0 && forcedMate(pos, mateDepth, MATE_NODES, true);
         after = threatTargets(pos, THREAT_NODES);
+        jointAfter = threatJoint.mask;
         if (record) {
           byAfter.set(threatBy);
           recCheckWin[2 * i] = after & CHECK_WINS ? checkWin.by : -1;
@@ -399,7 +402,7 @@ function classifyChinese(pos: Position, d: number, mateDepth: number, full: bool
     undoOne(pos);
     const before = check ? 0 : full ? threatTargets(pos, THREAT_NODES) : chasedMask(pos, mover);
     let fresh = after & ~before;
-    const joint = (fresh & CHECK_WINS) !== 0;
+    let joint = fresh & jointAfter;
     if (record) for (let t = 0; t < 16; t++) recBy[i * 16 + t] = fresh & (1 << t) ? byAfter[t] : -1;
     if (full && after !== 0 && !pos.checked[pos.sp]) {
       // A piece that newly joins the attack on a piece that can be won chases it.
@@ -407,45 +410,38 @@ function classifyChinese(pos: Position, d: number, mateDepth: number, full: bool
       for (let id = 0; id < 16; id++) {
         const joined = pairsAfter[id] & ~pairs[id] & ~fresh;
         fresh |= joined;
+        joint |= joined & jointAfter;
         if (record) for (let t = 0; t < 16; t++) if (joined & (1 << t)) recBy[i * 16 + t] = id;
       }
     }
     recThreat[i] = threat && !kingAnswer ? 1 : 0;
     recFresh[i] = forced ? (full && !kingAnswer ? answerThreats : 0) : fresh;
-    recJoint[i] = !forced && joint ? 1 : 0;
+    recJoint[i] = forced ? answerThreats & jointAfter : joint;
   }
   redoAll(pos);
 }
 
 /**
- * ChineseRule, when both sides attack on every move: does color c chase one and
- * the same piece on every move (no checks or mate threats); does it chase on
- * every move with a combination (a check that wins material, recJoint) on some
- * move? The book's 参考图40 and 41 rule against the side that chases one piece
- * every move when the other side's chases include such joint attacks (联合捉);
- * where both sides chase one piece each or neither does (参考图44, 45, 46, 图3),
- * a draw.
+ * ChineseRule, when both sides attack on every move: does color c chase on every
+ * move (no checks or mate threats) with single pieces only, no joint attack
+ * among its chases; does it make a joint attack (联合捉, recJoint) on some move?
+ * The book rules against the side whose chases are all single when the other
+ * side's attacks include joint ones (参考图14, 34, 36, 39, 40, 41); where neither
+ * side attacks jointly, or both do, a draw (图3, 参考图42, 44, 45, 46).
  */
-function chineseSamePiece(c: number): boolean {
-  let and = 0xffff,
-    moves = 0;
+function chineseSingleChases(c: number): boolean {
+  let moves = 0;
   for (let i = 0; i < recCount; i++) {
     if (recMover[i] !== c) continue;
-    if (recCheck[i] || recThreat[i]) return false;
+    if (recCheck[i] || recThreat[i] || recJoint[i]) return false;
     moves++;
-    and &= recFresh[i];
   }
-  return moves > 0 && and !== 0;
+  return moves > 0;
 }
 
 function chineseJoint(c: number): boolean {
-  let joint = false;
-  for (let i = 0; i < recCount; i++) {
-    if (recMover[i] !== c) continue;
-    if (recCheck[i] || recThreat[i]) return false;
-    if (recJoint[i]) joint = true;
-  }
-  return joint;
+  for (let i = 0; i < recCount; i++) if (recMover[i] === c && !recCheck[i] && !recThreat[i] && recJoint[i]) return true;
+  return false;
 }
 
 /** Result of a cycle from per-side violation levels (higher level loses; equal levels draw). */
@@ -596,12 +592,10 @@ function judgeCycle(
     const lt = chineseLevel(them),
       wt = whyC;
     if (lu === 1 && lt === 1) {
-      // Both sides attack on every move: one piece chased every move loses
-      // against joint attacks that do not chase one piece.
-      const su = chineseSamePiece(us),
-        st = chineseSamePiece(them);
-      if (su && !st && chineseJoint(them)) return setOut(O_LOSS, R_PERPETUAL_CHASE);
-      if (st && !su && chineseJoint(us)) return setOut(O_WIN, R_PERPETUAL_CHASE);
+      // Both sides attack on every move: chases by a piece alone on every move
+      // lose against joint attacks.
+      if (chineseSingleChases(us) && chineseJoint(them)) return setOut(O_LOSS, R_PERPETUAL_CHASE);
+      if (chineseSingleChases(them) && chineseJoint(us)) return setOut(O_WIN, R_PERPETUAL_CHASE);
     }
     return byLevels(lu, lt, wu, wt);
   }

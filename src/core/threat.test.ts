@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 
 import { assignIds, idBoard } from './chase.js';
 import { Position } from './position.js';
-import { CHECK_WINS, checkWin, forcedMate, threatBy, threatTargets } from './threat.js';
+import { CHECK_WINS, checkWin, forcedMate, threatBy, threatJoint, threatTargets } from './threat.js';
 import { FILE_OF, PIECE_CHARS, RANK_OF, squareName } from './types.js';
 import { parseLegalMove } from './ucimove.js';
 import { flipFilesFen, mirrorFen, randomPositions } from '../../test/support/fixtures.js';
@@ -29,7 +29,10 @@ function at(fen: string, moves: readonly string[] = []): Position {
   return pos;
 }
 
-/** "Ne5" for each enemy piece the side to move can win, and with which piece ("Ne5<Ra5"), in square order. */
+/**
+ * "Ne5" for each enemy piece the side to move can win, and with which piece
+ * ("Ne5<Ra5"), in square order; "*" after one that only several pieces together win.
+ */
 function threats(pos: Position, withBy = false): string[] {
   assignIds(pos);
   const mask = threatTargets(pos, LIMIT);
@@ -44,7 +47,7 @@ function threats(pos: Position, withBy = false): string[] {
         if (q && q >> 3 === pos.side && idBoard[a] === threatBy[idBoard[s]])
           text += `<${PIECE_CHARS[q].toUpperCase()}${squareName(a)}`;
       }
-    out.push(text);
+    out.push(text + (threatJoint.mask & (1 << idBoard[s]) ? '*' : ''));
   }
   if (mask & CHECK_WINS) {
     // A check that wins material whatever the answer: name its checker and a piece it wins.
@@ -55,7 +58,8 @@ function threats(pos: Position, withBy = false): string[] {
       }
       return '?';
     };
-    out.push(`check ${name(pos.side, checkWin.by)} wins ${name(pos.side ^ 1, checkWin.target)}`);
+    const joint = threatJoint.mask & CHECK_WINS ? '*' : '';
+    out.push(`check ${name(pos.side, checkWin.by)} wins ${name(pos.side ^ 1, checkWin.target)}${joint}`);
   }
   return out;
 }
@@ -87,11 +91,22 @@ describe('threatTargets: the pieces a side can win (捉)', () => {
     assert.deepEqual(threats(at('3k5/9/9/9/9/R3p4/9/9/9/5K3 w - - 0 1')), ['Pe4']);
   });
 
-  it("a rook won by a check that unmasks it (the book's 图2: after 马一进二 the knight checks and the rook takes)", () => {
+  it("a rook won by a check that unmasks it (the book's 图2: after 马一进二 the knight checks and the rook takes, a joint attack)", () => {
     const fen = '1r2kab1r/2c1a4/n1c1b1n2/4p2N1/p1p6/1C4P2/P1P1P4/2N1B3C/4A4/1RBAK2R1 w - - 0 1';
-    assert.deepEqual(threats(at(fen, ['h6i4', 'i9h9', 'i4h6', 'null']), true), ['check Nh6 wins Rh9']);
+    assert.deepEqual(threats(at(fen, ['h6i4', 'i9h9', 'i4h6', 'null']), true), ['check Nh6 wins Rh9*']);
     // Before the move the same check was no threat: the knight stood on i4.
     assert.deepEqual(threats(at(fen, ['h6i4', 'i9h9'])), []);
+  });
+
+  it('a protected piece that two pieces attack is won jointly (联合捉), an unprotected one by one piece alone', () => {
+    // The knight on e5 is protected by the rook on e9: one rook alone would lose itself for it, two win it.
+    assert.equal(threats(at('4rk3/9/9/9/R3n4/9/9/9/4R4/3K5 w - - 0 1'))[0], 'Ne5*');
+    assert.deepEqual(threats(at('4rk3/9/9/9/R3n4/9/9/9/9/3K5 w - - 0 1')), []);
+    // Unprotected, it is the first rook's alone.
+    assert.equal(threats(at('5k3/9/9/9/R3n4/9/9/9/4R4/3K5 w - - 0 1'))[0], 'Ne5');
+    // 参考图40: 炮4进1 sets up the knight's check with the cannon behind it, a knight-cannon joint attack.
+    const ref40 = '5a3/1N1c1k3/4b4/4NC3/6p1p/2B6/5n2P/2n1B4/3KA4/5A3 w - - 0 1';
+    assert.ok(threats(at(ref40, ['b8c6', 'd8d7', 'null'])).some((t) => t.startsWith('check') && t.endsWith('*')));
   });
 
   it('nothing for a side in check', () => {
@@ -138,7 +153,7 @@ describe('the same verdicts for both colours and both wings', () => {
     const VALUE: Record<string, string> = { R: 'rook', N: 'minor', C: 'minor', A: 'weak', B: 'weak', P: 'weak' };
     const kinds = (list: string[]): string =>
       list
-        .map((t) => (t.startsWith('check') ? 'check' : VALUE[t[0]]))
+        .map((t) => (t.startsWith('check') ? 'check' : VALUE[t[0]]) + (t.endsWith('*') ? '*' : ''))
         .sort()
         .join(' ');
     for (const pos of positions) {

@@ -26,6 +26,10 @@
 //   though a king or pawn move may unmask another piece's attack), the king is
 //   never a target (that is a check) nor a pawn that has not crossed the river,
 //   and two pieces of equal value that attack each other offer an exchange (兑).
+//   A threat is joint (联合捉, `threatJoint`) when only several pieces together
+//   win it: a piece that two or more pieces attack and the first of them cannot
+//   win alone, or a check by a piece that cannot win alone, or a discovered one,
+//   unless a piece it wins can be taken by one piece anyway.
 // - `attackPairs`: which pieces of S attack which enemy pieces, to find a piece
 //   that joins the attack on a piece that can be won (联合捉).
 // - `forcedMate`: S mates within `depth` of its moves, checks but for one quiet
@@ -149,6 +153,26 @@ function opensExchange(pos: Position, from: number, to: number, mutualTest: bool
   return true;
 }
 
+/** How many pieces of the side to move, other than its king, attack `sq`? */
+function attackers(pos: Position, sq: number): number {
+  const us = pos.side;
+  const n = pos.listCount[us];
+  let count = 0;
+  for (let i = 0; i < n; i++) {
+    const a = pos.listSq[us * 16 + i];
+    if ((pos.board[a] & 7) !== KING && pos.attacksFrom(a, sq)) count++;
+  }
+  return count;
+}
+
+/** After a move to `to`, does the piece it moved give the check itself (not a discovered one)? */
+function checksDirectly(pos: Position, to: number): boolean {
+  return pos.attacksFrom(to, pos.kingSq[pos.side]);
+}
+
+/** The threats of the last `threatTargets` that S can win only with two or more pieces (联合捉); CHECK_WINS when its check is one. */
+export const threatJoint = { mask: 0 };
+
 /**
  * Quiescence search for the side to move, in book units relative to S (`mat`),
  * negamax, fail-soft. `sChecks` / `oChecks`: quiet checks S / O may still play;
@@ -169,6 +193,7 @@ function qsearch(
   square: number,
   vacated: number,
   unmask: boolean,
+  only: number,
 ): number {
   nodes++;
   const isS = pos.side === rootSide;
@@ -215,6 +240,8 @@ function qsearch(
     const from = m >> 7,
       to = m & 127;
     const cap = b[to];
+    // With `only`, S's captures and checks are that one piece's.
+    if (isS && !inCheck && only >= 0 && idBoard[from] !== only) continue;
     let quietCheck = false,
       first = false;
     if (!inCheck) {
@@ -244,6 +271,10 @@ function qsearch(
     const targetId = idBoard[to],
       byId = idBoard[from];
     make(pos, m, ply);
+    if (quietCheck && isS && only >= 0 && !checksDirectly(pos, to)) {
+      unmake(pos, m, ply);
+      continue;
+    }
     // O's checks and S's answers to them leave the exchange where it was: O may
     // go on taking only on its square and what S's capture unmasked. After S's
     // check S may take anywhere (a check that forks).
@@ -268,6 +299,7 @@ function qsearch(
       nextSquare,
       nextVacated,
       unmask,
+      only,
     );
     unmake(pos, m, ply);
     if (v > best) {
@@ -314,10 +346,11 @@ export function threatTargets(pos: Position, limit: number): number {
   // What S keeps if it makes no capture: O may go on with threats of its own,
   // which are no part of S's threat (a capture must gain against this).
   pos.doNullMove();
-  const base = -qsearch(pos, -MATE, MATE, 1, 0, 0, O_CHECKS, true, -1, -1, true);
+  const base = -qsearch(pos, -MATE, MATE, 1, 0, 0, O_CHECKS, true, -1, -1, true, -1);
   pos.undoNullMove();
   if (base <= -MATE + MAX_PLY) return 0;
   const need = base + GAIN;
+  threatJoint.mask = 0;
   const end = generate(pos, GEN_PSEUDO_LEGAL, moves, 0);
   let mask = 0;
   // Captures first: their targets are known before the search.
@@ -334,14 +367,20 @@ export function threatTargets(pos: Position, limit: number): number {
       const gained = cap ? bookValue(cap, to) : 0;
       const targetId = idBoard[to],
         byId = idBoard[from];
+      const several = cap !== 0 && attackers(pos, to) >= 2;
       make(pos, m, 0);
       if (cap) {
         // The exchange on the square (with the checks of both sides) must win, and
         // the whole line, O also taking what the capture unmasked, must not lose.
-        const v = -qsearch(pos, -need, -need + 1, 1, gained, S_CHECKS, O_CHECKS, true, to, -1, false);
-        if (v >= need && -qsearch(pos, -base, -base + 1, 1, gained, S_CHECKS, O_CHECKS, true, to, from, true) >= base) {
+        const v = -qsearch(pos, -need, -need + 1, 1, gained, S_CHECKS, O_CHECKS, true, to, -1, false, -1);
+        const w =
+          v >= need ? -qsearch(pos, -base, -base + 1, 1, gained, S_CHECKS, O_CHECKS, true, to, from, true, -1) : -9999;
+        if (v >= need && w >= base) {
           mask |= 1 << targetId;
           threatBy[targetId] = byId;
+          // Joint (联合捉) when the capturing piece cannot win it alone.
+          const vj = -qsearch(pos, -need, -need + 1, 1, gained, S_CHECKS, O_CHECKS, true, to, -1, false, byId);
+          if (several && vj < need) threatJoint.mask |= 1 << targetId;
         }
       } else if (!(mask & CHECK_WINS)) {
         // A check that wins material whatever the answer: which piece it wins
@@ -351,11 +390,22 @@ export function threatTargets(pos: Position, limit: number): number {
         // The check must win material outright: a check that only stops O's own
         // threats (what S would lose by doing nothing) wins nothing.
         const bar = need > GAIN ? need : GAIN;
-        const v = -qsearch(pos, -bar, -bar + 1, 1, 0, S_CHECKS - 1, O_CHECKS, false, -1, -1, false);
+        const v = -qsearch(pos, -bar, -bar + 1, 1, 0, S_CHECKS - 1, O_CHECKS, false, -1, -1, false, -1);
         if (v >= bar) {
           mask |= CHECK_WINS;
           checkWin.by = byId;
           checkWin.target = lineTarget[1];
+          // Joint when the check is another piece's (discovered) or the checker cannot win alone.
+          const target = lineTarget[1];
+          // (not when a piece it wins can be taken by one piece anyway).
+          const alone = target >= 0 && (mask & ~threatJoint.mask & (1 << target)) !== 0;
+          if (
+            !alone &&
+            (!checksDirectly(pos, to) ||
+              -qsearch(pos, -bar, -bar + 1, 1, 0, S_CHECKS - 1, O_CHECKS, false, -1, -1, false, byId) < bar)
+          )
+            threatJoint.mask |= CHECK_WINS;
+          checkWin.target = target;
         }
       }
       unmake(pos, m, 0);

@@ -213,20 +213,20 @@ describe('the verdict as data', () => {
     assert.deepEqual(c.messages[7].params, { side: 'red', winner: 'black', offence: 'perpetual-chase' });
   });
 
-  it('参考图40: both sides chase every move, the chase of one piece loses against joint attacks', () => {
+  it('参考图40: both sides chase every move, chases by a piece alone lose against joint attacks', () => {
     const c = verdict('5a3/1N1c1k3/4b4/4NC3/6p1p/2B6/5n2P/2n1B4/3KA4/5A3 w - - 0 1', 'b8c6 d8d7 c6b8 d7d8').cycles[0];
     assert.ok(c.red.attacksEveryMove && c.black.attacksEveryMove);
     assert.equal(c.mustChange, 'red');
     assert.equal(c.code, 'perpetual-chase');
     assert.deepEqual(c.messages[7], {
-      key: 'verdict.one-piece-against-joint',
+      key: 'verdict.single-against-joint',
       params: { side: 'red', other: 'black' },
     });
     assert.ok(c.moves[1].winsByCheck || c.moves[1].byCheck.includes(true));
     // 参考图44: each side chases one piece, no joint attack: a draw, no such sentence.
     const d = verdict('2baka3/9/4bn2n/4PR3/p8/9/8P/5A3/4Ac3/4K4 w - - 0 1', 'f6i6 f1i1 i6f6 i1f1').cycles[0];
     assert.equal(d.result, 'draw');
-    assert.ok(!d.messages.some((m) => m.key === 'verdict.one-piece-against-joint'));
+    assert.ok(!d.messages.some((m) => m.key === 'verdict.single-against-joint'));
   });
 
   it('other rule sets and notations: the same cycle, their own ruling', () => {

@@ -302,8 +302,8 @@ function verdictSentence(v: Pick<CycleVerdict, 'code' | 'mustChange' | 'result'>
 function orderSentence(side: SideName): { text: string; message: Message } {
   const other = side === 'red' ? 'black' : 'red';
   return {
-    text: `${cap(side)} chases one and the same piece on every move, ${cap(other)} chases with checks that win material (joint attacks): the chase of one piece is the offence.`,
-    message: { key: 'verdict.one-piece-against-joint', params: { side, other } },
+    text: `${cap(side)} chases on every move, each chase by a piece alone; ${cap(other)} attacks with pieces together (joint attacks): the chases by a piece alone are the offence.`,
+    message: { key: 'verdict.single-against-joint', params: { side, other } },
   };
 }
 

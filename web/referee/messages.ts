@@ -41,8 +41,8 @@ export const REFEREE_MESSAGES: RoomMessages = {
     'referee.verdict.both-attack': '双方每着都在攻击：谁都不必变着，重复作和。',
     'referee.verdict.allowed': '这个循环不犯规：谁都不必变着，重复作和。',
     'referee.verdict.not-judged': '规则不裁判这个循环：对局继续。',
-    'referee.verdict.one-piece-against-joint':
-      '双方每着都在攻击：{side}每着捉同一个子，{other}用将军得子（联合攻击）：一子长捉的一方犯规。',
+    'referee.verdict.single-against-joint':
+      '双方每着都在攻击：{side}每着都是单子捉，{other}有多子联合捉：单子长捉的一方犯规。',
     'referee.end': '规则在第 {ply} 着后结束对局：{result}（{reason}）。',
     'referee.piece.red.rook': '红车',
     'referee.piece.red.knight': '红马',
@@ -94,8 +94,8 @@ export const REFEREE_MESSAGES: RoomMessages = {
     'referee.verdict.both-attack': '雙方每著都在攻擊：誰都不必變著，重複作和。',
     'referee.verdict.allowed': '這個循環不犯規：誰都不必變著，重複作和。',
     'referee.verdict.not-judged': '規則不裁判這個循環：對局繼續。',
-    'referee.verdict.one-piece-against-joint':
-      '雙方每著都在攻擊：{side}每著捉同一個子，{other}用將軍得子（聯合攻擊）：一子長捉的一方犯規。',
+    'referee.verdict.single-against-joint':
+      '雙方每著都在攻擊：{side}每著都是單子捉，{other}有多子聯合捉：單子長捉的一方犯規。',
     'referee.end': '規則在第 {ply} 著後結束對局：{result}（{reason}）。',
     'referee.piece.red.rook': '紅車',
     'referee.piece.red.knight': '紅馬',
@@ -147,8 +147,8 @@ export const REFEREE_MESSAGES: RoomMessages = {
     'referee.verdict.both-attack': 'Both sides attack on every move: neither must change, and repeating draws.',
     'referee.verdict.allowed': 'The cycle breaks no rule: neither must change, and repeating draws.',
     'referee.verdict.not-judged': 'The rules do not judge this cycle: the game goes on.',
-    'referee.verdict.one-piece-against-joint':
-      'Both sides attack on every move: {side} chases one and the same piece on every move, {other} chases with checks that win material (joint attacks): the chase of one piece is the offence.',
+    'referee.verdict.single-against-joint':
+      'Both sides attack on every move: {side} chases on every move, each chase by a piece alone; {other} attacks with pieces together (joint attacks): the chases by a piece alone are the offence.',
     'referee.end': 'The rules end the game after ply {ply}: {result} ({reason}).',
     'referee.piece.red.rook': 'the red rook',
     'referee.piece.red.knight': 'the red knight',

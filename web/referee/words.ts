@@ -113,8 +113,8 @@ function messageText(t: Translate, m: Message, moveWords: MoveWords): string {
     case 'verdict.allowed':
     case 'verdict.not-judged':
       return t(`referee.${m.key}`);
-    case 'verdict.one-piece-against-joint':
-      return t('referee.verdict.one-piece-against-joint', {
+    case 'verdict.single-against-joint':
+      return t('referee.verdict.single-against-joint', {
         side: sideName(t, side as 'red'),
         other: sideName(t, String(p.other) as 'red'),
       });
