@@ -373,14 +373,18 @@ export function threatTargets(pos: Position, limit: number): number {
         // The exchange on the square (with the checks of both sides) must win, and
         // the whole line, O also taking what the capture unmasked, must not lose.
         const v = -qsearch(pos, -need, -need + 1, 1, gained, S_CHECKS, O_CHECKS, true, to, -1, false, -1);
-        const w =
-          v >= need ? -qsearch(pos, -base, -base + 1, 1, gained, S_CHECKS, O_CHECKS, true, to, from, true, -1) : -9999;
-        if (v >= need && w >= base) {
+        if (
+          v >= need &&
+          -qsearch(pos, -base, -base + 1, 1, gained, S_CHECKS, O_CHECKS, true, to, from, true, -1) >= base
+        ) {
           mask |= 1 << targetId;
           threatBy[targetId] = byId;
           // Joint (联合捉) when the capturing piece cannot win it alone.
-          const vj = -qsearch(pos, -need, -need + 1, 1, gained, S_CHECKS, O_CHECKS, true, to, -1, false, byId);
-          if (several && vj < need) threatJoint.mask |= 1 << targetId;
+          if (
+            several &&
+            -qsearch(pos, -need, -need + 1, 1, gained, S_CHECKS, O_CHECKS, true, to, -1, false, byId) < need
+          )
+            threatJoint.mask |= 1 << targetId;
         }
       } else if (!(mask & CHECK_WINS)) {
         // A check that wins material whatever the answer: which piece it wins
