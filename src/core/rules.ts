@@ -18,7 +18,8 @@ import { generate } from './movegen.js';
 import {
   CHECK_WINS,
   attackPairs,
-  checkWin,
+  checkTarget,
+  checkWins,
   forcedMate,
   pairs,
   threatBy,
@@ -340,6 +341,7 @@ function redoOne(pos: Position): void {
 const THREAT_NODES = 20000;
 const pairsAfter = new Int32Array(16);
 const byAfter = new Int8Array(16);
+const checkTargetAfter = new Int8Array(16);
 /** With `record` (analyseCycle): per move and target id, the id of the mover's piece that would take it. */
 const recBy = new Int8Array(MAX_CYCLE * 16);
 /** With `record`: per move, the checking piece and a piece its check wins (threat.ts, CHECK_WINS), or -1. */
@@ -372,6 +374,8 @@ function classifyChinese(pos: Position, d: number, mateDepth: number, full: bool
     let threat = false,
       after = 0,
       jointAfter = 0,
+      checkersAfter = 0,
+      jointCheckersAfter = 0,
       answerThreats = 0;
     if (!check) {
       if (full) {
@@ -379,10 +383,11 @@ function classifyChinese(pos: Position, d: number, mateDepth: number, full: bool
         threat = mateDepth > 0 && forcedMate(pos, mateDepth, MATE_NODES, true);
         after = threatTargets(pos, THREAT_NODES);
         jointAfter = threatJoint.mask;
+        checkersAfter = checkWins.by;
+        jointCheckersAfter = checkWins.joint;
         if (record) {
           byAfter.set(threatBy);
-          recCheckWin[2 * i] = after & CHECK_WINS ? checkWin.by : -1;
-          recCheckWin[2 * i + 1] = after & CHECK_WINS ? checkWin.target : -1;
+          checkTargetAfter.set(checkTarget);
         }
         attackPairs(pos, after);
         pairsAfter.set(pairs);
@@ -401,8 +406,15 @@ function classifyChinese(pos: Position, d: number, mateDepth: number, full: bool
     if (record) recAttackers[i] = check ? attackerIds(pos, mover, true, 0) : 0;
     undoOne(pos);
     const before = check ? 0 : full ? threatTargets(pos, THREAT_NODES) : chasedMask(pos, mover);
-    let fresh = after & ~before;
-    let joint = fresh & jointAfter;
+    // A check that wins material is new when its checker's check did not win before.
+    const newCheckers = checkersAfter & ~(full && !check ? checkWins.by : 0);
+    let fresh = (after & ~before & ~CHECK_WINS) | (newCheckers ? CHECK_WINS : 0);
+    let joint = (fresh & jointAfter & ~CHECK_WINS) | (newCheckers & jointCheckersAfter ? CHECK_WINS : 0);
+    if (record) {
+      const by = 31 - Math.clz32(newCheckers & -newCheckers);
+      recCheckWin[2 * i] = newCheckers ? by : -1;
+      recCheckWin[2 * i + 1] = newCheckers ? checkTargetAfter[by] : -1;
+    }
     if (record) for (let t = 0; t < 16; t++) recBy[i * 16 + t] = fresh & (1 << t) ? byAfter[t] : -1;
     if (full && after !== 0 && !pos.checked[pos.sp]) {
       // A piece that newly joins the attack on a piece that can be won chases it.

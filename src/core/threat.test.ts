@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 
 import { assignIds, idBoard } from './chase.js';
 import { Position } from './position.js';
-import { CHECK_WINS, checkWin, forcedMate, threatBy, threatJoint, threatTargets } from './threat.js';
+import { CHECK_WINS, checkTarget, checkWins, forcedMate, threatBy, threatJoint, threatTargets } from './threat.js';
 import { FILE_OF, PIECE_CHARS, RANK_OF, squareName } from './types.js';
 import { parseLegalMove } from './ucimove.js';
 import { flipFilesFen, mirrorFen, randomPositions } from '../../test/support/fixtures.js';
@@ -59,7 +59,8 @@ function threats(pos: Position, withBy = false): string[] {
       return '?';
     };
     const joint = threatJoint.mask & CHECK_WINS ? '*' : '';
-    out.push(`check ${name(pos.side, checkWin.by)} wins ${name(pos.side ^ 1, checkWin.target)}${joint}`);
+    const by = 31 - Math.clz32(checkWins.by & -checkWins.by);
+    out.push(`check ${name(pos.side, by)} wins ${name(pos.side ^ 1, checkTarget[by])}${joint}`);
   }
   return out;
 }

@@ -170,7 +170,7 @@ function checksDirectly(pos: Position, to: number): boolean {
   return pos.attacksFrom(to, pos.kingSq[pos.side]);
 }
 
-/** The threats of the last `threatTargets` that S can win only with two or more pieces (联合捉); CHECK_WINS when its check is one. */
+/** The threats of the last `threatTargets` that S can win only with two or more pieces (联合捉); CHECK_WINS when a winning check is one. */
 export const threatJoint = { mask: 0 };
 
 /**
@@ -326,18 +326,27 @@ export const threatBy = new Int8Array(16);
 /** The bit of a `threatTargets` result that says: a check of S wins material, whatever O answers. */
 export const CHECK_WINS = 1 << 16;
 
-/** With CHECK_WINS: the checking piece (id) and one enemy piece (id) that its line wins, or -1. */
-export const checkWin = { by: -1, target: -1 };
+/**
+ * With CHECK_WINS: the pieces of S (bits of their ids) whose check wins material
+ * (`by`), those among them that win it only with other pieces (`joint`, 联合捉).
+ */
+export const checkWins = { by: 0, joint: 0 };
+
+/** Per id of a piece in `checkWins.by`: one enemy piece (id) that its check's line wins, or -1. */
+export const checkTarget = new Int8Array(16);
 
 /**
  * The enemy pieces (bits of their ids) that the side to move (S) can win by
  * force on this move, see the top of the file; `threatBy` tells with which
  * piece. CHECK_WINS is set when a check wins material whatever the answer
- * (`checkWin` names the checker and one piece it can win). The caller sets
+ * (`checkWins` names the checkers, `checkTarget` a piece each can win). The caller sets
  * `idBoard` (chase.ts). Searches at most about `limit` nodes. 0 when S is in
  * check or would be mated if it did nothing.
  */
 export function threatTargets(pos: Position, limit: number): number {
+  threatJoint.mask = 0;
+  checkWins.by = 0;
+  checkWins.joint = 0;
   if (pos.checked[pos.sp]) return 0;
   rootSide = pos.side;
   nodes = 0;
@@ -350,7 +359,6 @@ export function threatTargets(pos: Position, limit: number): number {
   pos.undoNullMove();
   if (base <= -MATE + MAX_PLY) return 0;
   const need = base + GAIN;
-  threatJoint.mask = 0;
   const end = generate(pos, GEN_PSEUDO_LEGAL, moves, 0);
   let mask = 0;
   // Captures first: their targets are known before the search.
@@ -386,7 +394,7 @@ export function threatTargets(pos: Position, limit: number): number {
           )
             threatJoint.mask |= 1 << targetId;
         }
-      } else if (!(mask & CHECK_WINS)) {
+      } else if (!(checkWins.by & (1 << byId))) {
         // A check that wins material whatever the answer: which piece it wins
         // depends on the answer, so the threat is the check's (CHECK_WINS); a piece
         // it can win is kept for the words (checkWin; -1 when the line found first
@@ -397,19 +405,20 @@ export function threatTargets(pos: Position, limit: number): number {
         const v = -qsearch(pos, -bar, -bar + 1, 1, 0, S_CHECKS - 1, O_CHECKS, false, -1, -1, false, -1);
         if (v >= bar) {
           mask |= CHECK_WINS;
-          checkWin.by = byId;
-          checkWin.target = lineTarget[1];
-          // Joint when the check is another piece's (discovered) or the checker cannot win alone.
+          checkWins.by |= 1 << byId;
           const target = lineTarget[1];
-          // (not when a piece it wins can be taken by one piece anyway).
+          checkTarget[byId] = target;
+          // Joint when the check is another piece's (discovered) or the checker
+          // cannot win alone, not when a piece it wins can be taken by one piece anyway.
           const alone = target >= 0 && (mask & ~threatJoint.mask & (1 << target)) !== 0;
           if (
             !alone &&
             (!checksDirectly(pos, to) ||
               -qsearch(pos, -bar, -bar + 1, 1, 0, S_CHECKS - 1, O_CHECKS, false, -1, -1, false, byId) < bar)
-          )
+          ) {
             threatJoint.mask |= CHECK_WINS;
-          checkWin.target = target;
+            checkWins.joint |= 1 << byId;
+          }
         }
       }
       unmake(pos, m, 0);
@@ -428,7 +437,7 @@ export function threatTargets(pos: Position, limit: number): number {
 export function threatsOfMove(pos: Position, mask: number, from: number, to: number): number {
   const b = pos.board;
   const mover = idBoard[to];
-  let out = mask & CHECK_WINS && checkWin.by === mover ? CHECK_WINS : 0;
+  let out = mask & CHECK_WINS && checkWins.by & (1 << mover) ? CHECK_WINS : 0;
   for (let s = 0; s < 90; s++) {
     const p = b[s];
     if (!p || p >> 3 === pos.side || !(mask & (1 << idBoard[s]))) continue;
