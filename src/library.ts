@@ -52,6 +52,7 @@ export {
 // The referee: a game's repetition cycles judged move by move, in words and as
 // message keys a page translates (ChineseRule by the rule book's 捉 and 杀).
 export {
+  REFEREE_MATE_THREAT_DEPTH,
   judgeGame,
   type CycleVerdict,
   type GameEnd,

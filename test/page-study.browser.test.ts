@@ -8,7 +8,8 @@
 // progress, and the next puzzle comes; a wrong move is put back, and another
 // game opened ends practice (the board is the player's again); a perpetual
 // chase played on the board ends the game with the referee's ruling in words,
-// and 谁应变着？ asks for it; a Big5 file is read with the automatic encoding
+// and 谁应变着？ asks for it, a ruling asked for is drawn again when the rule set
+// changes in the settings, and ChineseRule judges mate threats; a Big5 file is read with the automatic encoding
 // (and refused when GBK is chosen), and a variation with an illegal move is left
 // out and said.
 
@@ -169,6 +170,43 @@ test(
       await page.waitForFunction("document.querySelectorAll('#moves .move[data-ply]').length === 1");
       assert.deepEqual(await listedUci(page), ['b2e2']);
       assert.equal(await page.isDisabled('#analysis'), false);
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.context().close();
+    }
+  },
+);
+
+test(
+  'the referee: the ruling asked for is drawn again under the rules chosen; ChineseRule judges mate threats',
+  { skip, timeout: 60_000 },
+  async () => {
+    // The Chinese rule book's 图7: the cannon threatens mate on every move (杀), the black rook only blocks.
+    const fen = '2bak1c2/4aRN1r/4b4/9/9/9/3pp4/2n1B4/9/2B1K3C w - - 0 1';
+    const { page, errors } = await open(`${served.url}#fen=${encodeURIComponent(fen)}&moves=i0h0,i8h8,h0i0`, 'zh-CN');
+    try {
+      await clickMove(page, 'h8i8');
+      // One move back the line shown repeats: ask under AsianRule, the page's default.
+      await page.keyboard.press('ArrowLeft');
+      await page.waitForSelector('#referee-ask:not([hidden])');
+      await page.click('#referee-ask');
+      await page.waitForSelector('#referee:not([hidden])');
+      assert.equal(await page.textContent('#referee h4'), '裁判（亚洲规则）');
+      const spans = (): Promise<(string | null)[]> => page.$$eval('#referee span', (s) => s.map((e) => e.textContent));
+      // AsianRule sees the black rook's blocks as chases of the cannon, and no mate threat.
+      assert.ok(
+        (await spans()).includes('黑方必须变着：长捉判负；黑方若继续重复，判红方胜。'),
+        (await spans()).join('\n'),
+      );
+      // The rule set chosen in the settings: the same line's ruling, drawn again, with the mate threats
+      // the page's one Mate Threat Depth (the referee's, 4) finds.
+      await showTab(page, 'settings');
+      await page.selectOption('#rule', 'ChineseRule');
+      await page.waitForFunction("document.querySelector('#referee h4')?.textContent === '裁判（中国规则）'");
+      assert.equal(await page.isHidden('#referee'), false);
+      const ruling = await spans();
+      assert.ok(ruling.includes('红方炮一平二叫杀。'), ruling.join('\n'));
+      assert.ok(ruling.includes('红方必须变着：长杀判负；红方若继续重复，判黑方胜。'), ruling.join('\n'));
       assert.deepEqual(errors, []);
     } finally {
       await page.context().close();

@@ -24,7 +24,14 @@
 //   i18n/        the languages (each room's messages.ts, joined in rooms.ts)
 //   pwa/         the boot script and the service worker (any static host, offline)
 
-import { Engine, browserSupport, newGame, type MoveNode, type Notation } from '../src/browser/index.js';
+import {
+  Engine,
+  REFEREE_MATE_THREAT_DEPTH,
+  browserSupport,
+  newGame,
+  type MoveNode,
+  type Notation,
+} from '../src/browser/index.js';
 import { mountAnalysis } from './analysis/engine.js';
 import { createSounds } from './board/sound.js';
 import { mountBoard } from './board/view.js';
@@ -75,6 +82,11 @@ async function main(): Promise<void> {
   const opening = openLibrary();
   // The page's games open from Kirin's default book, by weight among the masters' moves: varied openings.
   engine.options.set('OwnBook', 'true');
+  // One Mate Threat Depth for the page: the engine's option, set to the referee's
+  // depth, judges ChineseRule's mate threats (杀) alike in the search, in the end of a
+  // game and in the referee's words (web/referee/); at the option's default, 0,
+  // ChineseRule would judge no mate threat at all.
+  engine.options.set('Mate Threat Depth', String(REFEREE_MATE_THREAT_DEPTH));
   const prefs = storedPrefs(() => localStorage);
   const catalogs = joinCatalogs(ROOM_MESSAGES);
   const language = chooseLanguage(prefs.get('language'), navigator.languages ?? [navigator.language]);

@@ -31,6 +31,13 @@ import { RED, moveToUci, squareName } from '../core/types.js';
 import { mainLine, type Game } from '../notation/game.js';
 import { formatMove, type Notation } from '../notation/move.js';
 
+/**
+ * ChineseRule: the depth in moves of the mate threats (杀) the referee judges
+ * unless told otherwise, the one the rule book's figures are judged at
+ * (docs/RULES.md). The page sets the engine's Mate Threat Depth to it.
+ */
+export const REFEREE_MATE_THREAT_DEPTH = 4;
+
 /** How `judgeGame` judges. */
 export interface JudgeOptions {
   /** The rule set (default AsianRule, the engine's default). */
@@ -408,7 +415,7 @@ export function judgeGame(game: Game, options: JudgeOptions = {}): Result<GameVe
     repetitionRule: rule,
     drawRule: options.drawRule ?? DEFAULT_RULES.drawRule,
     rule60MaxPly: options.rule60MaxPly ?? DEFAULT_RULES.rule60MaxPly,
-    mateThreatDepth: options.mateThreatDepth ?? (rule === 'ChineseRule' ? 4 : 0),
+    mateThreatDepth: options.mateThreatDepth ?? (rule === 'ChineseRule' ? REFEREE_MATE_THREAT_DEPTH : 0),
   });
   const notation = options.notation ?? 'chinese';
   const start = Position.fromFen(game.fen);

@@ -4,7 +4,9 @@
 // the line on the board repeats a position), the box under the status line
 // (#referee) gives the ruling in the player's words: which side checks, chases
 // what with what, or idles, who must change, and the result, under the
-// Repetition Rule chosen.
+// Repetition Rule chosen (and the engine's Mate Threat Depth, which the page sets
+// to the referee's, web/app.ts). A ruling shown is drawn again when the rules
+// change in the settings.
 
 import {
   addMove,
@@ -44,29 +46,25 @@ function lineGame(fen: string, nodes: readonly MoveNode[]): Game {
 }
 
 export function mountReferee(ctx: PageContext, el: RefereeElements): void {
-  /** The last judgement made: its line (start FEN, UCI moves, rule) and verdict, reused while the line stays. */
-  let judged: { key: string; game: Game; verdict: GameVerdict | null } | null = null;
-  /** The line the player asked about (its key), shown until the line changes. */
+  /** The last judgement made: its line (start FEN, UCI moves), its rules and verdict, reused while both stay. */
+  let judged: { line: string; rules: string; game: Game; verdict: GameVerdict | null } | null = null;
+  /** The line the player asked about, shown until the line changes (under the rules of the moment). */
   let asked: string | null = null;
 
-  const judgeLine = (nodes: readonly MoveNode[]): { key: string; game: Game; verdict: GameVerdict | null } => {
+  const judgeLine = (nodes: readonly MoveNode[]): { line: string; game: Game; verdict: GameVerdict | null } => {
     const cfg = ctx.engine.ruleConfig();
-    const key = [
-      cfg.repetitionRule,
-      cfg.drawRule,
-      cfg.rule60MaxPly,
-      ctx.game.fen,
-      ...nodes.map((n) => moveToUci(n.move)),
-    ].join(' ');
-    if (judged?.key === key) return judged;
+    const line = [ctx.game.fen, ...nodes.map((n) => moveToUci(n.move))].join(' ');
+    const rules = [cfg.repetitionRule, cfg.mateThreatDepth, cfg.drawRule, cfg.rule60MaxPly].join(' ');
+    if (judged?.line === line && judged.rules === rules) return judged;
     const game = lineGame(ctx.game.fen, nodes);
     const v = judgeGame(game, {
       rule: cfg.repetitionRule,
+      mateThreatDepth: cfg.mateThreatDepth,
       drawRule: cfg.drawRule,
       rule60MaxPly: cfg.rule60MaxPly,
       notation: 'uci',
     });
-    judged = { key, game, verdict: v.ok ? v.value : null };
+    judged = { line, rules, game, verdict: v.ok ? v.value : null };
     return judged;
   };
 
@@ -103,11 +101,11 @@ export function mountReferee(ctx: PageContext, el: RefereeElements): void {
     // The line on the board repeats a position: the player may ask.
     const line = ctx.mode === 'practice' ? null : judgeLine(ctx.currentLine());
     el.ask.hidden = !(line?.verdict && line.verdict.cycles.length > 0);
-    show(line !== null && asked === line.key ? line : null);
+    show(line !== null && asked === line.line ? line : null);
   };
 
   el.ask.addEventListener('click', () => {
-    asked = judgeLine(ctx.currentLine()).key;
+    asked = judgeLine(ctx.currentLine()).line;
     update();
   });
   ctx.onChange(update);
