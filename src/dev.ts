@@ -14,7 +14,7 @@ export { BOOK_FLAG_MIRROR, encodeBook, type BookEntry } from './book/format.js';
 export { bookKey } from './book/key.js';
 export { crc32 } from './core/crc32.js';
 export { bookMoveCode } from './book/book.js';
-export { readEmbeddedBook } from './platform/node/book-files.js';
+export { readEmbeddedBook } from '#platform/book-files';
 
 // Finding puzzles with the engine (commands/puzzles builds a set) and the explorer's year reading.
 export { REJECTIONS, findPuzzle, scanGame, type Rejection } from './puzzles/find.js';

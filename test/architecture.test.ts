@@ -5,18 +5,18 @@
 // development tools (commands/, lab/, scripts/) or the test support (test/);
 // the commands never import the experiments (lab/) or the scripts, and no tool
 // imports the test support; the tools reach the product only through
-// src/dev.ts (the development entry point), src/index.ts (the library) or the
-// platform's swap table (src/platform/twins.ts, for the browser build). Tests (*.test.ts)
-// may import anything and are left out of the graph. The library
-// (src/library.ts) is platform-neutral and both entry points re-export it.
+// src/dev.ts (the development entry point) or src/index.ts (the library). Tests
+// (*.test.ts) may import anything and are left out of the graph. The library
+// (src/library.ts) is platform-neutral and both entry points re-export it; the
+// modules that differ per platform are imported by their #platform/NAME name
+// (package.json "imports"), never by the path of a twin.
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { importGraph, findCycles, folderGraph } from './support/imports.js';
+import { importGraph, findCycles, folderGraph, relativeImports, subpathImports } from './support/imports.js';
 import { repoRoot } from '../commands/lib.js';
-import { BROWSER_TWINS } from '../src/platform/twins.js';
 
 const root = repoRoot();
 const files = importGraph(root, ['src', 'commands', 'lab', 'scripts', 'test']);
@@ -80,8 +80,8 @@ test('the product layers point one way: core <- platform <- eval <- search <- en
   assert.deepEqual(wrong, []);
 });
 
-/** The product's surface for the tools: the development entry point, the public library, the platform's swap table. */
-const TOOL_SURFACE = ['src/dev.ts', 'src/index.ts', 'src/platform/twins.ts'];
+/** The product's surface for the tools: the development entry point, the public library. */
+const TOOL_SURFACE = ['src/dev.ts', 'src/index.ts'];
 
 /** The rooms of the tools and what each may import besides the product's surface. */
 const TOOL_ROOMS: Record<string, readonly string[]> = {
@@ -193,8 +193,10 @@ function closure(start: string): string[] {
 }
 
 test('the library is platform-neutral: it reaches Node built-ins only through the platform seam', () => {
-  // The seam's Node modules (the browser build substitutes a twin for each; src/platform/twins.ts).
-  const seam = new Set(Object.keys(BROWSER_TWINS).map((f) => `src/${f.replace(/\.js$/, '.ts')}`));
+  // The seam's Node modules (#platform/NAME without the "browser" condition; package.json "imports").
+  const seam = new Set(
+    [...subpathImports(root).values()].flatMap((to) => to.filter((t) => t.condition === 'node').map((t) => t.file)),
+  );
   const reached = closure('src/library.ts');
   assert.ok(reached.includes('src/engine/engine.ts') && reached.includes('src/search/worker.ts'));
   const nodeUsers = reached.filter((f) =>
@@ -232,4 +234,50 @@ test('both entry points re-export the library, each adding only its own few name
     [],
     'every library name is in both entries',
   );
+});
+
+/**
+ * The imports that bypass the platform seam: `file -> twin` for each file that
+ * imports a twin (a target of a #platform/NAME name) by its relative path. Only
+ * the twins' own folder may (a twin uses its own side's helpers), and the
+ * browser entry (src/browser/) the browser twins, for their browser-only names;
+ * a twin never imports the other platform's side.
+ */
+function seamBypasses(imports: ReadonlyMap<string, readonly string[]>, twins: ReadonlyMap<string, string>): string[] {
+  const wrong: string[] = [];
+  for (const [file, deps] of imports)
+    for (const dep of deps) {
+      const side = twins.get(dep);
+      if (side === undefined) continue;
+      const folder = file.slice(0, file.lastIndexOf('/'));
+      const own = folder === dep.slice(0, dep.lastIndexOf('/'));
+      if (own || (side === 'browser' && folder === 'src/browser')) continue;
+      wrong.push(`${file} -> ${dep} (import its #platform/ name)`);
+    }
+  return wrong;
+}
+
+test('the platform seam is a visible import: no file reaches a twin by its path instead of its #platform/ name', () => {
+  const twins = new Map<string, string>();
+  for (const [name, to] of subpathImports(root)) {
+    assert.match(name, /^#platform\//, 'package.json "imports" holds the platform seam only');
+    for (const t of to) twins.set(t.file, t.condition);
+  }
+  assert.equal(twins.size, 10, 'five names, each a Node module and its browser twin');
+  const imports = new Map([...files.keys()].map((f) => [f, relativeImports(root, f)]));
+  assert.deepEqual(seamBypasses(imports, twins), []);
+  // The graph sees the names: the engine reaches both twins of #platform/search-thread.
+  assert.ok(files.get('src/engine/engine.ts')?.has('src/platform/node/search-thread.ts'));
+  assert.ok(files.get('src/engine/engine.ts')?.has('src/platform/browser/search-thread.ts'));
+  // And the check sees a bypass: a made-up relative import of a twin, and a twin using the other side.
+  const madeUp = new Map([
+    ['src/engine/engine.ts', ['src/platform/node/search-thread.ts', 'src/engine/options.ts']],
+    ['src/platform/browser/files.ts', ['src/platform/node/files.ts', 'src/platform/browser/web.ts']],
+    ['src/browser/index.ts', ['src/platform/browser/files.ts', 'src/platform/node/files.ts']],
+  ]);
+  assert.deepEqual(seamBypasses(madeUp, twins), [
+    'src/engine/engine.ts -> src/platform/node/search-thread.ts (import its #platform/ name)',
+    'src/platform/browser/files.ts -> src/platform/node/files.ts (import its #platform/ name)',
+    'src/browser/index.ts -> src/platform/node/files.ts (import its #platform/ name)',
+  ]);
 });

@@ -54,6 +54,17 @@ test('kirin data stats: per file and a total line; a damaged file is refused nam
     assert.equal((await run(['convert', join(dir, 'x.kc'), join(dir, 'y.bin')])).code, 0);
     assert.ok(readFileSync(join(dir, 'y.bin')).equals(readFileSync(V1)));
     assert.equal((await run(['convert', V1, join(dir, 'x.kc')])).code, 2, 'OUT exists');
+    // A folder stands for its data files, by name; one without any is refused, not a crash.
+    rmSync(join(dir, 'bad.kc'));
+    writeFileSync(join(dir, 'notes.md'), 'not data\n');
+    const d = await run(['stats', dir]);
+    assert.equal(d.code, 0, d.err);
+    assert.match(d.out, /x\.kc\s+chains\s+\d+\s+3000\s+3000\s[\s\S]*y\.bin\s+records\s+\d+\s+3000\s+3000\s/);
+    assert.doesNotMatch(d.out, /notes\.md/);
+    const empty = mkdtempSync(join(dir, 'empty-'));
+    const e = await run(['stats', empty]);
+    assert.equal(e.code, 2);
+    assert.match(e.err, /a folder with no data files \(\.kc or \.bin\)/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -10,9 +10,9 @@
 import { commandSpec, integerOption, readCommandLine, reportCommandLine } from '../lib.js';
 import { convertFile } from './convert.js';
 import { addToManifest, archiveInManifest, checkManifest, restoreFromArchive, SELFPLAY_DIR } from './manifest.js';
-import { formatStats, statsOfFiles } from './stats.js';
+import { dataFilesIn, formatStats, statsOfFiles } from './stats.js';
 
-const USAGE = `usage: kirin data stats FILE...
+const USAGE = `usage: kirin data stats FILE|DIR...
        kirin data convert IN OUT
        kirin data manifest add FILE --command CMD --commit HASH --network NAME --seed S
        kirin data manifest check [DIR]
@@ -23,7 +23,8 @@ stats: per file and in all, the games, the positions (a chain file's scored
 positions; a version-1 file's records), the records (what \`kirin train\` reads:
 a chain file's quiet positions new in the file, or its converted records),
 bytes per position and per record, the games' results and the search scores in
-pawn buckets. A damaged file is refused, naming the byte offset.
+pawn buckets. A folder stands for its .kc and .bin files. A damaged file is
+refused, naming the byte offset.
 
 convert: a version-1 file (56-byte records) to a chain file, checked by reading
 its records back; or a chain file to a version-1 file of its records. OUT must
@@ -108,7 +109,9 @@ export async function runDataCli(argv: string[]): Promise<number> {
   }
   if (command === 'stats') {
     if (args.length === 0) return reportCommandLine(SPEC, { code: 'arguments', message: 'stats needs at least one file' });
-    const files = await statsOfFiles(args);
+    const paths = dataFilesIn(args);
+    if (!paths.ok) return refuse(paths.error.message);
+    const files = await statsOfFiles(paths.value);
     if (!files.ok) return refuse(files.error.message);
     process.stdout.write(formatStats(files.value) + '\n');
     return 0;

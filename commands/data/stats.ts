@@ -8,7 +8,8 @@ import { PAWN_VALUE, VALUE_MATE_IN_MAX_PLY, err, ok, type Result } from '../../s
 import { readChain, type ChainVisitor } from '../datagen/chain.js';
 import { OFF_PLY, OFF_RESULT, OFF_SCORE, OFF_SIDE, fileVersion, forEachV1Record } from '../datagen/format.js';
 import { RecordView } from '../datagen/records.js';
-import { statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 
@@ -176,6 +177,34 @@ export async function statsOfFiles(
   const failed = failure as { index: number; message: string } | null;
   if (failed) return err('data-file', `${paths[failed.index]}: ${failed.message}`);
   return ok(results as FileStats[]);
+}
+
+/**
+ * The data files the arguments name: a file as it is, a folder as its data
+ * files (`.kc` chains and `.bin` records, by name; its manifest and notes left
+ * out). A folder without data files, or a name that is neither, is refused.
+ */
+export function dataFilesIn(args: readonly string[]): Result<string[], 'data-file'> {
+  const out: string[] = [];
+  for (const a of args) {
+    let isFolder: boolean;
+    try {
+      isFolder = statSync(a).isDirectory();
+    } catch (e) {
+      return err('data-file', `${a}: cannot open (${(e as Error).message})`);
+    }
+    if (!isFolder) {
+      out.push(a);
+      continue;
+    }
+    const files = readdirSync(a)
+      .filter((f) => f.endsWith('.kc') || f.endsWith('.bin'))
+      .sort()
+      .map((f) => join(a, f));
+    if (files.length === 0) return err('data-file', `${a}: a folder with no data files (.kc or .bin)`);
+    out.push(...files);
+  }
+  return ok(out);
 }
 
 /** The sum of several files' stats. */

@@ -166,6 +166,9 @@ export function fileVersion(path: string): Result<number, 'datagen-format'> {
     const h = new Uint8Array(HEADER_SIZE);
     const got = readSync(fd, h, 0, HEADER_SIZE, 0);
     return headerVersion(h.subarray(0, got));
+  } catch (e) {
+    // A folder opens on Linux and fails only here (EISDIR).
+    return err('datagen-format', `cannot read (${(e as Error).message})`);
   } finally {
     closeSync(fd);
   }

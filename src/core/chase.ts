@@ -17,8 +17,11 @@
 // starts, so that "the same piece" can be followed while it moves; the result of
 // `chasedMask` is a bit set of the ids of the chased enemy pieces.
 //
-// Nothing here allocates: scratch state lives in module-level typed arrays, and
-// trial moves are made directly on the position's board arrays and undone.
+// Nothing here allocates: the two scratch arrays (a line's pieces, a piece's
+// targets) are written before they are read within a call, and trial moves are
+// made directly on the position's board arrays and undone. The one state that
+// outlives a call is `idBoard`, the piece ids, which the caller numbers
+// (`assignIds`) and follows through moves (`moveId`); the pins are found by id.
 
 import {
   ADVISOR_TO,
@@ -97,64 +100,61 @@ function chaseLegal(pos: Position, side: Color, from: number, to: number): boole
   return ok;
 }
 
-// Trial capture used while testing for recaptures (board arrays only).
-let trialPiece = 0,
-  trialCap = 0,
-  trialFrom = 0,
-  trialTo = 0;
-function trialDo(pos: Position, from: number, to: number): void {
+/**
+ * Trial capture from -> to on the board arrays only, to test for recaptures;
+ * returns the captured piece for `trialUndo`.
+ */
+function trialDo(pos: Position, from: number, to: number): number {
   const b = pos.board;
-  trialPiece = b[from];
-  trialCap = b[to];
-  trialFrom = from;
-  trialTo = to;
-  b[to] = trialPiece;
+  const piece = b[from],
+    captured = b[to];
+  b[to] = piece;
   b[from] = 0;
   pos.rankOcc[RANK_OF[from]] ^= 1 << FILE_OF[from];
   pos.fileOcc[FILE_OF[from]] ^= 1 << RANK_OF[from];
-  if (trialCap) pos.pieceCount[trialCap]--;
+  if (captured) pos.pieceCount[captured]--;
   else {
     pos.rankOcc[RANK_OF[to]] |= 1 << FILE_OF[to];
     pos.fileOcc[FILE_OF[to]] |= 1 << RANK_OF[to];
   }
-  if ((trialPiece & 7) === KING) pos.kingSq[trialPiece >> 3] = to;
+  if ((piece & 7) === KING) pos.kingSq[piece >> 3] = to;
+  return captured;
 }
-function trialUndo(pos: Position): void {
+
+/** Takes back `trialDo(pos, from, to)`, which captured `captured`. */
+function trialUndo(pos: Position, from: number, to: number, captured: number): void {
   const b = pos.board;
-  const from = trialFrom,
-    to = trialTo;
-  b[from] = trialPiece;
-  b[to] = trialCap;
+  const piece = b[to];
+  b[from] = piece;
+  b[to] = captured;
   pos.rankOcc[RANK_OF[from]] |= 1 << FILE_OF[from];
   pos.fileOcc[FILE_OF[from]] |= 1 << RANK_OF[from];
-  if (trialCap) pos.pieceCount[trialCap]++;
+  if (captured) pos.pieceCount[captured]++;
   else {
     pos.rankOcc[RANK_OF[to]] ^= 1 << FILE_OF[to];
     pos.fileOcc[FILE_OF[to]] ^= 1 << RANK_OF[to];
   }
-  if ((trialPiece & 7) === KING) pos.kingSq[trialPiece >> 3] = from;
+  if ((piece & 7) === KING) pos.kingSq[piece >> 3] = from;
 }
 
 // ---- Pins (Pikafish's blockers_for_king / pinners) ---------------------------------
 
-const blockerMark = new Int32Array(90);
-const pinnerMark = new Int32Array(90);
-let pinStamp = 0;
 const ray = new Int32Array(10);
 
 /**
- * Marks the blockers of the king of color `c` (pieces of either color whose
- * removal would let an enemy rook, king, knight or cannon attack it, including
- * both screens of a cannon with two pieces in between) and the enemy pieces that
- * pin a piece of color `c` this way. Returns the stamp that marks them.
+ * The pins on the king of color `c`: in bits 0-15 the ids of the pieces of color
+ * `c` whose removal would let an enemy rook, king, knight or cannon attack it
+ * (blockers, including both screens of a cannon with two pieces in between), in
+ * bits 16-31 the ids of the enemy pieces that pin a piece of color `c` this way.
  */
-function computePins(pos: Position, c: Color): number {
-  const st = ++pinStamp;
+function kingPins(pos: Position, c: Color): number {
   const b = pos.board;
   const ksq = pos.kingSq[c];
   const them = (c ^ 1) << 3;
   const kf = FILE_OF[ksq],
     kr = RANK_OF[ksq];
+  let blockers = 0,
+    pinners = 0;
   for (let dir = 0; dir < 4; dir++) {
     const df = dir === 0 ? 1 : dir === 1 ? -1 : 0;
     const dr = dir === 2 ? 1 : dir === 3 ? -1 : 0;
@@ -173,9 +173,11 @@ function computePins(pos: Position, c: Color): number {
       const t = p & 7;
       if (t === CANNON) {
         if (j === 2) {
-          blockerMark[ray[0]] = st;
-          blockerMark[ray[1]] = st;
-          if ((b[ray[0]] & 8) !== them || (b[ray[1]] & 8) !== them) pinnerMark[ray[j]] = st;
+          const own0 = (b[ray[0]] & 8) !== them,
+            own1 = (b[ray[1]] & 8) !== them;
+          if (own0) blockers |= 1 << idBoard[ray[0]];
+          if (own1) blockers |= 1 << idBoard[ray[1]];
+          if (own0 || own1) pinners |= 1 << idBoard[ray[j]];
         }
       } else if (t === ROOK || t === KING) {
         // Pieces in between, not counting other enemy rooks and kings (which are snipers themselves).
@@ -187,9 +189,9 @@ function computePins(pos: Position, c: Color): number {
           cnt++;
           only = ray[k];
         }
-        if (cnt === 1) {
-          blockerMark[only] = st;
-          if ((b[only] & 8) !== them) pinnerMark[ray[j]] = st;
+        if (cnt === 1 && (b[only] & 8) !== them) {
+          blockers |= 1 << idBoard[only];
+          pinners |= 1 << idBoard[ray[j]];
         }
       }
     }
@@ -201,13 +203,13 @@ function computePins(pos: Position, c: Color): number {
       if (s < 0) break;
       if (b[s] !== knight) continue;
       const leg = KNIGHT_FROM_LEG[ksq * 8 + i];
-      if (b[leg]) {
-        blockerMark[leg] = st;
-        if ((b[leg] & 8) !== them) pinnerMark[s] = st;
+      if (b[leg] && (b[leg] & 8) !== them) {
+        blockers |= 1 << idBoard[leg];
+        pinners |= 1 << idBoard[s];
       }
     }
   }
-  return st;
+  return blockers | (pinners << 16);
 }
 
 // ---- Attack enumeration --------------------------------------------------------------
@@ -364,7 +366,8 @@ export function chasedMask(pos: Position, c: Color): number {
   const b = pos.board;
   const them = (c ^ 1) as Color;
   const themBit = them << 3;
-  const st = computePins(pos, c);
+  const pins = kingPins(pos, c);
+  const pinners = pins >>> 16;
   let chase = 0;
   const cnt = pos.listCount[c];
   for (let i = 0; i < cnt; i++) {
@@ -372,7 +375,7 @@ export function chasedMask(pos: Position, c: Color): number {
     const t = b[from] & 7;
     if (t === KING || t === PAWN) continue;
     const n = attackTargets(pos, from, t);
-    const pinned = blockerMark[from] === st;
+    const pinned = (pins & (1 << idBoard[from])) !== 0;
     for (let k = 0; k < n; k++) {
       const to = targets[k];
       const tp = b[to];
@@ -380,7 +383,7 @@ export function chasedMask(pos: Position, c: Color): number {
       const tt = tp & 7;
       if (tt === KING) continue;
       if (pinned) {
-        if (pinnerMark[to] !== st) continue;
+        if (!(pinners & (1 << idBoard[to]))) continue;
       } else if (tt === PAWN && (RANK_OF[to] >= 5 ? 1 : 0) !== c) continue;
       const bit = 1 << idBoard[to];
       if (chase & bit) continue;
@@ -388,9 +391,9 @@ export function chasedMask(pos: Position, c: Color): number {
       if ((t === KNIGHT || t === CANNON) && tt === ROOK) chase |= bit;
       else if ((t === ADVISOR || t === BISHOP) && tt & 1) chase |= bit;
       else {
-        trialDo(pos, from, to);
+        const captured = trialDo(pos, from, to);
         const prot = defended(pos, to, them);
-        trialUndo(pos);
+        trialUndo(pos, from, to, captured);
         if (prot) continue;
         if (t === tt) {
           // Mutual attacks are not chases unless the target cannot strike back.

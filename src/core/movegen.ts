@@ -36,7 +36,6 @@ import {
   PAWN,
   RANK_OF,
   ROOK,
-  SQUARE_NB,
   type GenType,
   type Move,
 } from './types.js';
@@ -96,9 +95,10 @@ function generateAllButKing(pos: Position, caps: boolean, quiets: boolean, list:
   return n;
 }
 
-/** Marks of the squares an evasion may go to (equal to evasionStamp when marked). */
-const evasionTarget = new Int32Array(SQUARE_NB);
-let evasionStamp = 0;
+/** Square s as a bit of its word (s >> 5) in a three-word square set. */
+function squareBit(s: number): number {
+  return 1 << (s & 31);
+}
 
 /** Pikafish's generate<EVASIONS> (see generate()); pseudo-legal moves when not in check by one piece. */
 function generateEvasions(pos: Position, list: Int32Array, start: number): number {
@@ -118,11 +118,11 @@ function generateEvasions(pos: Position, list: Int32Array, start: number): numbe
   // Several checkers, or the kings facing each other (a position set up so): every move.
   if (checkers !== 1 || (b[checker] & 7) === KING) return generatePseudo(pos, true, true, list, start);
 
-  if (++evasionStamp > 0x3fffffff) {
-    evasionTarget.fill(0);
-    evasionStamp = 1;
-  }
-  const stamp = evasionStamp;
+  // The squares a block or a capture may go to, as a set of three words: the
+  // checker's square and the squares between it and the king (a knight: its leg).
+  let target0 = 0,
+    target1 = 0,
+    target2 = 0;
   const cpt = b[checker] & 7;
   const kf = FILE_OF[ksq],
     kr = RANK_OF[ksq];
@@ -134,13 +134,22 @@ function generateEvasions(pos: Position, list: Int32Array, start: number): numbe
     for (let s = ksq + step; s !== checker; s += step) {
       const p = b[s];
       if (p !== 0 && p >> 3 === us) hurdle = s;
-      else evasionTarget[s] = stamp;
+      else if (s < 32) target0 |= squareBit(s);
+      else if (s < 64) target1 |= squareBit(s);
+      else target2 |= squareBit(s);
     }
   } else if (cpt === KNIGHT) {
     for (let k = checker * 8; k < checker * 8 + 8 && KNIGHT_TO[k] >= 0; k++)
-      if (KNIGHT_TO[k] === ksq) evasionTarget[KNIGHT_LEG[k]] = stamp;
+      if (KNIGHT_TO[k] === ksq) {
+        const leg = KNIGHT_LEG[k];
+        if (leg < 32) target0 |= squareBit(leg);
+        else if (leg < 64) target1 |= squareBit(leg);
+        else target2 |= squareBit(leg);
+      }
   }
-  evasionTarget[checker] = stamp;
+  if (checker < 32) target0 |= squareBit(checker);
+  else if (checker < 64) target1 |= squareBit(checker);
+  else target2 |= squareBit(checker);
 
   // Blocks and captures of the checker, by every piece but the king: their
   // moves kept in order where they land on a target square.
@@ -148,7 +157,8 @@ function generateEvasions(pos: Position, list: Int32Array, start: number): numbe
   let n = start;
   for (let i = start; i < end; i++) {
     const mv = list[i];
-    if (evasionTarget[mv & 127] === stamp) list[n++] = mv;
+    const to = mv & 127;
+    if (((to < 32 ? target0 : to < 64 ? target1 : target2) & squareBit(to)) !== 0) list[n++] = mv;
   }
   // King moves; along a rook's or cannon's line only captures.
   for (let k = ksq * 4; k < ksq * 4 + 4; k++) {

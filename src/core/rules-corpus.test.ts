@@ -12,14 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
 
 import { Position } from './position.js';
-import {
-  type RepetitionRule,
-  REPETITION_RULES,
-  judgeMoves,
-  ruleConfigFrom,
-  ruleJudge,
-  ruleJudgeHint,
-} from './rules.js';
+import { type RepetitionRule, REPETITION_RULES, judgeMoves, RuleVerdict, ruleConfigFrom, ruleJudge } from './rules.js';
 import { VALUE_NONE } from './types.js';
 import { flipFilesFen, mirrorFen, uciMove } from '../../test/support/fixtures.js';
 import { repoRoot } from '../../commands/lib.js';
@@ -167,6 +160,7 @@ describe('ComputerRule equals native Pikafish rule_judge', () => {
   });
 
   it('every prefix of every game, at every root distance', () => {
+    const verdict = new RuleVerdict();
     let checked = 0;
     for (const line of lines) {
       const [fen, moves, ...codes] = line.split('\t');
@@ -178,10 +172,9 @@ describe('ComputerRule equals native Pikafish rule_judge', () => {
         PLIES.forEach((ply, j) => {
           const want = codes[j][n - 4];
           if (want === '-') return;
-          const v = ruleJudge(pos, ply, cfg);
-          const h = ruleJudgeHint();
-          const got =
-            v !== VALUE_NONE ? (v === 0 ? 'd' : v > 0 ? 'W' : 'L') : h === VALUE_NONE ? '.' : h > 0 ? 'w' : 'l';
+          const v = ruleJudge(pos, ply, cfg, verdict);
+          const h = verdict.provisional;
+          const got = v !== VALUE_NONE ? (v === 0 ? 'd' : v > 0 ? 'W' : 'L') : h === 0 ? '.' : h > 0 ? 'w' : 'l';
           assert.equal(got, want, `${fen} | ${ms.slice(0, n).join(' ')} | ply ${ply}`);
           if (v !== VALUE_NONE && v !== 0) assert.equal(Math.abs(v), 32000 - ply);
           checked++;

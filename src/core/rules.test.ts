@@ -1,6 +1,7 @@
 // Game-end judgement: options, mate and stalemate, the 60-move rule with its
-// check exemption, DrawRule conversions, insufficient material and the
-// in-search scoring of repetitions (ply semantics, ComputerRule hint).
+// check exemption, DrawRule conversions, insufficient material, the in-search
+// scoring of repetitions (ply semantics, ComputerRule's provisional verdict) and
+// the verdict record the in-search judgement fills.
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -18,12 +19,18 @@ import {
   judge,
   judgeMoves,
   reasonText,
+  RuleVerdict,
   ruleConfigFrom,
   ruleJudge,
-  ruleJudgeHint,
 } from './rules.js';
-import { VALUE_DRAW, VALUE_NONE, mateIn, matedIn } from './types.js';
+import { BLACK, RED, VALUE_DRAW, VALUE_NONE, mateIn, matedIn } from './types.js';
 import { play, uciMove } from '../../test/support/fixtures.js';
+
+/** The verdict record the in-search judgements below fill (as the search's own does). */
+const verdict = new RuleVerdict();
+function searchScore(pos: Position, ply: number, rules: RuleConfig): number {
+  return ruleJudge(pos, ply, rules, verdict);
+}
 
 function cfg(rule: RepetitionRule, drawRule: DrawRule = 'None', rule60MaxPly = 120, mateThreatDepth = 0): RuleConfig {
   return ruleConfigFrom({ repetitionRule: rule, drawRule, rule60MaxPly, mateThreatDepth });
@@ -128,7 +135,7 @@ describe('60-move rule', () => {
   it('draws at Rule60MaxPly plies without capture', () => {
     const pos = play(START_118, 'h2e2');
     assert.equal(judge(pos, DEFAULT_RULES).result, 'none');
-    assert.equal(ruleJudge(pos, 3, DEFAULT_RULES), VALUE_NONE);
+    assert.equal(searchScore(pos, 3, DEFAULT_RULES), VALUE_NONE);
     pos.doMove(uciMove('h9g7'));
     assert.equal(pos.rule60Count(), 120);
     assert.deepEqual(judge(pos, DEFAULT_RULES), {
@@ -137,12 +144,12 @@ describe('60-move rule', () => {
       byDrawRule: false,
       reason: '60-move rule',
     });
-    assert.equal(ruleJudge(pos, 3, DEFAULT_RULES), VALUE_DRAW);
+    assert.equal(searchScore(pos, 3, DEFAULT_RULES), VALUE_DRAW);
   });
   it('Rule60MaxPly 0 turns it off, smaller values shorten it', () => {
     const pos = play(START_118, 'h2e2 h9g7');
     assert.equal(judge(pos, cfg('AsianRule', 'None', 0)).result, 'none');
-    assert.equal(ruleJudge(pos, 2, cfg('AsianRule', 'None', 0)), VALUE_NONE);
+    assert.equal(searchScore(pos, 2, cfg('AsianRule', 'None', 0)), VALUE_NONE);
     const early = play(START_118.replace(' 118 ', ' 50 '), 'h2e2');
     assert.equal(judge(early, cfg('AsianRule', 'None', 51)).reason, '60-move rule');
     assert.equal(judge(early, cfg('AsianRule', 'None', 52)).result, 'none');
@@ -190,9 +197,9 @@ describe('DrawRule', () => {
     assert.equal(judge(pos, cfg('AsianRule', 'DrawAsRedWin')).result, 'red');
     assert.equal(judge(pos, cfg('AsianRule', 'DrawRepAsBlackWin')).result, 'draw');
     // In the search the converted draw is a mate score for the favoured side (red to move here).
-    assert.equal(ruleJudge(pos, 4, cfg('AsianRule', 'DrawAsRedWin')), mateIn(4));
-    assert.equal(ruleJudge(pos, 4, cfg('AsianRule', 'DrawAsBlackWin')), matedIn(4));
-    assert.equal(ruleJudge(pos, 4, cfg('AsianRule', 'DrawRepAsBlackWin')), VALUE_DRAW);
+    assert.equal(searchScore(pos, 4, cfg('AsianRule', 'DrawAsRedWin')), mateIn(4));
+    assert.equal(searchScore(pos, 4, cfg('AsianRule', 'DrawAsBlackWin')), matedIn(4));
+    assert.equal(searchScore(pos, 4, cfg('AsianRule', 'DrawRepAsBlackWin')), VALUE_DRAW);
   });
 });
 
@@ -229,27 +236,27 @@ describe('repetitions inside the search', () => {
   it('AsianRule judges the first recurrence, also at the root', () => {
     const pos = play(CHASE, CHASE_CYCLE);
     // Red (to move) chased the knight with every move: red loses.
-    assert.equal(ruleJudge(pos, 0, cfg('AsianRule')), matedIn(0));
-    assert.equal(ruleJudge(pos, 6, cfg('AsianRule')), matedIn(6));
-    assert.equal(ruleJudge(pos, 6, cfg('AllowChase')), VALUE_DRAW);
-    assert.equal(ruleJudge(pos, 6, cfg('NoJudgement')), VALUE_DRAW);
-    assert.equal(ruleJudge(pos, 0, cfg('NoJudgement')), VALUE_NONE);
+    assert.equal(searchScore(pos, 0, cfg('AsianRule')), matedIn(0));
+    assert.equal(searchScore(pos, 6, cfg('AsianRule')), matedIn(6));
+    assert.equal(searchScore(pos, 6, cfg('AllowChase')), VALUE_DRAW);
+    assert.equal(searchScore(pos, 6, cfg('NoJudgement')), VALUE_DRAW);
+    assert.equal(searchScore(pos, 0, cfg('NoJudgement')), VALUE_NONE);
   });
   it('ComputerRule: two-fold inside the tree gives a hint, three-fold is final', () => {
     const pos = play(CHASE, CHASE_CYCLE);
-    assert.equal(ruleJudge(pos, 0, cfg('ComputerRule')), VALUE_NONE);
-    assert.equal(ruleJudgeHint(), VALUE_NONE);
-    assert.equal(ruleJudge(pos, 5, cfg('ComputerRule')), VALUE_NONE);
-    assert.equal(ruleJudgeHint(), -1);
+    assert.equal(searchScore(pos, 0, cfg('ComputerRule')), VALUE_NONE);
+    assert.equal(verdict.provisional, 0);
+    assert.equal(searchScore(pos, 5, cfg('ComputerRule')), VALUE_NONE);
+    assert.equal(verdict.provisional, -1);
     const again = play(CHASE, `${CHASE_CYCLE} ${CHASE_CYCLE}`);
-    assert.equal(ruleJudge(again, 0, cfg('ComputerRule')), matedIn(0));
-    assert.equal(ruleJudge(again, 9, cfg('ComputerRule')), matedIn(9));
+    assert.equal(searchScore(again, 0, cfg('ComputerRule')), matedIn(0));
+    assert.equal(searchScore(again, 9, cfg('ComputerRule')), matedIn(9));
   });
   it('the perpetual checker is the one who loses, whoever is to move', () => {
     const pos = play(CHECKS, 'a0a9 e9e8 a9a8 e8e9 a8a9 e9e8');
-    assert.equal(ruleJudge(pos, 3, cfg('AsianRule')), matedIn(3)); // red to move loses
+    assert.equal(searchScore(pos, 3, cfg('AsianRule')), matedIn(3)); // red to move loses
     pos.doMove(uciMove('a9a8'));
-    assert.equal(ruleJudge(pos, 3, cfg('AsianRule')), mateIn(3)); // black to move wins
+    assert.equal(searchScore(pos, 3, cfg('AsianRule')), mateIn(3)); // black to move wins
   });
   it('leaves the position as it found it', () => {
     const pos = play(CHASE, `${CHASE_CYCLE} ${CHASE_CYCLE}`);
@@ -257,12 +264,65 @@ describe('repetitions inside the search', () => {
       key = pos.keyHex(),
       sp = pos.sp;
     for (const r of REPETITION_RULES) {
-      ruleJudge(pos, 3, cfg(r, 'None', 120, 2));
+      searchScore(pos, 3, cfg(r, 'None', 120, 2));
       judge(pos, cfg(r));
     }
     assert.equal(pos.fen(), fen);
     assert.equal(pos.keyHex(), key);
     assert.equal(pos.sp, sp);
     assert.equal(pos.validate(), null);
+  });
+});
+
+describe('the verdict record', () => {
+  it('says who wins, why and on which cycle, with the moves as classified', () => {
+    const pos = play(CHASE, CHASE_CYCLE);
+    const v = new RuleVerdict();
+    assert.equal(ruleJudge(pos, 6, cfg('AsianRule'), v), matedIn(6));
+    assert.equal(v.score, matedIn(6));
+    assert.equal(v.result, 'loss');
+    assert.equal(v.code, 'perpetual-chase');
+    assert.equal(v.byDrawRule, false);
+    assert.equal(v.provisional, 0);
+    assert.equal(v.cycleLength, 4);
+    // Index 0 is the latest move (h9g7, black); red's rook moves chase the knight on both.
+    const c = v.cycle;
+    assert.equal(c.length, 4);
+    assert.deepEqual([...c.side.subarray(0, 4)], [BLACK, RED, BLACK, RED]);
+    assert.deepEqual([...c.check.subarray(0, 4)], [0, 0, 0, 0]);
+    assert.equal(c.chased[0] | c.chased[2], 0);
+    assert.notEqual(c.chased[1], 0);
+    assert.equal(c.chased[1], c.chased[3]);
+  });
+  it('a perpetual check rests on its cycle without a classification', () => {
+    const pos = play(CHECKS, 'a0a9 e9e8 a9a8 e8e9 a8a9 e9e8');
+    const v = new RuleVerdict();
+    assert.equal(ruleJudge(pos, 3, cfg('AsianRule'), v), matedIn(3));
+    assert.equal(v.code, 'perpetual-check');
+    assert.equal(v.cycleLength, 4);
+    assert.equal(v.cycle.length, 0);
+  });
+  it("keeps ComputerRule's provisional verdict with its reason, and DrawRule's conversion", () => {
+    const v = new RuleVerdict();
+    assert.equal(ruleJudge(play(CHASE, CHASE_CYCLE), 5, cfg('ComputerRule'), v), VALUE_NONE);
+    assert.equal(v.result, 'none');
+    assert.equal(v.provisional, -1);
+    assert.equal(v.code, 'perpetual-chase');
+    assert.equal(v.cycleLength, 4);
+    assert.equal(ruleJudge(play(START_118, 'h2e2 h9g7'), 4, cfg('AsianRule', 'DrawAsBlackWin'), v), matedIn(4));
+    assert.equal(v.result, 'loss');
+    assert.equal(v.code, 'rule60');
+    assert.equal(v.byDrawRule, true);
+    assert.equal(v.cycleLength, 0);
+  });
+  it('carries nothing from one judgement to the next', () => {
+    const v = new RuleVerdict();
+    ruleJudge(play(CHASE, CHASE_CYCLE), 5, cfg('SkyRule'), v);
+    assert.notEqual(v.cycle.length, 0);
+    assert.equal(ruleJudge(play(CHASE, 'h2g2'), 5, cfg('SkyRule'), v), VALUE_NONE);
+    assert.deepEqual(
+      [v.score, v.result, v.code, v.byDrawRule, v.provisional, v.cycleLength, v.cycle.length],
+      [VALUE_NONE, 'none', 'none', false, 0, 0, 0],
+    );
   });
 });

@@ -2,7 +2,10 @@
 // material and DrawRule.
 //
 // One module serves the search (`ruleJudge`, called at every node, allocation
-// free), the match runner and the library API (`judge`, the whole game so far).
+// free: the search owns a RuleVerdict that each call fills, working memory
+// included), the match runner and the library API (`judge`, the whole game so
+// far). The module keeps no state of its own; the piece ids that follow pieces
+// through a cycle are chase.ts's `idBoard`.
 // The interpretation of every rule set is written down in docs/RULES.md.
 //
 // Repetition scan (all rule sets): only the reversible part of the history is
@@ -107,13 +110,13 @@ export function ruleConfigFrom(o: {
   };
 }
 
-// ---- Internal outcome: who wins, why --------------------------------------------------
+// ---- Verdicts: who wins, why -----------------------------------------------------------
 
-/** Outcome codes, relative to the side to move. */
-const O_NONE = 0;
-const O_WIN = 1;
-const O_LOSS = 2;
-const O_DRAW = 3;
+/** Outcomes, relative to the side to move. */
+const GOES_ON = 0;
+const WIN = 1;
+const LOSS = 2;
+const DRAW = 3;
 
 // Reasons (index into REASON_CODES and REASON_TEXTS).
 const R_NONE = 0,
@@ -127,6 +130,37 @@ const R_MATERIAL = 5,
   R_FORBIDDEN = 8,
   R_MATE_THREAT = 9,
   R_CHECK_LIMIT = 10;
+
+// Inside this module a verdict is an int, returned by value so that the search's
+// judgement allocates nothing: the outcome in bits 0-1, the reason in bits 2-5,
+// PROVISIONAL in bit 6 and the plies of the cycle judged from bit 7.
+
+/**
+ * ComputerRule: a two-fold repetition inside the search whose outcome (WIN or
+ * LOSS in the outcome bits) is not final yet; the game goes on.
+ */
+const PROVISIONAL = 1 << 6;
+const CYCLE_SHIFT = 7;
+
+function verdict(outcome: number, reason: number): number {
+  return outcome | (reason << 2);
+}
+
+/** The verdict `v` on the cycle of `plies` plies. */
+function onCycle(v: number, plies: number): number {
+  return v | (plies << CYCLE_SHIFT);
+}
+
+function outcomeOf(v: number): number {
+  return v & PROVISIONAL ? GOES_ON : v & 3;
+}
+
+function reasonOf(v: number): number {
+  return (v >> 2) & 15;
+}
+
+const GAME_GOES_ON = verdict(GOES_ON, R_NONE);
+const REPETITION_DRAW = verdict(DRAW, R_REPETITION);
 
 /** Why a game ended: a stable code that callers switch on (`reasonText` gives the words). */
 export type ReasonCode =
@@ -178,38 +212,117 @@ export function isBoardReason(code: ReasonCode): boolean {
   return code === 'checkmate' || code === 'stalemate' || code === 'rule60' || code === 'insufficient-material';
 }
 
-let outReason = R_NONE;
-/** Provisional score of a two-fold repetition that ComputerRule does not settle yet (see ruleJudgeHint). */
-let hint = VALUE_NONE;
+// ---- Working memory ---------------------------------------------------------------------
 
-function setOut(o: number, reason: number): number {
-  outReason = reason;
-  return o;
+/** The longest cycle classified move by move (a longer one is cut to its latest MAX_CYCLE moves). */
+const MAX_CYCLE = 1024;
+
+/**
+ * What a classification found for each move of a cycle, index 0 the latest move.
+ * The arrays grow on demand up to MAX_CYCLE moves and are reused.
+ */
+class CycleFacts {
+  /** Moves classified. */
+  length = 0;
+  /** Who played the move. */
+  side = new Uint8Array(0);
+  /** The move gives check. */
+  check = new Uint8Array(0);
+  /** The mover was in check before the move (the move answers a check). */
+  answersCheck = new Uint8Array(0);
+  /** The move threatens mate (ChineseRule with Mate Threat Depth > 0). */
+  mateThreat = new Uint8Array(0);
+  /** Ids (chase.ts) of the enemy pieces the move newly chases. */
+  chased = new Int32Array(0);
+  /**
+   * ChineseRule: which of the move's new chases (`chased` bits) are joint attacks,
+   * won only by two or more pieces together - the book's 联合捉 (threat.ts).
+   */
+  jointAttack = new Int32Array(0);
+  /** Ids of the mover's pieces that deliver the check or the new chases. */
+  attackers = new Int32Array(0);
+  /** For `analyseCycle` (ChineseRule): per move and chased id, the id of the mover's piece that would take it. */
+  chasedBy = new Int8Array(0);
+  /** For `analyseCycle` (ChineseRule): per move, the checking piece and a piece its check wins (CHECK_WINS), or -1. */
+  checkWin = new Int8Array(0);
+
+  /** Starts a classification of `n` moves (at most MAX_CYCLE). */
+  begin(n: number): void {
+    this.length = n;
+    if (this.side.length >= n) return;
+    const size = Math.min(MAX_CYCLE, Math.max(n, 2 * this.side.length, 16));
+    this.side = new Uint8Array(size);
+    this.check = new Uint8Array(size);
+    this.answersCheck = new Uint8Array(size);
+    this.mateThreat = new Uint8Array(size);
+    this.chased = new Int32Array(size);
+    this.jointAttack = new Int32Array(size);
+    this.attackers = new Int32Array(size);
+    this.chasedBy = new Int8Array(size * 16);
+    this.checkWin = new Int8Array(size * 2);
+  }
 }
 
-// ---- Scratch (module-level so that nothing allocates per call) ------------------------
+/**
+ * The moves taken back while a cycle is walked, latest first, to be made again;
+ * the piece ids of chase.ts (`idBoard`) follow the pieces. Empty between walks.
+ */
+class Rewind {
+  private moves = new Int32Array(64);
+  private count = 0;
 
-const MOVE_LEVELS = 24;
-const moveBuf = new Int32Array(MAX_MOVES * MOVE_LEVELS);
-const undone = new Int32Array(2048);
-let undoneCount = 0;
+  /** Takes back the last move of `pos`; the piece that moved keeps its id. */
+  back(pos: Position): void {
+    const m = pos.moveAt[pos.sp];
+    if (this.count === this.moves.length) {
+      const grown = new Int32Array(2 * this.count);
+      grown.set(this.moves);
+      this.moves = grown;
+    }
+    this.moves[this.count++] = m;
+    idBoard[m >> 7] = idBoard[m & 127];
+    pos.undoMove(m);
+  }
 
-function undoOne(pos: Position): void {
-  const m = pos.moveAt[pos.sp];
-  undone[undoneCount++] = m;
-  const from = m >> 7,
-    to = m & 127;
-  idBoard[from] = idBoard[to];
-  pos.undoMove(m);
+  /** Makes the latest taken-back move again; the piece that moves keeps its id. */
+  forward(pos: Position): void {
+    const m = this.moves[--this.count];
+    pos.doMove(m);
+    idBoard[m & 127] = idBoard[m >> 7];
+  }
+
+  /** Makes every taken-back move again; the ids stay those of the earliest position reached. */
+  forwardAll(pos: Position): void {
+    while (this.count > 0) pos.doMove(this.moves[--this.count]);
+  }
 }
 
-function redoAll(pos: Position): void {
-  while (undoneCount > 0) pos.doMove(undone[--undoneCount]);
+/**
+ * A judgement's working memory, owned by its caller (the search keeps one in its
+ * RuleVerdict) so that nothing allocates per call and nothing is shared between
+ * callers: everything here is written before it is read within one judgement.
+ */
+class RuleWork {
+  /** The moves of the cycle judged, as the rule set classified them. */
+  readonly cycle = new CycleFacts();
+  /** SkyRule: the reversible history before the cycle, classified to compare the sides' runs of attacks. */
+  readonly history = new CycleFacts();
+  readonly rewind = new Rewind();
+  /** Legal move lists, one per level (0..3) of `hasLegal` and the material test. */
+  readonly moves = new Int32Array(MAX_MOVES * 4);
+  /** SkyRule's check limit: per piece id, the latest checks in a row it took part in. */
+  readonly checkStreak = new Int32Array(16);
+  /** ChineseRule: per piece id of the mover, the enemy pieces it attacks after the move (threat.ts `pairs`). */
+  readonly pairsAfter = new Int32Array(16);
+  /** ChineseRule with `record`: per enemy piece id won after the move, the mover's piece that takes it (threat.ts `threatBy`). */
+  readonly takerAfter = new Int8Array(16);
+  /** ChineseRule with `record`: per piece id of the mover whose check wins material after the move, a piece it wins (threat.ts `checkTarget`). */
+  readonly checkTargetAfter = new Int8Array(16);
 }
 
-function hasLegal(pos: Position, level: number): boolean {
+function hasLegal(pos: Position, level: number, work: RuleWork): boolean {
   const base = level * MAX_MOVES;
-  return generate(pos, GEN_LEGAL, moveBuf, base) > base;
+  return generate(pos, GEN_LEGAL, work.moves, base) > base;
 }
 
 // ---- ComputerRule: Pikafish's detect_chases --------------------------------------------
@@ -219,15 +332,13 @@ function hasLegal(pos: Position, level: number): boolean {
  * Pikafish: any position of the cycle with the side to move in check makes it a
  * draw; otherwise each side's chase set is the intersection over its moves of the
  * pieces newly chased by that move; exactly one side with a non-empty set loses.
- * Returns O_WIN/O_LOSS/O_DRAW for the side to move.
  */
-function computerChases(pos: Position, d: number): number {
+function computerRuleChases(pos: Position, d: number, rewind: Rewind): number {
   assignIds(pos);
   const us = pos.side;
   let chaseUs = 0xffff,
     chaseThem = 0xffff;
   let check = false;
-  undoneCount = 0;
   for (let i = 0; i < d; i++) {
     if (pos.checked[pos.sp]) {
       check = true;
@@ -237,44 +348,24 @@ function computerChases(pos: Position, d: number): number {
     const moverChase = mover === us ? chaseUs : chaseThem;
     if (moverChase === 0) {
       if ((mover === us ? chaseThem : chaseUs) === 0) break;
-      undoOne(pos);
+      rewind.back(pos);
     } else {
       const after = chasedMask(pos, mover as 0 | 1);
-      undoOne(pos);
+      rewind.back(pos);
       const diff = after & ~chasedMask(pos, mover as 0 | 1);
       if (mover === us) chaseUs &= diff;
       else chaseThem &= diff;
     }
   }
-  redoAll(pos);
-  if (check) return setOut(O_DRAW, R_REPETITION);
+  rewind.forwardAll(pos);
+  if (check) return REPETITION_DRAW;
   const a = chaseUs !== 0,
     b = chaseThem !== 0;
-  if (a === b) return setOut(O_DRAW, R_REPETITION);
-  return setOut(a ? O_LOSS : O_WIN, R_PERPETUAL_CHASE);
+  if (a === b) return REPETITION_DRAW;
+  return verdict(a ? LOSS : WIN, R_PERPETUAL_CHASE);
 }
 
 // ---- Other rule sets: per-move classification of a cycle --------------------------------
-
-// One record per move of the cycle, index 0 = the most recent move.
-const MAX_CYCLE = 1024;
-const recMover = new Uint8Array(MAX_CYCLE);
-/** The move gives check. */
-const recCheck = new Uint8Array(MAX_CYCLE);
-/** The mover was in check before the move (an evasion). */
-const recForced = new Uint8Array(MAX_CYCLE);
-/** The move threatens mate (ChineseRule with Mate Threat Depth > 0). */
-const recThreat = new Uint8Array(MAX_CYCLE);
-/** Ids of the enemy pieces newly chased by the move. */
-const recFresh = new Int32Array(MAX_CYCLE);
-/**
- * ChineseRule: which of the move's new chases (recFresh bits) are joint attacks,
- * won only by two or more pieces together - the book's 联合捉 (threat.ts).
- */
-const recJoint = new Int32Array(MAX_CYCLE);
-/** Ids of the mover's pieces that deliver the check or the new chases. */
-const recAttackers = new Int32Array(MAX_CYCLE);
-let recCount = 0;
 
 /** Ids of the pieces of color c attacking the king or one of the pieces in `targets` (ids of the other color). */
 function attackerIds(pos: Position, c: number, check: boolean, targets: number): number {
@@ -299,53 +390,41 @@ function attackerIds(pos: Position, c: number, check: boolean, targets: number):
 }
 
 /**
- * Records, for each move of the cycle of length d ending at the current state,
- * whether it checks, answers a check,
- * which enemy pieces it newly chases and which pieces deliver the attack.
+ * Records in `facts`, for each move of the last d plies, whether it checks,
+ * answers a check, which enemy pieces it newly chases and (`wantAttackers`)
+ * which pieces deliver the attack.
  */
-function classifyCycle(pos: Position, d: number, wantAttackers: boolean): void {
+function classifyCycle(pos: Position, d: number, wantAttackers: boolean, facts: CycleFacts, rewind: Rewind): void {
   assignIds(pos);
-  undoneCount = 0;
-  recCount = d < MAX_CYCLE ? d : MAX_CYCLE;
-  for (let i = 0; i < recCount; i++) {
+  const n = d < MAX_CYCLE ? d : MAX_CYCLE;
+  facts.begin(n);
+  for (let i = 0; i < n; i++) {
     const mover = (pos.side ^ 1) as 0 | 1;
     const check = pos.checked[pos.sp] === 1;
-    recMover[i] = mover;
-    recCheck[i] = check ? 1 : 0;
-    recForced[i] = pos.checked[pos.sp - 1];
-    recThreat[i] = 0;
+    facts.side[i] = mover;
+    facts.check[i] = check ? 1 : 0;
+    facts.answersCheck[i] = pos.checked[pos.sp - 1];
+    facts.mateThreat[i] = 0;
+    facts.jointAttack[i] = 0;
     const after = chasedMask(pos, mover);
     const attackersAfter = wantAttackers ? attackerIds(pos, mover, check, after) : 0;
-    undoOne(pos);
+    rewind.back(pos);
     const fresh = after & ~chasedMask(pos, mover);
-    recFresh[i] = fresh;
+    facts.chased[i] = fresh;
     // Attackers of the targets that are really new (attackersAfter covers all chased ones).
-    recAttackers[i] = attackersAfter;
+    facts.attackers[i] = attackersAfter;
     if (wantAttackers && fresh !== after) {
       // Narrow to the pieces attacking the new targets or the king: redo the move to look again.
-      redoOne(pos);
-      recAttackers[i] = attackerIds(pos, mover, check, fresh);
-      undoOne(pos);
+      rewind.forward(pos);
+      facts.attackers[i] = attackerIds(pos, mover, check, fresh);
+      rewind.back(pos);
     }
   }
-  redoAll(pos);
-}
-
-function redoOne(pos: Position): void {
-  const m = undone[--undoneCount];
-  pos.doMove(m);
-  idBoard[m & 127] = idBoard[m >> 7];
+  rewind.forwardAll(pos);
 }
 
 /** Nodes the referee's tactical searches may spend per question (threat.ts). */
 const THREAT_NODES = 20000;
-const pairsAfter = new Int32Array(16);
-const byAfter = new Int8Array(16);
-const checkTargetAfter = new Int8Array(16);
-/** With `record` (analyseCycle): per move and target id, the id of the mover's piece that would take it. */
-const recBy = new Int8Array(MAX_CYCLE * 16);
-/** With `record`: per move, the checking piece and a piece its check wins (threat.ts, CHECK_WINS), or -1. */
-const recCheckWin = new Int8Array(MAX_CYCLE * 2);
 const MATE_NODES = 40000;
 /** Inside the search: mate by checks only, and fewer nodes. */
 const SEARCH_MATE_NODES = 300;
@@ -357,20 +436,33 @@ const SEARCH_MATE_NODES = 300;
  * else Pikafish's direct chase and mate by checks. A king move that answers a
  * check is idle whatever it makes possible (the book's 图17); another answer
  * chases only what its own piece or the line it opens threatens, not what the
- * check left en prise (参考图47 against 参考图22).
+ * check left en prise (参考图47 against 参考图22). `record` (for `analyseCycle`)
+ * also keeps which pieces attack.
  */
-function classifyChinese(pos: Position, d: number, mateDepth: number, full: boolean, record = false): void {
+function classifyChineseCycle(
+  pos: Position,
+  d: number,
+  mateDepth: number,
+  full: boolean,
+  work: RuleWork,
+  record = false,
+): void {
+  const facts = work.cycle,
+    rewind = work.rewind;
+  const pairsAfter = work.pairsAfter,
+    takerAfter = work.takerAfter,
+    checkTargetAfter = work.checkTargetAfter;
   assignIds(pos);
-  undoneCount = 0;
-  recCount = d < MAX_CYCLE ? d : MAX_CYCLE;
-  for (let i = 0; i < recCount; i++) {
+  const n = d < MAX_CYCLE ? d : MAX_CYCLE;
+  facts.begin(n);
+  for (let i = 0; i < n; i++) {
     const mover = (pos.side ^ 1) as 0 | 1;
     const check = pos.checked[pos.sp] === 1;
     const forced = pos.checked[pos.sp - 1] === 1;
     const kingAnswer = forced && (pos.board[pos.moveAt[pos.sp] & 127] & 7) === KING;
-    recMover[i] = mover;
-    recCheck[i] = check ? 1 : 0;
-    recForced[i] = forced ? 1 : 0;
+    facts.side[i] = mover;
+    facts.check[i] = check ? 1 : 0;
+    facts.answersCheck[i] = forced ? 1 : 0;
     let threat = false,
       after = 0,
       jointAfter = 0,
@@ -386,7 +478,7 @@ function classifyChinese(pos: Position, d: number, mateDepth: number, full: bool
         checkersAfter = checkWins.by;
         jointCheckersAfter = checkWins.joint;
         if (record) {
-          byAfter.set(threatBy);
+          takerAfter.set(threatBy);
           checkTargetAfter.set(checkTarget);
         }
         attackPairs(pos, after);
@@ -403,8 +495,8 @@ function classifyChinese(pos: Position, d: number, mateDepth: number, full: bool
         after = chasedMask(pos, mover);
       }
     }
-    if (record) recAttackers[i] = check ? attackerIds(pos, mover, true, 0) : 0;
-    undoOne(pos);
+    if (record) facts.attackers[i] = check ? attackerIds(pos, mover, true, 0) : 0;
+    rewind.back(pos);
     const before = check ? 0 : full ? threatTargets(pos, THREAT_NODES) : chasedMask(pos, mover);
     // A check that wins material is new when its checker's check did not win before.
     const newCheckers = checkersAfter & ~(full && !check ? checkWins.by : 0);
@@ -412,10 +504,10 @@ function classifyChinese(pos: Position, d: number, mateDepth: number, full: bool
     let joint = (fresh & jointAfter & ~CHECK_WINS) | (newCheckers & jointCheckersAfter ? CHECK_WINS : 0);
     if (record) {
       const by = 31 - Math.clz32(newCheckers & -newCheckers);
-      recCheckWin[2 * i] = newCheckers ? by : -1;
-      recCheckWin[2 * i + 1] = newCheckers ? checkTargetAfter[by] : -1;
+      facts.checkWin[2 * i] = newCheckers ? by : -1;
+      facts.checkWin[2 * i + 1] = newCheckers ? checkTargetAfter[by] : -1;
     }
-    if (record) for (let t = 0; t < 16; t++) recBy[i * 16 + t] = fresh & (1 << t) ? byAfter[t] : -1;
+    if (record) for (let t = 0; t < 16; t++) facts.chasedBy[i * 16 + t] = fresh & (1 << t) ? takerAfter[t] : -1;
     if (full && after !== 0 && !pos.checked[pos.sp]) {
       // A piece that newly joins the attack on a piece that can be won chases it.
       attackPairs(pos, -1);
@@ -423,138 +515,146 @@ function classifyChinese(pos: Position, d: number, mateDepth: number, full: bool
         const joined = pairsAfter[id] & ~pairs[id] & ~fresh;
         fresh |= joined;
         joint |= joined & jointAfter;
-        if (record) for (let t = 0; t < 16; t++) if (joined & (1 << t)) recBy[i * 16 + t] = id;
+        if (record) for (let t = 0; t < 16; t++) if (joined & (1 << t)) facts.chasedBy[i * 16 + t] = id;
       }
     }
-    recThreat[i] = threat && !kingAnswer ? 1 : 0;
-    recFresh[i] = forced ? (full && !kingAnswer ? answerThreats : 0) : fresh;
-    recJoint[i] = forced ? answerThreats & jointAfter : joint;
+    facts.mateThreat[i] = threat && !kingAnswer ? 1 : 0;
+    facts.chased[i] = forced ? (full && !kingAnswer ? answerThreats : 0) : fresh;
+    facts.jointAttack[i] = forced ? answerThreats & jointAfter : joint;
   }
-  redoAll(pos);
+  rewind.forwardAll(pos);
 }
+
+// ---- Offences: what each side did over the cycle ----------------------------------------
 
 /**
- * ChineseRule, when both sides attack on every move: does color c chase on every
- * move (no checks or mate threats) with single pieces only, no joint attack
- * among its chases; does it make a joint attack (联合捉, recJoint) on some move?
- * The book rules against the side whose chases are all single when the other
- * side's attacks include joint ones (参考图14, 34, 36, 39, 40, 41); where neither
- * side attacks jointly, or both do, a draw (图3, 参考图42, 44, 45, 46).
- */
-function chineseSingleChases(c: number): boolean {
-  let moves = 0;
-  for (let i = 0; i < recCount; i++) {
-    if (recMover[i] !== c) continue;
-    if (recCheck[i] || recThreat[i] || recJoint[i]) return false;
-    moves++;
-  }
-  return moves > 0;
-}
-
-function chineseJoint(c: number): boolean {
-  for (let i = 0; i < recCount; i++) if (recMover[i] === c && !recCheck[i] && !recThreat[i] && recJoint[i]) return true;
-  return false;
-}
-
-/** Result of a cycle from per-side violation levels (higher level loses; equal levels draw). */
-function byLevels(levUs: number, levThem: number, reasonUs: number, reasonThem: number): number {
-  if (levUs === levThem) return setOut(O_DRAW, R_REPETITION);
-  return levUs > levThem ? setOut(O_LOSS, reasonUs) : setOut(O_WIN, reasonThem);
-}
-
-/**
- * AsianRule / YitianRule: is color c perpetually chasing one and the same piece?
- * Every one of its moves in the cycle must newly chase that piece. A side that
- * gives check anywhere in the cycle is not chasing: the AXF rules (rule 12,
+ * Does color c chase one and the same piece with every one of its moves of the
+ * cycle, without a check or a mate threat? AsianRule / YitianRule: a side that
+ * gives check anywhere in the cycle is not chasing; the AXF rules (rule 12,
  * diagram 13; rule 18, diagrams 37-38) rule "one check, one chase" and "several
  * checks, one chase" allowed moves.
  */
-function asianChase(c: number): boolean {
+function chasesOnePiece(facts: CycleFacts, c: number): boolean {
   let and = 0xffff,
     moves = 0;
-  for (let i = 0; i < recCount; i++) {
-    if (recMover[i] !== c) continue;
-    if (recCheck[i]) return false;
+  for (let i = 0; i < facts.length; i++) {
+    if (facts.side[i] !== c) continue;
+    if (facts.check[i] || facts.mateThreat[i]) return false;
     moves++;
-    and &= recFresh[i];
+    and &= facts.chased[i];
   }
   return moves > 0 && and !== 0;
 }
 
 /**
- * ChineseRule level of color c: 1 when every move checks, threatens mate or
- * newly chases some piece (chases of different pieces count alike) and not every
- * move is a check; 0 otherwise. Sets `whyC` to the kind of offence.
+ * ChineseRule, when both sides attack on every move: does color c chase on every
+ * move (no checks or mate threats) with single pieces only, no joint attack
+ * among its chases? The book rules against the side whose chases are all single
+ * when the other side's attacks include joint ones (参考图14, 34, 36, 39, 40, 41);
+ * where neither side attacks jointly, or both do, a draw (图3, 参考图42, 44, 45, 46).
  */
-let whyC = R_FORBIDDEN;
-function chineseLevel(c: number): number {
-  let moves = 0,
-    checks = 0,
-    chases = 0,
-    threats = 0;
-  for (let i = 0; i < recCount; i++) {
-    if (recMover[i] !== c) continue;
+function chasesSingly(facts: CycleFacts, c: number): boolean {
+  let moves = 0;
+  for (let i = 0; i < facts.length; i++) {
+    if (facts.side[i] !== c) continue;
+    if (facts.check[i] || facts.mateThreat[i] || facts.jointAttack[i]) return false;
     moves++;
-    if (recCheck[i]) checks++;
-    else if (recThreat[i]) threats++;
-    else if (recFresh[i]) chases++;
-    else return 0;
   }
-  if (moves === 0 || checks === moves) return 0;
-  whyC = checks === 0 && threats === 0 ? R_PERPETUAL_CHASE : checks === 0 && chases === 0 ? R_MATE_THREAT : R_FORBIDDEN;
-  return 1;
+  return moves > 0;
+}
+
+/** ChineseRule: does color c make a joint attack (联合捉, `jointAttack`) on some move that neither checks nor threatens mate? */
+function attacksJointly(facts: CycleFacts, c: number): boolean {
+  for (let i = 0; i < facts.length; i++)
+    if (facts.side[i] === c && !facts.check[i] && !facts.mateThreat[i] && facts.jointAttack[i]) return true;
+  return false;
 }
 
 /**
- * SkyRule (TianTian) level of color c (see docs/RULES.md): 4 perpetual check;
- * 3 one piece checking and chasing in turn; 2 chasing one and the same piece on
- * every move; 1 several pieces checking and chasing in turn, or chasing different
- * pieces while the opponent gives checks; 0 otherwise. A move answering a check
- * is left out of the mover's record (it is neither an attack nor an idle move).
+ * The verdict when each side's offence has a level (0: none, a higher level
+ * weighs more): the heavier offence loses, for its reason; equal levels draw.
  */
-function skyLevel(c: number): number {
+function heavierOffenceLoses(levelUs: number, levelThem: number, reasonUs: number, reasonThem: number): number {
+  if (levelUs === levelThem) return REPETITION_DRAW;
+  return levelUs > levelThem ? verdict(LOSS, reasonUs) : verdict(WIN, reasonThem);
+}
+
+/**
+ * ChineseRule: color c's offence, R_NONE when it has none. Color c offends when
+ * every one of its moves checks, threatens mate or newly chases some piece
+ * (chases of different pieces count alike) and not every move is a check; the
+ * reason is perpetual chase (chases only), perpetual mate threat (mate threats
+ * only) or a forbidden cycle (a mixture).
+ */
+function chineseOffence(facts: CycleFacts, c: number): number {
+  let moves = 0,
+    checks = 0,
+    chases = 0,
+    mateThreats = 0;
+  for (let i = 0; i < facts.length; i++) {
+    if (facts.side[i] !== c) continue;
+    moves++;
+    if (facts.check[i]) checks++;
+    else if (facts.mateThreat[i]) mateThreats++;
+    else if (facts.chased[i]) chases++;
+    else return R_NONE;
+  }
+  if (moves === 0 || checks === moves) return R_NONE;
+  if (checks === 0 && mateThreats === 0) return R_PERPETUAL_CHASE;
+  if (checks === 0 && chases === 0) return R_MATE_THREAT;
+  return R_FORBIDDEN;
+}
+
+/**
+ * SkyRule (TianTian) offence level of color c (see docs/RULES.md): 4 perpetual
+ * check; 3 one piece checking and chasing in turn; 2 chasing one and the same
+ * piece on every move; 1 several pieces checking and chasing in turn, or chasing
+ * different pieces while the opponent gives checks; 0 otherwise. A move
+ * answering a check is left out of the mover's record (it is neither an attack
+ * nor an idle move).
+ */
+function skyOffenceLevel(facts: CycleFacts, c: number): number {
   let moves = 0,
     checks = 0,
     counted = 0,
     attacks = 0,
     chaseAnd = 0xffff,
     pieceAnd = -1;
-  let oppChecks = 0;
-  for (let i = 0; i < recCount; i++) {
-    if (recMover[i] !== c) {
-      if (recCheck[i]) oppChecks++;
+  let opponentChecks = 0;
+  for (let i = 0; i < facts.length; i++) {
+    if (facts.side[i] !== c) {
+      if (facts.check[i]) opponentChecks++;
       continue;
     }
     moves++;
-    if (recCheck[i]) checks++;
-    if (recForced[i] && !recCheck[i]) continue;
+    if (facts.check[i]) checks++;
+    if (facts.answersCheck[i] && !facts.check[i]) continue;
     counted++;
-    if (recCheck[i] || recFresh[i]) {
+    if (facts.check[i] || facts.chased[i]) {
       attacks++;
-      pieceAnd &= recAttackers[i];
+      pieceAnd &= facts.attackers[i];
     }
-    if (!recCheck[i]) chaseAnd &= recFresh[i];
+    if (!facts.check[i]) chaseAnd &= facts.chased[i];
   }
   if (moves === 0) return 0;
   if (checks === moves) return 4;
   if (counted === 0 || attacks !== counted) return 0;
   if (checks > 0) return checks < counted ? (pieceAnd !== 0 ? 3 : 1) : 0;
   if (chaseAnd !== 0) return 2;
-  return oppChecks > 0 ? 1 : 0;
+  return opponentChecks > 0 ? 1 : 0;
 }
 
 /**
  * SkyRule: how many moves in a row color c has attacked (checked or newly
- * chased), counted back from its latest move through the reversible history
- * beyond the cycle; a move answering a check neither counts nor breaks the run.
- * Reads the records of a `classifyCycle` over that history.
+ * chased), counted back from its latest move through classified history; a
+ * move answering a check neither counts nor breaks the run.
  */
-function skyRun(c: number): number {
+function skyAttackRun(facts: CycleFacts, c: number): number {
   let run = 0;
-  for (let i = 0; i < recCount; i++) {
-    if (recMover[i] !== c) continue;
-    if (recCheck[i] || recFresh[i]) run++;
-    else if (!recForced[i]) break;
+  for (let i = 0; i < facts.length; i++) {
+    if (facts.side[i] !== c) continue;
+    if (facts.check[i] || facts.chased[i]) run++;
+    else if (!facts.answersCheck[i]) break;
   }
   return run;
 }
@@ -563,6 +663,12 @@ function skyReason(level: number): number {
   return level === 4 ? R_PERPETUAL_CHECK : level === 2 ? R_PERPETUAL_CHASE : R_FORBIDDEN;
 }
 
+/**
+ * The verdict of every rule set but ComputerRule on the cycle of d plies ending
+ * at the current position. `checkUs` / `checkThem`: every move of the side to
+ * move / of the other side in the cycle gave check. `ply` 0 is a search root
+ * (or a whole-game judgement), where ChineseRule uses its full tactical detector.
+ */
 function judgeCycle(
   pos: Position,
   d: number,
@@ -570,53 +676,54 @@ function judgeCycle(
   checkThem: boolean,
   cfg: RuleConfig,
   ply: number,
+  work: RuleWork,
 ): number {
   const rule = cfg.repetitionRule;
+  const facts = work.cycle;
   const us = pos.side,
     them = us ^ 1;
   if (rule === 'SkyRule') {
-    classifyCycle(pos, d, true);
-    const lu = skyLevel(us),
-      lt = skyLevel(them);
-    if (lu > 0 && lt > 0) {
+    classifyCycle(pos, d, true, facts, work.rewind);
+    const levelUs = skyOffenceLevel(facts, us),
+      levelThem = skyOffenceLevel(facts, them);
+    if (levelUs > 0 && levelThem > 0) {
       // Both sides break the rules: the platform's counters reach their limit
       // first for the side whose attacks started earlier.
       const h = scanLength(pos);
       if (h > d) {
-        classifyCycle(pos, h < MAX_CYCLE ? h : MAX_CYCLE, false);
-        const ru = skyRun(us),
-          rt = skyRun(them);
-        if (ru !== rt) return ru > rt ? setOut(O_LOSS, skyReason(lu)) : setOut(O_WIN, skyReason(lt));
+        classifyCycle(pos, h, false, work.history, work.rewind);
+        const runUs = skyAttackRun(work.history, us),
+          runThem = skyAttackRun(work.history, them);
+        if (runUs !== runThem)
+          return runUs > runThem ? verdict(LOSS, skyReason(levelUs)) : verdict(WIN, skyReason(levelThem));
       }
     }
-    return byLevels(lu, lt, skyReason(lu), skyReason(lt));
+    return heavierOffenceLoses(levelUs, levelThem, skyReason(levelUs), skyReason(levelThem));
   }
   // Perpetual check is the most serious offence under every other rule set.
   if (checkUs || checkThem) {
-    if (checkUs && checkThem) return setOut(O_DRAW, R_REPETITION);
-    return setOut(checkUs ? O_LOSS : O_WIN, R_PERPETUAL_CHECK);
+    if (checkUs && checkThem) return REPETITION_DRAW;
+    return verdict(checkUs ? LOSS : WIN, R_PERPETUAL_CHECK);
   }
-  if (rule === 'AllowChase') return setOut(O_DRAW, R_REPETITION);
+  if (rule === 'AllowChase') return REPETITION_DRAW;
   if (rule === 'ChineseRule') {
-    classifyChinese(pos, d, cfg.mateThreatDepth, ply === 0);
-    const lu = chineseLevel(us),
-      wu = whyC;
-    const lt = chineseLevel(them),
-      wt = whyC;
-    if (lu === 1 && lt === 1) {
+    classifyChineseCycle(pos, d, cfg.mateThreatDepth, ply === 0, work);
+    const offenceUs = chineseOffence(facts, us),
+      offenceThem = chineseOffence(facts, them);
+    if (offenceUs !== R_NONE && offenceThem !== R_NONE) {
       // Both sides attack on every move: chases by a piece alone on every move
-      // lose against joint attacks.
-      if (chineseSingleChases(us) && chineseJoint(them)) return setOut(O_LOSS, R_PERPETUAL_CHASE);
-      if (chineseSingleChases(them) && chineseJoint(us)) return setOut(O_WIN, R_PERPETUAL_CHASE);
+      // lose against joint attacks (联合捉).
+      if (chasesSingly(facts, us) && attacksJointly(facts, them)) return verdict(LOSS, R_PERPETUAL_CHASE);
+      if (chasesSingly(facts, them) && attacksJointly(facts, us)) return verdict(WIN, R_PERPETUAL_CHASE);
     }
-    return byLevels(lu, lt, wu, wt);
+    return heavierOffenceLoses(offenceUs !== R_NONE ? 1 : 0, offenceThem !== R_NONE ? 1 : 0, offenceUs, offenceThem);
   }
-  // AsianRule, YitianRule.
-  classifyCycle(pos, d, false);
-  const chUs = asianChase(us),
-    chThem = asianChase(them);
-  if (chUs === chThem) return setOut(O_DRAW, R_REPETITION);
-  return setOut(chUs ? O_LOSS : O_WIN, R_PERPETUAL_CHASE);
+  // AsianRule, YitianRule: perpetually chasing one and the same piece loses.
+  classifyCycle(pos, d, false, facts, work.rewind);
+  const chaseUs = chasesOnePiece(facts, us),
+    chaseThem = chasesOnePiece(facts, them);
+  if (chaseUs === chaseThem) return REPETITION_DRAW;
+  return verdict(chaseUs ? LOSS : WIN, R_PERPETUAL_CHASE);
 }
 
 // ---- Repetition scan --------------------------------------------------------------------
@@ -631,34 +738,37 @@ function scanLength(pos: Position): number {
   return pfn < end ? pfn : end;
 }
 
-/** Pikafish's rule_judge repetition part (ComputerRule), including the two-fold hint. */
-function computerRepetition(pos: Position, ply: number, cfg: RuleConfig): number {
+/**
+ * Pikafish's rule_judge repetition part (ComputerRule): a final verdict, or a
+ * PROVISIONAL one for a two-fold win or loss that may still turn into a
+ * three-fold repetition with another verdict.
+ */
+function computerRepetition(pos: Position, ply: number, cfg: RuleConfig, work: RuleWork): number {
   const end = scanLength(pos);
   const sp = pos.sp;
   const filter = pos.keyFilter;
   const lo = pos.keyLo[sp],
     hi = pos.keyHi[sp];
-  if (end < 4 || filter[lo & KEY_FILTER_MASK] === 0) return O_NONE;
+  if (end < 4 || filter[lo & KEY_FILTER_MASK] === 0) return GAME_GOES_ON;
   const checked = pos.checked;
-  let cnt = 0;
+  let occurrences = 0;
   let checkThem = checked[sp] === 1 && checked[sp - 2] === 1;
   let checkUs = checked[sp - 1] === 1 && checked[sp - 3] === 1;
-  let pending = O_NONE,
-    pendingReason = R_NONE;
+  let pending = GAME_GOES_ON;
   for (let i = 4; i <= end; i += 2) {
     const s = sp - i;
     checkThem = checkThem && checked[s] === 1;
-    if (pos.keyLo[s] === lo && pos.keyHi[s] === hi && (++cnt === 2 || ply > i)) {
-      let o: number;
-      if (!checkThem && !checkUs) o = computerChases(pos, i);
-      else if (!checkUs) o = setOut(O_WIN, R_PERPETUAL_CHECK);
-      else if (!checkThem) o = setOut(O_LOSS, R_PERPETUAL_CHECK);
-      else o = setOut(O_DRAW, R_REPETITION);
-      if (o === O_DRAW || cnt === 2) return o;
+    if (pos.keyLo[s] === lo && pos.keyHi[s] === hi && (++occurrences === 2 || ply > i)) {
+      let v: number;
+      if (!checkThem && !checkUs) v = computerRuleChases(pos, i, work.rewind);
+      else if (!checkUs) v = verdict(WIN, R_PERPETUAL_CHECK);
+      else if (!checkThem) v = verdict(LOSS, R_PERPETUAL_CHECK);
+      else v = REPETITION_DRAW;
+      v = onCycle(v, i);
+      if (outcomeOf(v) === DRAW || occurrences === 2) return v;
       // A two-fold win or loss inside the search: final only when the cycle cannot
       // turn into a three-fold repetition with another verdict.
-      pending = o;
-      pendingReason = outReason;
+      pending = v | PROVISIONAL;
       if (filter[lo & KEY_FILTER_MASK] <= 1) {
         const max = cfg.rule60MaxPly;
         if (
@@ -668,70 +778,68 @@ function computerRepetition(pos: Position, ply: number, cfg: RuleConfig): number
         ) {
           let prev = sp - 1;
           while (--prev !== s) if (filter[pos.keyLo[prev] & KEY_FILTER_MASK] > 1) break;
-          if (prev === s) return setOut(o, pendingReason);
+          if (prev === s) return v;
         }
         break;
       }
     }
     if (i + 1 <= end) checkUs = checkUs && checked[s - 1] === 1;
   }
-  if (pending !== O_NONE) hint = pending === O_WIN ? 1 : -1;
-  return O_NONE;
+  return pending;
 }
 
 /** Repetition judgement for the rule sets judged at the 2nd occurrence (or the 3rd for YitianRule). */
-function ruleRepetition(pos: Position, ply: number, cfg: RuleConfig): number {
+function ruleRepetition(pos: Position, ply: number, cfg: RuleConfig, work: RuleWork): number {
   const end = scanLength(pos);
   const sp = pos.sp;
   const lo = pos.keyLo[sp],
     hi = pos.keyHi[sp];
-  if (end < 4 || pos.keyFilter[lo & KEY_FILTER_MASK] === 0) return O_NONE;
+  if (end < 4 || pos.keyFilter[lo & KEY_FILTER_MASK] === 0) return GAME_GOES_ON;
   const rule = cfg.repetitionRule;
   const folds = rule === 'YitianRule' ? 2 : 1;
   const checked = pos.checked;
-  let cnt = 0;
+  let occurrences = 0;
   let checkThem = checked[sp] === 1 && checked[sp - 2] === 1;
   let checkUs = checked[sp - 1] === 1 && checked[sp - 3] === 1;
   for (let i = 4; i <= end; i += 2) {
     const s = sp - i;
     checkThem = checkThem && checked[s] === 1;
-    if (pos.keyLo[s] === lo && pos.keyHi[s] === hi && (++cnt >= folds || ply > i)) {
+    if (pos.keyLo[s] === lo && pos.keyHi[s] === hi && (++occurrences >= folds || ply > i)) {
       if (rule === 'NoJudgement') {
         // Cycles are not judged: the game goes on. Inside the search (ply > 0) a
         // repetition cannot gain anything, so it is scored as a draw.
-        return ply > 0 ? setOut(O_DRAW, R_REPETITION) : O_NONE;
+        return ply > 0 ? onCycle(REPETITION_DRAW, i) : GAME_GOES_ON;
       }
-      return judgeCycle(pos, i, checkUs, checkThem, cfg, ply);
+      return onCycle(judgeCycle(pos, i, checkUs, checkThem, cfg, ply, work), i);
     }
     if (i + 1 <= end) checkUs = checkUs && checked[s - 1] === 1;
   }
-  return O_NONE;
+  return GAME_GOES_ON;
 }
 
 // ---- SkyRule check limit -------------------------------------------------------------
-
-const streak = new Int32Array(16);
 
 /**
  * TianTian's limit on consecutive checks: one piece may give at most 6 checks in a
  * row, two pieces 12, three or more 18. The run is the side's unbroken series of
  * checking moves up to now; a piece's streak is the number of the latest checks of
- * the run it took part in (as checker, discovered checks included). Returns O_WIN
- * for the side to move when the side that just moved went over a limit.
+ * the run it took part in (as checker, discovered checks included). A win for
+ * the side to move when the side that just moved went over a limit.
  */
-function skyCheckLimit(pos: Position): number {
+function skyCheckLimit(pos: Position, work: RuleWork): number {
   const sp = pos.sp;
-  if (!pos.checked[sp]) return O_NONE;
+  if (!pos.checked[sp]) return GAME_GOES_ON;
   const back = pos.pliesFromNull[sp];
   let run = 0;
   for (let k = sp; run * 2 < back && k >= 0 && pos.checked[k]; k -= 2) run++;
-  if (run <= 6) return O_NONE;
+  if (run <= 6) return GAME_GOES_ON;
   assignIds(pos);
+  const streak = work.checkStreak,
+    rewind = work.rewind;
   streak.fill(0);
   let distinct = 0,
     alive = 0xffff,
     maxStreak = 0;
-  undoneCount = 0;
   const c = pos.side ^ 1;
   for (let i = 0; i < run; i++) {
     const ids = attackerIds(pos, c, true, 0);
@@ -747,14 +855,14 @@ function skyCheckLimit(pos: Position): number {
       }
     }
     if (i + 1 < run) {
-      undoOne(pos);
-      undoOne(pos);
+      rewind.back(pos);
+      rewind.back(pos);
     }
   }
-  redoAll(pos);
+  rewind.forwardAll(pos);
   const limit = 6 * (distinct > 3 ? 3 : distinct);
-  if (maxStreak > 6 || run > limit) return setOut(O_WIN, R_CHECK_LIMIT);
-  return O_NONE;
+  if (maxStreak > 6 || run > limit) return verdict(WIN, R_CHECK_LIMIT);
+  return GAME_GOES_ON;
 }
 
 // ---- Insufficient material -----------------------------------------------------------------
@@ -764,11 +872,11 @@ function skyCheckLimit(pos: Position): number {
  * pawn: no rook/knight/cannon at all; or a single cannon whose side has no
  * advisor, against at most one advisor (or with no bishop of its own against two
  * advisors); or one cannon each and no advisors. Some of these are draws only if
- * no move gives mate at once (then O_NONE). Other rule sets only know the first case.
+ * no move gives mate at once. Other rule sets only know the first case.
  */
-function insufficientMaterial(pos: Position, full: boolean): number {
+function insufficientMaterial(pos: Position, full: boolean, work: RuleWork): number {
   const pc = pos.pieceCount;
-  if (pc[PAWN] + pc[8 | PAWN] !== 0) return O_NONE;
+  if (pc[PAWN] + pc[8 | PAWN] !== 0) return GAME_GOES_ON;
   const mmR = pos.majorMaterial[RED],
     mmB = pos.majorMaterial[BLACK];
   const mm = mmR + mmB;
@@ -791,44 +899,44 @@ function insufficientMaterial(pos: Position, full: boolean): number {
       level = pc[BISHOP] + pc[8 | BISHOP] === 0 ? 1 : 2;
     }
   }
-  if (level === 0) return O_NONE;
+  if (level === 0) return GAME_GOES_ON;
   if (level === 2) {
+    const moves = work.moves;
     const base = MAX_MOVES * 2;
-    const end = generate(pos, GEN_LEGAL, moveBuf, base);
-    if (end === base) return setOut(O_LOSS, pos.checked[pos.sp] ? R_CHECKMATE : R_STALEMATE);
+    const end = generate(pos, GEN_LEGAL, moves, base);
+    if (end === base) return verdict(LOSS, pos.checked[pos.sp] ? R_CHECKMATE : R_STALEMATE);
     for (let i = base; i < end; i++) {
-      const m = moveBuf[i];
+      const m = moves[i];
       pos.doMove(m);
-      const mate = !hasLegal(pos, 3);
+      const mate = !hasLegal(pos, 3, work);
       pos.undoMove(m);
-      if (mate) return O_NONE;
+      if (mate) return GAME_GOES_ON;
     }
   }
-  return setOut(O_DRAW, R_MATERIAL);
+  return verdict(DRAW, R_MATERIAL);
 }
 
 // ---- The judgement ------------------------------------------------------------------------
 
-function outcome(pos: Position, ply: number, cfg: RuleConfig): number {
-  hint = VALUE_NONE;
+/** The rules' verdict on the current position, `ply` plies from the search root (0: a root or the whole game). */
+function judgePosition(pos: Position, ply: number, cfg: RuleConfig, work: RuleWork): number {
+  work.cycle.length = 0;
   const rule = cfg.repetitionRule;
-  let o: number;
-  if (rule === 'ComputerRule') o = computerRepetition(pos, ply, cfg);
+  let v: number;
+  if (rule === 'ComputerRule') v = computerRepetition(pos, ply, cfg, work);
   else {
-    if (rule === 'SkyRule' && (o = skyCheckLimit(pos)) !== O_NONE) return o;
-    o = ruleRepetition(pos, ply, cfg);
+    if (rule === 'SkyRule' && (v = skyCheckLimit(pos, work)) !== GAME_GOES_ON) return v;
+    v = ruleRepetition(pos, ply, cfg, work);
   }
-  if (o !== O_NONE) return o;
+  if (outcomeOf(v) !== GOES_ON) return v;
+  const provisional = v;
   const max = cfg.rule60MaxPly;
   if (max > 0 && pos.rule60[pos.sp] >= max) {
-    if (hasLegal(pos, 2)) return setOut(O_DRAW, R_RULE60);
-    return setOut(O_LOSS, pos.checked[pos.sp] ? R_CHECKMATE : R_STALEMATE);
+    if (hasLegal(pos, 2, work)) return verdict(DRAW, R_RULE60);
+    return verdict(LOSS, pos.checked[pos.sp] ? R_CHECKMATE : R_STALEMATE);
   }
-  return insufficientMaterial(pos, rule === 'ComputerRule');
-}
-
-function isRepetitionDraw(): boolean {
-  return outReason === R_REPETITION;
+  const material = insufficientMaterial(pos, rule === 'ComputerRule', work);
+  return material !== GAME_GOES_ON ? material : provisional;
 }
 
 /** Color that a draw counts as a win for under the DrawRule, or -1. */
@@ -848,34 +956,77 @@ function drawWinner(cfg: RuleConfig, repetition: boolean): number {
 }
 
 /**
+ * What `ruleJudge` found, for its caller to read. The caller owns the record and
+ * hands the same one to every call (the search keeps one per thread), so that the
+ * judgement at every node allocates nothing; the record also holds the
+ * judgement's working memory.
+ */
+export class RuleVerdict {
+  /** The score for the side to move (what `ruleJudge` returns): VALUE_NONE while the game goes on. */
+  score = VALUE_NONE;
+  /** The result for the side to move, DrawRule applied: 'none' while the game goes on. */
+  result: 'none' | 'win' | 'loss' | 'draw' = 'none';
+  /** Why; 'none' while the game goes on (with a provisional verdict: its reason). */
+  code: ReasonCode = 'none';
+  /** True when DrawRule turned a draw into this win or loss. */
+  byDrawRule = false;
+  /**
+   * ComputerRule: +1 / -1 when a two-fold repetition found inside the search
+   * would win / lose for the side to move but is not final yet (the game goes
+   * on); 0 otherwise. Pikafish then raises alpha to just below a draw (+1) or
+   * lowers beta to just above it (-1).
+   */
+  provisional = 0;
+  /** Plies of the repetition cycle the verdict rests on; 0 when none. */
+  cycleLength = 0;
+  /** @internal */
+  readonly work = new RuleWork();
+
+  /**
+   * The cycle's moves as the rule set classified them (index 0 the latest move):
+   * filled when the verdict rests on a cycle that AsianRule, YitianRule,
+   * ChineseRule or SkyRule classifies move by move; empty (length 0) otherwise.
+   */
+  get cycle(): CycleFacts {
+    return this.work.cycle;
+  }
+}
+
+/**
  * In-search judgement (Pikafish's rule_judge): VALUE_NONE when the game goes on,
  * else the score for the side to move: mateIn(ply)/matedIn(ply) for wins and
  * losses by rule, VALUE_DRAW for draws, with the DrawRule conversions applied.
  * `ply` is the distance from the search root; a repetition strictly after the
- * root is judged at its first recurrence. Allocates nothing.
- *
- * With ComputerRule a two-fold win or loss that may still turn into a different
- * three-fold verdict is not returned; `ruleJudgeHint()` then tells its sign so
- * that the search can bound its window as Pikafish does.
+ * root is judged at its first recurrence. Fills `out` with the verdict (with
+ * ComputerRule, `out.provisional` tells the sign of a two-fold win or loss that
+ * is not final yet). Allocates nothing.
  */
-export function ruleJudge(pos: Position, ply: number, cfg: RuleConfig): number {
-  const o = outcome(pos, ply, cfg);
-  if (o === O_NONE) return VALUE_NONE;
-  if (o === O_WIN) return mateIn(ply);
-  if (o === O_LOSS) return matedIn(ply);
-  const w = drawWinner(cfg, isRepetitionDraw());
-  if (w < 0) return VALUE_DRAW;
-  return w === pos.side ? mateIn(ply) : matedIn(ply);
-}
-
-/**
- * After a `ruleJudge` call that returned VALUE_NONE: VALUE_NONE, or +1 / -1 when
- * ComputerRule found a two-fold repetition that would win / lose for the side to
- * move but is not final yet. Pikafish then raises alpha to just below a draw
- * (+1) or lowers beta to just above it (-1).
- */
-export function ruleJudgeHint(): number {
-  return hint;
+export function ruleJudge(pos: Position, ply: number, cfg: RuleConfig, out: RuleVerdict): number {
+  const v = judgePosition(pos, ply, cfg, out.work);
+  const outcome = outcomeOf(v),
+    reason = reasonOf(v);
+  out.code = REASON_CODES[reason];
+  out.cycleLength = v >> CYCLE_SHIFT;
+  out.provisional = v & PROVISIONAL ? ((v & 3) === WIN ? 1 : -1) : 0;
+  out.byDrawRule = false;
+  let score: number;
+  if (outcome === GOES_ON) {
+    out.result = 'none';
+    score = VALUE_NONE;
+  } else if (outcome === WIN) {
+    out.result = 'win';
+    score = mateIn(ply);
+  } else if (outcome === LOSS) {
+    out.result = 'loss';
+    score = matedIn(ply);
+  } else {
+    const w = drawWinner(cfg, reason === R_REPETITION);
+    out.result = w < 0 ? 'draw' : w === pos.side ? 'win' : 'loss';
+    out.byDrawRule = w >= 0;
+    score = w < 0 ? VALUE_DRAW : w === pos.side ? mateIn(ply) : matedIn(ply);
+  }
+  out.score = score;
+  return score;
 }
 
 export interface Judgement {
@@ -897,6 +1048,10 @@ const NO_JUDGEMENT: Judgement = Object.freeze({ result: 'none', code: 'none', by
  * rule sets at the 2nd), with the DrawRule applied.
  */
 export function judge(pos: Position, cfg: RuleConfig): Judgement {
+  return judgeWith(pos, cfg, new RuleWork());
+}
+
+function judgeWith(pos: Position, cfg: RuleConfig, work: RuleWork): Judgement {
   const stm = pos.side;
   const win = (c: number, r: number, byDrawRule = false): Judgement => ({
     result: c === RED ? 'red' : 'black',
@@ -906,16 +1061,17 @@ export function judge(pos: Position, cfg: RuleConfig): Judgement {
       ? `${REASON_TEXTS[r]}, counted as a ${c === RED ? 'red' : 'black'} win by DrawRule`
       : REASON_TEXTS[r],
   });
-  if (!hasLegal(pos, 0)) return win(stm ^ 1, pos.checked[pos.sp] ? R_CHECKMATE : R_STALEMATE);
-  const o = outcome(pos, 0, cfg);
-  if (o === O_NONE) return { ...NO_JUDGEMENT };
+  if (!hasLegal(pos, 0, work)) return win(stm ^ 1, pos.checked[pos.sp] ? R_CHECKMATE : R_STALEMATE);
+  const v = judgePosition(pos, 0, cfg, work);
+  const outcome = outcomeOf(v),
+    r = reasonOf(v);
+  if (outcome === GOES_ON) return { ...NO_JUDGEMENT };
   // TianTian does not adjudicate a cycle nobody is to blame for: the game goes on
   // (and ends by the 60-move rule unless someone deviates).
-  if (cfg.repetitionRule === 'SkyRule' && o === O_DRAW && outReason === R_REPETITION) return { ...NO_JUDGEMENT };
-  const r = outReason;
-  if (o === O_WIN) return win(stm, r);
-  if (o === O_LOSS) return win(stm ^ 1, r);
-  const w = drawWinner(cfg, isRepetitionDraw());
+  if (cfg.repetitionRule === 'SkyRule' && outcome === DRAW && r === R_REPETITION) return { ...NO_JUDGEMENT };
+  if (outcome === WIN) return win(stm, r);
+  if (outcome === LOSS) return win(stm ^ 1, r);
+  const w = drawWinner(cfg, r === R_REPETITION);
   if (w >= 0) return win(w, r, true);
   return { result: 'draw', code: REASON_CODES[r], byDrawRule: false, reason: REASON_TEXTS[r] };
 }
@@ -942,11 +1098,12 @@ export function judgeMoves(
   const pos = start.value;
   pos.reserve(moves.length + 1);
   const list = new Int32Array(MAX_MOVES);
+  const work = new RuleWork();
   for (let i = 0; i < moves.length; i++) {
     const m = parseLegalMove(pos, moves[i], list);
     if (!m.ok) return err(m.error.code, `ply ${i + 1}: ${m.error.message}`);
     pos.doMove(m.value);
-    const j = judge(pos, cfg);
+    const j = judgeWith(pos, cfg, work);
     if (j.result !== 'none') return ok({ judgement: j, ply: i + 1 });
   }
   return ok({ judgement: { ...NO_JUDGEMENT }, ply: moves.length });
@@ -1029,6 +1186,7 @@ export function repetitionLength(pos: Position): number {
 export function analyseCycle(pos: Position, cfg: RuleConfig): CycleAnalysis | null {
   const d = repetitionLength(pos);
   if (d === 0 || d > MAX_CYCLE) return null;
+  const work = new RuleWork();
   const sp = pos.sp;
   let checkThem = true,
     checkUs = true;
@@ -1037,59 +1195,63 @@ export function analyseCycle(pos: Position, cfg: RuleConfig): CycleAnalysis | nu
     checkUs = checkUs && pos.checked[sp - k - 1] === 1;
   }
   const rule = cfg.repetitionRule;
-  let o: number;
-  if (rule === 'NoJudgement') o = setOut(O_NONE, R_REPETITION);
+  let v: number;
+  if (rule === 'NoJudgement') v = verdict(GOES_ON, R_REPETITION);
   else if (rule === 'ComputerRule') {
-    if (checkThem && checkUs) o = setOut(O_DRAW, R_REPETITION);
-    else if (checkThem || checkUs) o = setOut(checkUs ? O_LOSS : O_WIN, R_PERPETUAL_CHECK);
-    else o = computerChases(pos, d);
-  } else o = judgeCycle(pos, d, checkUs, checkThem, cfg, 0);
-  const reason = outReason;
-  if (rule === 'ChineseRule') classifyChinese(pos, d, cfg.mateThreatDepth, true, true);
-  else classifyCycle(pos, d, true);
+    if (checkThem && checkUs) v = REPETITION_DRAW;
+    else if (checkThem || checkUs) v = verdict(checkUs ? LOSS : WIN, R_PERPETUAL_CHECK);
+    else v = computerRuleChases(pos, d, work.rewind);
+  } else v = judgeCycle(pos, d, checkUs, checkThem, cfg, 0, work);
+  const outcome = outcomeOf(v);
+  const facts = work.cycle;
+  if (rule === 'ChineseRule') classifyChineseCycle(pos, d, cfg.mateThreatDepth, true, work, true);
+  else classifyCycle(pos, d, true, facts, work.rewind);
   // idBoard now holds the ids of the cycle's first position: replay the cycle.
   const moves: Move[] = [];
   for (let i = 0; i < d; i++) moves.push(pos.undoLast());
   const out: CycleMove[] = [];
   for (let k = d - 1; k >= 0; k--) {
     const m = moves[k];
-    const i = k; // record index: 0 is the latest move
+    const i = k; // facts index: 0 is the latest move
     pos.redoLast(m);
     moveId(m >> 7, m & 127);
-    const side = recMover[i] as Color;
-    const kind: MoveKind = recCheck[i] ? 'check' : recThreat[i] ? 'mate-threat' : recFresh[i] ? 'chase' : 'idle';
-    const targets = kind === 'chase' ? piecesOf(pos, side ^ 1, recFresh[i]) : [];
+    const side = facts.side[i] as Color;
+    const chased = facts.chased[i];
+    const kind: MoveKind = facts.check[i] ? 'check' : facts.mateThreat[i] ? 'mate-threat' : chased ? 'chase' : 'idle';
+    const targets = kind === 'chase' ? piecesOf(pos, side ^ 1, chased) : [];
     let by: PieceOnSquare[] = [];
     const byCheck = targets.map(() => false);
     let winsByCheck: PieceOnSquare | null = null;
-    if (kind === 'chase' && recFresh[i] & CHECK_WINS) {
+    if (kind === 'chase' && chased & CHECK_WINS) {
       // A check that wins material: the checker, and a piece it wins when one is known.
-      winsByCheck = piecesOf(pos, side, 1 << recCheckWin[2 * i])[0] ?? null;
-      const won = recCheckWin[2 * i + 1] >= 0 ? piecesOf(pos, side ^ 1, 1 << recCheckWin[2 * i + 1]) : [];
-      if (won.length && !targets.some((t) => t.square === won[0].square)) {
-        targets.push(won[0]);
+      const checker = facts.checkWin[2 * i],
+        won = facts.checkWin[2 * i + 1];
+      winsByCheck = piecesOf(pos, side, 1 << checker)[0] ?? null;
+      const wonPieces = won >= 0 ? piecesOf(pos, side ^ 1, 1 << won) : [];
+      if (wonPieces.length && !targets.some((t) => t.square === wonPieces[0].square)) {
+        targets.push(wonPieces[0]);
         byCheck.push(true);
-        recBy[i * 16 + recCheckWin[2 * i + 1]] = recCheckWin[2 * i];
+        facts.chasedBy[i * 16 + won] = checker;
       }
     }
-    if (kind === 'check') by = piecesOf(pos, side, recAttackers[i]);
+    if (kind === 'check') by = piecesOf(pos, side, facts.attackers[i]);
     else if (kind === 'chase') {
       for (const t of targets) {
-        const id = rule === 'ChineseRule' ? recBy[i * 16 + idBoard[t.square]] : -1;
+        const id = rule === 'ChineseRule' ? facts.chasedBy[i * 16 + idBoard[t.square]] : -1;
         const who =
           id >= 0
             ? piecesOf(pos, side, 1 << id)
-            : piecesOf(pos, side, recAttackers[i])
+            : piecesOf(pos, side, facts.attackers[i])
                 .filter((a) => pos.attacksFrom(a.square, t.square))
                 .sort((a, b) => (b.square === (m & 127) ? 1 : 0) - (a.square === (m & 127) ? 1 : 0));
         if (who.length) by.push(who[0]);
       }
     }
-    out.push({ move: m, side, kind, answersCheck: recForced[i] === 1, targets, by, byCheck, winsByCheck });
+    out.push({ move: m, side, kind, answersCheck: facts.answersCheck[i] === 1, targets, by, byCheck, winsByCheck });
   }
   const stm = pos.side;
   let result: CycleAnalysis['result'] =
-    o === O_WIN ? (stm === RED ? 'red' : 'black') : o === O_LOSS ? (stm === RED ? 'black' : 'red') : 'draw';
-  if (o === O_NONE || (rule === 'SkyRule' && o === O_DRAW)) result = 'none';
-  return { length: d, moves: out, result, code: REASON_CODES[reason] };
+    outcome === WIN ? (stm === RED ? 'red' : 'black') : outcome === LOSS ? (stm === RED ? 'black' : 'red') : 'draw';
+  if (outcome === GOES_ON || (rule === 'SkyRule' && outcome === DRAW)) result = 'none';
+  return { length: d, moves: out, result, code: REASON_CODES[reasonOf(v)] };
 }

@@ -397,7 +397,7 @@ export function threatTargets(pos: Position, limit: number): number {
       } else if (!(checkWins.by & (1 << byId))) {
         // A check that wins material whatever the answer: which piece it wins
         // depends on the answer, so the threat is the check's (CHECK_WINS); a piece
-        // it can win is kept for the words (checkWin; -1 when the line found first
+        // it can win is kept for the words (checkTarget; -1 when the line found first
         // wins by other means, such as a king taking a checker).
         // The check must win material outright: a check that only stops O's own
         // threats (what S would lose by doing nothing) wins nothing.
@@ -429,7 +429,7 @@ export function threatTargets(pos: Position, limit: number): number {
 
 /**
  * Of the threats `mask` (a `threatTargets` result for the side to move, S, whose
- * `threatBy` and `checkWin` it left), those that S's last move from -> to made:
+ * `threatBy` and `checkWins` it left), those that S's last move from -> to made:
  * the piece that moved takes or checks, or the square it left opens the line of
  * the piece that takes. A move answering a check keeps only these: the rest
  * comes from the position the opponent's check left (the book's 参考图22).

@@ -74,7 +74,15 @@ const STAGE_END = 16;
 const INT_MIN = -2147483648;
 
 // ---- Scratch maps for quiet scoring (one picker scores at a time) ----------
-/** checkSq[pt * 90 + sq] === checkStamp: a piece of type pt moving to sq gives check. */
+/**
+ * checkSq[pt * 90 + sq] === the stamp `computeCheckSquares` returned: a piece of
+ * type pt moving to sq gives check.
+ *
+ * A cache kept on purpose: the running stamp spares clearing the 720-entry map
+ * before each quiet scoring. `bench` scores quiets 367,000 times; a fill(0) of
+ * the map costs about 100 ns (CPU time on the 2-core development machine), some
+ * 37 ms a bench or 0.2% of its CPU time, on the search's hot path.
+ */
 const checkSq = new Int32Array(8 * 90);
 let checkStamp = 0;
 /** Bits of enemy attacks on a square: 1 = pawn, 2 = advisor/bishop, 4 = knight/cannon. */
@@ -85,9 +93,17 @@ const LESSER = new Uint8Array([0, 7, 1, 3, 0, 3, 1, 0]);
 const DIR_DF = [1, -1, 0, 0];
 const DIR_DR = [0, 0, 1, -1];
 
-/** Squares where a piece of the side to move would check the enemy king (Pikafish's check_squares). */
-function computeCheckSquares(pos: Position): void {
-  const st = ++checkStamp;
+/**
+ * Marks the squares where a piece of the side to move would check the enemy king
+ * (Pikafish's check_squares) in `checkSq`; returns the stamp that marks them.
+ */
+function computeCheckSquares(pos: Position): number {
+  if (++checkStamp > 0x3fffffff) {
+    // Before the stamp outgrows the Int32Array's range: start the marks afresh.
+    checkSq.fill(0);
+    checkStamp = 1;
+  }
+  const st = checkStamp;
   const b = pos.board;
   const us = pos.side;
   const ksq = pos.kingSq[us ^ 1];
@@ -136,6 +152,7 @@ function computeCheckSquares(pos: Position): void {
       r += dr;
     }
   }
+  return st;
 }
 
 /** Marks the squares attacked by the opponent's pawns, advisors/bishops and knights/cannons. */
@@ -295,9 +312,8 @@ export class MovePicker {
     const pawnBase = this.pawnBase;
     const ply = this.ply;
     const lowBase = ply * BUTTERFLY;
-    computeCheckSquares(pos);
+    const st = computeCheckSquares(pos);
     computeThreats(pos);
-    const st = checkStamp;
     const ksq = pos.kingSq[us ^ 1];
     const kf = FILE_OF[ksq],
       kr = RANK_OF[ksq];

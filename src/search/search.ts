@@ -11,7 +11,7 @@
 
 import { generate } from '../core/movegen.js';
 import { KEY_FILTER_MASK, Position } from '../core/position.js';
-import { ruleConfigFrom, ruleJudge, ruleJudgeHint, type RuleConfig } from '../core/rules.js';
+import { RuleVerdict, ruleConfigFrom, ruleJudge, type RuleConfig } from '../core/rules.js';
 import {
   GEN_LEGAL,
   GEN_QUIETS,
@@ -271,6 +271,8 @@ export class Searcher {
   private io!: SearchIO;
   private signals!: Int32Array;
   private rules!: RuleConfig;
+  /** What the rules said at the node judged last (and their working memory), filled by every ruleJudge call. */
+  private readonly ruleVerdict = new RuleVerdict();
   private rule60Max = 120;
   nodes = 0;
   /** Lazy SMP: the shared state of this search (null: one thread), this thread's index, and whether it is a helper. */
@@ -983,7 +985,7 @@ export class Searcher {
     const pos = this.pos;
     const m = rm.pv[0];
     pos.doMove(m);
-    if (ruleJudge(pos, 1, this.rules) === VALUE_NONE) {
+    if (ruleJudge(pos, 1, this.rules, this.ruleVerdict) === VALUE_NONE) {
       this.computeKey();
       this.tt.probe(this.kLo, this.kHi);
       const tm = this.tt.move;
@@ -1244,13 +1246,13 @@ export class Searcher {
 
     if (!rootNode) {
       // Step 2. Game end by rule (repetition, 60-move rule), aborted search, maximum ply
-      const r = ruleJudge(pos, ply, this.rules);
+      const r = ruleJudge(pos, ply, this.rules, this.ruleVerdict);
       if (r !== VALUE_NONE) return r === VALUE_DRAW ? this.valueDraw() : r;
       // A two-fold repetition that is not final yet (ComputerRule): the side it
       // would favour can count on at least a draw, the other on at most one.
-      const hint = ruleJudgeHint();
-      if (hint === 1) alpha = Math.max(alpha, VALUE_DRAW - 1);
-      else if (hint === -1) beta = Math.min(beta, VALUE_DRAW + 1);
+      const provisional = this.ruleVerdict.provisional;
+      if (provisional === 1) alpha = Math.max(alpha, VALUE_DRAW - 1);
+      else if (provisional === -1) beta = Math.min(beta, VALUE_DRAW + 1);
 
       if (this.stopped || ply >= MAX_PLY) return ply >= MAX_PLY && !inCheck ? this.evaluate() : this.valueDraw();
 
@@ -1878,11 +1880,11 @@ export class Searcher {
     if (pvNode && this.selDepth < ply + 1) this.selDepth = ply + 1;
 
     // Step 2. Game end by rule, maximum ply
-    const r = ruleJudge(pos, ply, this.rules);
+    const r = ruleJudge(pos, ply, this.rules, this.ruleVerdict);
     if (r !== VALUE_NONE) return r;
-    const hint = ruleJudgeHint();
-    if (hint === 1 || hint === -1) {
-      if (hint === 1) alpha = Math.max(alpha, VALUE_DRAW);
+    const provisional = this.ruleVerdict.provisional;
+    if (provisional !== 0) {
+      if (provisional === 1) alpha = Math.max(alpha, VALUE_DRAW);
       else beta = Math.min(beta, VALUE_DRAW);
       if (alpha >= beta) return alpha;
     }
