@@ -80,7 +80,7 @@ export function summarizeThinking(moves: readonly MoveThinking[]): ThinkingSumma
 }
 
 /** "kirin-17: 9,876 moves, 262 ms a move (median 230, longest 1,368), depth 14.2, fewest left 512 ms, largest share 13.6%". */
-export function thinkingLine(name: string, s: ThinkingSummary): string {
+function thinkingLine(name: string, s: ThinkingSummary): string {
   const n = (x: number): string => Math.round(x).toLocaleString('en-US');
   let line = `${name}: ${n(s.moves)} moves, ${n(s.meanMs)} ms a move (median ${n(s.medianMs)}, longest ${n(s.longestMs)})`;
   line += `, depth ${s.meanDepth.toFixed(1)}`;
