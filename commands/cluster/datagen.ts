@@ -33,12 +33,11 @@ import {
   blockEntries,
   cutGame,
   makeBlock,
-  openChainForAppend,
   type ChainEntry,
   type ChainGame,
   type ChainVisitor,
-  type OpenChain,
-} from '../datagen/chain.js';
+} from '../datagen/chain-codec.js';
+import { openChainForAppend, type OpenChain } from '../datagen/chain.js';
 import { dedupKey } from '../datagen/format.js';
 import { forEachChainRecord, isQuiet, type KeySet } from '../datagen/records.js';
 import { ADJUDICATION, datagenHashMb, type GameMessage, type WorkerConfig } from '../datagen/worker.js';
