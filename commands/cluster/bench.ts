@@ -13,8 +13,9 @@ import { fileURLToPath } from 'node:url';
 import { err, ok, type Result } from '../../src/dev.js';
 import { parseMatchArgs } from '../match/args.js';
 import { commandSpec, integerOption, readCommandLine, reportCommandLine, runMain } from '../lib.js';
-import { connect, keys, parseRedisUrl, type RedisTarget } from './redis.js';
-import { Coordinator, createRun, newQueue, type RunHandler } from './runs.js';
+import { keys, parseRedisUrl, type RedisTarget } from './redis.js';
+import { withConnection } from './connection.js';
+import { Coordinator, createRun, type RunHandler } from './runs.js';
 import { RedisServer } from './redis-server.js';
 import { makeSprtSpec, sprtJobs, SprtTally } from './sprt.js';
 
@@ -43,16 +44,9 @@ function startWorkers(url: string, n: number): ChildProcess[] {
 }
 
 async function waitForWorkers(t: RedisTarget, n: number): Promise<void> {
-  const redis = connect(t);
-  try {
-    for (;;) {
-      const found = await redis.keys(keys.workerPattern);
-      if (found.length >= n) return;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  } finally {
-    redis.disconnect();
-  }
+  await withConnection(t, async ({ redis }) => {
+    while ((await redis.keys(keys.workerPattern)).length < n) await new Promise((r) => setTimeout(r, 200));
+  });
 }
 
 async function stopWorkers(ws: ChildProcess[]): Promise<void> {
@@ -77,9 +71,7 @@ async function timeRun(
   jobs: number,
   handler: (c: Coordinator) => RunHandler,
 ): Promise<Result<number, 'bench'>> {
-  const redis = connect(t);
-  const queue = newQueue(t);
-  try {
+  return withConnection(t, async ({ redis, queue }) => {
     const t0 = performance.now();
     const run = await createRun(redis, id, kind, spec, jobs, 3);
     if (!run.ok) return err('bench', run.error.message);
@@ -89,10 +81,7 @@ async function timeRun(
     if (!end.ok) return err('bench', end.error.message);
     if (end.value.state !== 'done') return err('bench', `${id}: ${end.value.state} ${end.value.error}`);
     return ok((performance.now() - t0) / 1000);
-  } finally {
-    await queue.close();
-    redis.disconnect();
-  }
+  });
 }
 
 async function bench(counts: number[], pingJobs: number, games: number, nodes: number): Promise<Result<null, 'bench'>> {

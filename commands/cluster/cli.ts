@@ -5,12 +5,14 @@
 // step below returns a Result, and this file alone turns one into an exit code
 // and a message: 'help' (0, the usage), 'arguments' (2, the message and the
 // usage), 'request' (2: refused before anything was queued), 'failed' (1: Redis
-// cannot be reached, the run failed, the coordinator's own trouble).
+// cannot be reached, the run failed, the coordinator's own trouble). Every
+// command takes the same course: its command line and the Redis URL read
+// (readClusterCommand), its own checks, then Redis reached and the work done on
+// one connection, closed after it (onCluster, connection.ts).
 
 import { closeSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
-import type { Queue } from 'bullmq';
 import { err, ok, type Result } from '../../src/dev.js';
 import { MATCH_GROUPS, MATCH_OPTIONS, MATCH_USAGE, matchArgsFrom } from '../match/args.js';
 import { DATAGEN_NUMBERS } from '../datagen/cli.js';
@@ -20,15 +22,17 @@ import {
   nameValueOptions,
   readCommandLine,
   reportCommandLine,
+  type CommandLine,
   type CommandLineCode,
+  type CommandSpec,
   type OptionsSpec,
 } from '../lib.js';
 import { forEachRecord } from '../datagen/records.js';
-import { RedisOutage, checkRedis, connect, keys, parseRedisUrl, RUN_ID, type RedisTarget } from './redis.js';
+import { RedisOutage, checkRedis, keys, parseRedisUrl, RUN_ID, type RedisTarget } from './redis.js';
+import { withConnection, type Connection } from './connection.js';
 import {
   Coordinator,
   createRun,
-  newQueue,
   newRunId,
   readRun,
   removeQueuedJobs,
@@ -238,17 +242,36 @@ const CANCEL_SPEC = commandSpec({
 const request = (message: string): Result<never, 'request'> => err('request', message);
 const failed = (message: string): Result<never, 'failed'> => err('failed', message);
 
-function target(values: { redis?: string }): Result<RedisTarget, 'arguments'> {
-  const url = values.redis ?? process.env.KIRIN_REDIS_URL;
-  if (!url) return err('arguments', 'give --redis URL (or set KIRIN_REDIS_URL)');
-  const t = parseRedisUrl(url);
-  return t.ok ? t : err('arguments', t.error.message);
+/** A command's command line as read, and the Redis it names (--redis URL, or KIRIN_REDIS_URL). */
+interface ClusterCommandLine<O extends OptionsSpec> {
+  line: CommandLine<O>;
+  target: RedisTarget;
 }
 
-/** Checks that Redis answers; its version, or the reason it cannot be reached. */
-async function reach(t: RedisTarget): Promise<Result<string, 'failed'>> {
-  const r = await checkRedis(t);
-  return r.ok ? r : failed(r.error.message);
+/** Reads a command's command line and the Redis URL in it: the first step of every command. */
+function readClusterCommand<O extends typeof REDIS_OPTIONS>(
+  argv: string[],
+  spec: CommandSpec<O>,
+): Result<ClusterCommandLine<O>, CommandLineCode> {
+  const cl = readCommandLine(argv, spec);
+  if (!cl.ok) return cl;
+  const url = (cl.value.values as { redis?: string }).redis ?? process.env.KIRIN_REDIS_URL;
+  if (!url) return err('arguments', 'give --redis URL (or set KIRIN_REDIS_URL)');
+  const t = parseRedisUrl(url);
+  return t.ok ? ok({ line: cl.value, target: t.value }) : err('arguments', t.error.message);
+}
+
+/**
+ * The last step of every command, after its own checks of its command line
+ * (made first, so that a bad request is refused as such whether Redis is up or
+ * not): Redis reached (a clear error when it does not answer), then `use` with
+ * a connection to it and the version it answered with; the connection is
+ * closed after, whatever happens.
+ */
+async function onCluster(t: RedisTarget, use: (c: Connection, version: string) => Promise<Outcome>): Promise<Outcome> {
+  const version = await checkRedis(t);
+  if (!version.ok) return failed(version.error.message);
+  return withConnection(t, (c) => use(c, version.value));
 }
 
 /**
@@ -256,28 +279,23 @@ async function reach(t: RedisTarget): Promise<Result<string, 'failed'>> {
  * each worker will): refused when one of them would refuse it, naming the worker
  * and why; a note when no worker is up.
  */
-async function checkLiveWorkers(t: RedisTarget, kind: RunKind, spec: unknown): Promise<Result<string[], 'request'>> {
-  const redis = connect(t);
-  try {
-    const workers = await liveWorkers(redis);
-    if (workers.length === 0)
-      return ok(['Note: no worker is up; each worker checks the run against what it allows when it takes a job']);
-    const json = JSON.parse(JSON.stringify(spec)) as unknown;
-    const refusals: string[] = [];
-    for (const w of workers) {
-      if (w.closing || !w.policy) continue;
-      const r = validateRun(kind, json, w.policy);
-      if (!r.ok) refusals.push(`worker ${w.name} (${w.host}) would refuse it: ${r.error.message}`);
-    }
-    if (refusals.length)
-      return request(
-        `${refusals.join('; ')}. Start the workers with what the run needs (--allow-engine, --allow-option, ` +
-          '--max-hash, --max-threads) or stop the ones that refuse it.',
-      );
-    return ok([]);
-  } finally {
-    redis.disconnect();
+async function checkLiveWorkers(c: Connection, kind: RunKind, spec: unknown): Promise<Result<string[], 'request'>> {
+  const workers = await liveWorkers(c.redis);
+  if (workers.length === 0)
+    return ok(['Note: no worker is up; each worker checks the run against what it allows when it takes a job']);
+  const json = JSON.parse(JSON.stringify(spec)) as unknown;
+  const refusals: string[] = [];
+  for (const w of workers) {
+    if (w.closing || !w.policy) continue;
+    const r = validateRun(kind, json, w.policy);
+    if (!r.ok) refusals.push(`worker ${w.name} (${w.host}) would refuse it: ${r.error.message}`);
   }
+  if (refusals.length)
+    return request(
+      `${refusals.join('; ')}. Start the workers with what the run needs (--allow-engine, --allow-option, ` +
+        '--max-hash, --max-threads) or stop the ones that refuse it.',
+    );
+  return ok([]);
 }
 
 /** The handler that follows a run of its kind, and what it prints at the end. */
@@ -364,41 +382,40 @@ async function followRun(
   print: Print,
 ): Promise<Outcome> {
   const outage = new RedisOutage(print, `Run ${run.id}: `);
-  const redis = connect(t, outage);
-  const queue = newQueue(t, outage);
-  try {
-    const coordinator = new Coordinator(redis, queue, run, { print, outage });
-    const f = follower(run, coordinator, redis, print, analyseOut);
-    if (!f.ok) return f;
-    if (!(await coordinator.lock())) {
-      const holder = await redis.get(keys.coordinator(run.id));
-      return failed(`run ${run.id} is followed by another coordinator (${holder})`);
-    }
-    if (detach) {
-      // Queue every job, then leave: `resume` follows the run.
-      await coordinator.submitAll();
-      await coordinator.unlock();
-      print(`Run ${run.id}: ${run.jobs} jobs queued; follow it with: kirin cluster resume ${run.id}`);
-      return ok(0);
-    }
-    // Ctrl-C (or SIGTERM) stops following, not the run: the lock is given back at once for a later resume.
-    const leave = (): void => {
-      print(`Run ${run.id} goes on without a coordinator; follow it again with: kirin cluster resume ${run.id}`);
-      void coordinator.unlock().finally(() => process.exit(130));
-    };
-    process.once('SIGINT', leave);
-    process.once('SIGTERM', leave);
-    try {
-      const outcome = await coordinator.follow(f.value.handler);
-      return outcome.ok ? f.value.finish(outcome.value, coordinator.run) : failed(outcome.error.message);
-    } finally {
-      process.off('SIGINT', leave);
-      process.off('SIGTERM', leave);
-    }
-  } finally {
-    await queue.close();
-    redis.disconnect();
-  }
+  return withConnection(
+    t,
+    async (c) => {
+      const coordinator = new Coordinator(c.redis, c.queue, run, { print, outage });
+      const f = follower(run, coordinator, c.redis, print, analyseOut);
+      if (!f.ok) return f;
+      if (!(await coordinator.lock())) {
+        const holder = await c.redis.get(keys.coordinator(run.id));
+        return failed(`run ${run.id} is followed by another coordinator (${holder})`);
+      }
+      if (detach) {
+        // Queue every job, then leave: `resume` follows the run.
+        await coordinator.submitAll();
+        await coordinator.unlock();
+        print(`Run ${run.id}: ${run.jobs} jobs queued; follow it with: kirin cluster resume ${run.id}`);
+        return ok(0);
+      }
+      // Ctrl-C (or SIGTERM) stops following, not the run: the lock is given back at once for a later resume.
+      const leave = (): void => {
+        print(`Run ${run.id} goes on without a coordinator; follow it again with: kirin cluster resume ${run.id}`);
+        void coordinator.unlock().finally(() => process.exit(130));
+      };
+      process.once('SIGINT', leave);
+      process.once('SIGTERM', leave);
+      try {
+        const outcome = await coordinator.follow(f.value.handler);
+        return outcome.ok ? f.value.finish(outcome.value, coordinator.run) : failed(outcome.error.message);
+      } finally {
+        process.off('SIGINT', leave);
+        process.off('SIGTERM', leave);
+      }
+    },
+    outage,
+  );
 }
 
 /** The run's id (--run, or a new one) and attempts (--attempts), checked. */
@@ -414,7 +431,7 @@ function runSettings(
 
 /** Creates a run (after every check) and follows it. */
 async function submit(
-  t: RedisTarget,
+  c: Connection,
   settings: { id: string; attempts: number; detach: boolean },
   kind: RunKind,
   spec: unknown,
@@ -422,26 +439,19 @@ async function submit(
   header: string[],
   analyseOut: string | null = null,
 ): Promise<Outcome> {
-  const redis = connect(t);
-  let run: Result<RunRecord, 'run'>;
-  try {
-    run = await createRun(redis, settings.id, kind, spec, jobs, settings.attempts);
-  } finally {
-    redis.disconnect();
-  }
+  const run = await createRun(c.redis, settings.id, kind, spec, jobs, settings.attempts);
   if (!run.ok) return request(run.error.message);
   const print = kind === 'analyse' && !analyseOut ? toStderr : out;
   print(`Run ${settings.id} (${kind}): ${jobs} jobs, coordinator ${hostname()}:${process.pid}`);
   for (const l of header) print(l);
-  return followRun(t, run.value, settings.detach, analyseOut, print);
+  return followRun(c.target, run.value, settings.detach, analyseOut, print);
 }
 
 async function workerCommand(argv: string[]): Promise<Outcome> {
-  const cl = readCommandLine(argv, WORKER_SPEC);
-  if (!cl.ok) return cl;
-  const v = cl.value.values;
-  const t = target(v);
-  if (!t.ok) return t;
+  const read = readClusterCommand(argv, WORKER_SPEC);
+  if (!read.ok) return read;
+  const { line, target: t } = read.value;
+  const v = line.values;
   const numbers = {
     concurrency: integerOption(v, 'concurrency', 1, { min: 1, max: 1024 }),
     lockMs: integerOption(v, 'lock-ms', 30000, { min: 1000 }),
@@ -457,56 +467,56 @@ async function workerCommand(argv: string[]): Promise<Outcome> {
     maxHash: num('maxHash'),
     maxThreads: num('maxThreads'),
   });
-  const version = await reach(t.value);
-  if (!version.ok) return version;
-  const concurrency = num('concurrency');
-  const w = new ClusterWorker({ target: t.value, concurrency, name, policy, lockMs: num('lockMs'), print: out });
-  const engines = policy.engines.includes('any') ? 'any' : policy.engines.map((a) => `"${a}"`).join(', ');
-  out(
-    `worker ${name}: ${t.value.display} (Redis ${version.value}), concurrency ${concurrency}, engines: ${engines}, ` +
-      `hash <= ${policy.maxHash} MB, threads <= ${policy.maxThreads}`,
-  );
-  return new Promise<Outcome>((resolveExit) => {
-    let stopping = false;
-    const stop = (): void => {
-      if (stopping) {
-        out(`worker ${name}: stopping now (the jobs in hand go back to the queue)`);
-        process.exit(130);
-      }
-      stopping = true;
-      out(`worker ${name}: finishing the jobs in hand (again to stop at once)`);
-      void w.close().then(() => resolveExit(ok(0)));
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
+  // The worker keeps its own clients (worker.ts): the connection here only checks that Redis answers.
+  return onCluster(t, async (_c, version) => {
+    const concurrency = num('concurrency');
+    const w = new ClusterWorker({ target: t, concurrency, name, policy, lockMs: num('lockMs'), print: out });
+    const engines = policy.engines.includes('any') ? 'any' : policy.engines.map((a) => `"${a}"`).join(', ');
+    out(
+      `worker ${name}: ${t.display} (Redis ${version}), concurrency ${concurrency}, engines: ${engines}, ` +
+        `hash <= ${policy.maxHash} MB, threads <= ${policy.maxThreads}`,
+    );
+    return new Promise<Outcome>((resolveExit) => {
+      let stopping = false;
+      const stop = (): void => {
+        if (stopping) {
+          out(`worker ${name}: stopping now (the jobs in hand go back to the queue)`);
+          process.exit(130);
+        }
+        stopping = true;
+        out(`worker ${name}: finishing the jobs in hand (again to stop at once)`);
+        void w.close().then(() => resolveExit(ok(0)));
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    });
   });
 }
 
 async function sprtCommand(argv: string[]): Promise<Outcome> {
-  const cl = readCommandLine(argv, SPRT_SPEC);
-  if (!cl.ok) return cl;
-  const v = cl.value.values;
-  const t = target(v);
-  if (!t.ok) return t;
-  const parsed = matchArgsFrom(cl.value);
+  const read = readClusterCommand(argv, SPRT_SPEC);
+  if (!read.ok) return read;
+  const { line, target: t } = read.value;
+  const v = line.values;
+  const parsed = matchArgsFrom(line);
   if (!parsed.ok) return parsed;
   const pairs = integerOption(v, 'pairs-per-job', 1, { min: 1, max: 100_000 });
   if (!pairs.ok) return pairs;
   const settings = runSettings(v, 'sprt');
   if (!settings.ok) return settings;
-  const version = await reach(t.value);
-  if (!version.ok) return version;
-  const spec = await makeSprtSpec(parsed.value, pairs.value);
-  if (!spec.ok) return spec;
-  const notes = await checkLiveWorkers(t.value, 'sprt', spec.value);
-  if (!notes.ok) return notes;
-  if (v.concurrency !== undefined)
-    notes.value.push('Note: --concurrency is ignored: each worker runs as many jobs as its own --concurrency');
-  if (cl.value.groups.debug) notes.value.push('Note: --debug is ignored: the engines run on the workers');
-  return submit(t.value, { ...settings.value, detach: v.detach === true }, 'sprt', spec.value, sprtJobs(spec.value), [
-    ...notes.value,
-    sprtHeader(spec.value),
-  ]);
+  return onCluster(t, async (c) => {
+    const spec = await makeSprtSpec(parsed.value, pairs.value);
+    if (!spec.ok) return spec;
+    const notes = await checkLiveWorkers(c, 'sprt', spec.value);
+    if (!notes.ok) return notes;
+    if (v.concurrency !== undefined)
+      notes.value.push('Note: --concurrency is ignored: each worker runs as many jobs as its own --concurrency');
+    if (line.groups.debug) notes.value.push('Note: --debug is ignored: the engines run on the workers');
+    return submit(c, { ...settings.value, detach: v.detach === true }, 'sprt', spec.value, sprtJobs(spec.value), [
+      ...notes.value,
+      sprtHeader(spec.value),
+    ]);
+  });
 }
 
 /** The positions in a data file (none when it does not exist yet), or why it is not one. */
@@ -518,12 +528,21 @@ function dataFilePositions(path: string): Result<number, 'request'> {
   return r.ok ? r : request(`${path}: ${r.error.message}`);
 }
 
+/** The datagen runs Redis remembers (the 1000 newest runs). */
+async function datagenRuns(redis: Redis): Promise<RunRecord[]> {
+  const runs: RunRecord[] = [];
+  for (const id of await redis.zrevrange(keys.runs, 0, 999)) {
+    const r = await readRun(redis, id);
+    if (r?.kind === 'datagen') runs.push(r);
+  }
+  return runs;
+}
+
 async function datagenCommand(argv: string[]): Promise<Outcome> {
-  const cl = readCommandLine(argv, DATAGEN_SPEC);
-  if (!cl.ok) return cl;
-  const v = cl.value.values;
-  const t = target(v);
-  if (!t.ok) return t;
+  const read = readClusterCommand(argv, DATAGEN_SPEC);
+  if (!read.ok) return read;
+  const { line, target: t } = read.value;
+  const v = line.values;
   if (!v.out) return err('arguments', '--out FILE is required');
   const n: Record<string, number> = {};
   for (const [name, def, min] of [...DATAGEN_NUMBERS, ['shard', 1000, 1], ['seed', Date.now() % 1000000, 0]] as const) {
@@ -556,41 +575,30 @@ async function datagenCommand(argv: string[]): Promise<Outcome> {
     );
     return ok(0);
   }
-  const version = await reach(t.value);
-  if (!version.ok) return version;
-  // A file that earlier runs of this seed filled: this run begins after their shards.
-  const redis = connect(t.value);
-  let earlier: RunRecord[];
-  try {
-    earlier = [];
-    for (const id of await redis.zrevrange(keys.runs, 0, 999)) {
-      const r = await readRun(redis, id);
-      if (r?.kind === 'datagen') earlier.push(r);
-    }
-  } finally {
-    redis.disconnect();
-  }
-  const d = draft.value;
-  const spec: DatagenSpec = { ...d, firstShard: firstShardAfter(earlier, d.out, d.seed, d.shard, have.value) };
-  const valid = validateRun('datagen', spec, null);
-  if (!valid.ok) return request(valid.error.message);
-  const notes = await checkLiveWorkers(t.value, 'datagen', spec);
-  if (!notes.ok) return notes;
-  const jobs = Math.ceil((spec.positions - have.value) / spec.shard);
-  return submit(t.value, { ...settings.value, detach: v.detach === true }, 'datagen', spec, jobs, [
-    ...notes.value,
-    `Datagen: ${spec.positions} positions into ${spec.out}${have.value ? ` (has ${have.value})` : ''}, ` +
-      `shards of ${spec.shard}${spec.firstShard ? ` from shard ${spec.firstShard} of the seed` : ''}, ` +
-      `${spec.nodes ? `nodes ${spec.nodes}` : `depth ${spec.depth}`}, seed ${spec.seed}, ${spec.openings.length} openings`,
-  ]);
+  return onCluster(t, async (c) => {
+    // A file that earlier runs of this seed filled: this run begins after their shards.
+    const earlier = await datagenRuns(c.redis);
+    const d = draft.value;
+    const spec: DatagenSpec = { ...d, firstShard: firstShardAfter(earlier, d.out, d.seed, d.shard, have.value) };
+    const valid = validateRun('datagen', spec, null);
+    if (!valid.ok) return request(valid.error.message);
+    const notes = await checkLiveWorkers(c, 'datagen', spec);
+    if (!notes.ok) return notes;
+    const jobs = Math.ceil((spec.positions - have.value) / spec.shard);
+    return submit(c, { ...settings.value, detach: v.detach === true }, 'datagen', spec, jobs, [
+      ...notes.value,
+      `Datagen: ${spec.positions} positions into ${spec.out}${have.value ? ` (has ${have.value})` : ''}, ` +
+        `shards of ${spec.shard}${spec.firstShard ? ` from shard ${spec.firstShard} of the seed` : ''}, ` +
+        `${spec.nodes ? `nodes ${spec.nodes}` : `depth ${spec.depth}`}, seed ${spec.seed}, ${spec.openings.length} openings`,
+    ]);
+  });
 }
 
 async function analyseCommand(argv: string[]): Promise<Outcome> {
-  const cl = readCommandLine(argv, ANALYSE_SPEC);
-  if (!cl.ok) return cl;
-  const v = cl.value.values;
-  const t = target(v);
-  if (!t.ok) return t;
+  const read = readClusterCommand(argv, ANALYSE_SPEC);
+  if (!read.ok) return read;
+  const { line, target: t } = read.value;
+  const v = line.values;
   const options = nameValueOptions(v, 'option');
   if (!options.ok) return options;
   const numbers = {
@@ -613,100 +621,69 @@ async function analyseCommand(argv: string[]): Promise<Outcome> {
     options: options.value,
   });
   if (!spec.ok) return spec;
-  const version = await reach(t.value);
-  if (!version.ok) return version;
-  const notes = await checkLiveWorkers(t.value, 'analyse', spec.value);
-  if (!notes.ok) return notes;
-  const outFile = v.out ?? null;
-  for (const l of notes.value) toStderr(l);
-  return submit(
-    t.value,
-    { ...settings.value, detach: v.detach === true },
-    'analyse',
-    spec.value,
-    spec.value.positions.length,
-    [],
-    outFile,
-  );
+  return onCluster(t, async (c) => {
+    const notes = await checkLiveWorkers(c, 'analyse', spec.value);
+    if (!notes.ok) return notes;
+    for (const l of notes.value) toStderr(l);
+    const settled = { ...settings.value, detach: v.detach === true };
+    return submit(c, settled, 'analyse', spec.value, spec.value.positions.length, [], v.out ?? null);
+  });
 }
 
 async function statusCommand(argv: string[]): Promise<Outcome> {
-  const cl = readCommandLine(argv, STATUS_SPEC);
-  if (!cl.ok) return cl;
-  const t = target(cl.value.values);
-  if (!t.ok) return t;
-  const version = await reach(t.value);
-  if (!version.ok) return version;
-  const redis = connect(t.value);
-  const queue = newQueue(t.value);
-  try {
-    const s = await clusterStatus(redis, queue, t.value.display, version.value);
-    if (cl.value.values.json) out(JSON.stringify(s, null, 1));
+  const read = readClusterCommand(argv, STATUS_SPEC);
+  if (!read.ok) return read;
+  const { line, target: t } = read.value;
+  return onCluster(t, async (c, version) => {
+    const s = await clusterStatus(c.redis, c.queue, t.display, version);
+    if (line.values.json) out(JSON.stringify(s, null, 1));
     else for (const l of formatStatus(s)) out(l);
     return ok(0);
-  } finally {
-    await queue.close();
-    redis.disconnect();
-  }
+  });
 }
 
+const noRun = (id: string): Outcome => failed(`no run ${id} in Redis (kirin cluster status lists the runs)`);
+
 async function cancelCommand(argv: string[]): Promise<Outcome> {
-  const cl = readCommandLine(argv, CANCEL_SPEC);
-  if (!cl.ok) return cl;
-  const id = cl.value.positionals[0];
-  const t = target(cl.value.values);
-  if (!t.ok) return t;
-  const version = await reach(t.value);
-  if (!version.ok) return version;
-  const redis = connect(t.value);
-  let queue: Queue | null = null;
-  try {
-    const run = await readRun(redis, id);
-    if (!run) return failed(`no run ${id} in Redis (kirin cluster status lists the runs)`);
+  const read = readClusterCommand(argv, CANCEL_SPEC);
+  if (!read.ok) return read;
+  const id = read.value.line.positionals[0];
+  return onCluster(read.value.target, async (c) => {
+    const run = await readRun(c.redis, id);
+    if (!run) return noRun(id);
     if (run.state !== 'running') {
       out(`Run ${id} has ended already (${run.state})`);
       return ok(0);
     }
-    await redis.hset(keys.run(id), {
+    await c.redis.hset(keys.run(id), {
       state: 'cancelled',
       finished: Date.now(),
       error: 'cancelled by kirin cluster cancel',
     });
-    queue = newQueue(t.value);
-    const done = new Set((await redis.hkeys(keys.results(id))).map(Number));
-    const removed = await removeQueuedJobs(queue, run, done);
+    const done = new Set((await c.redis.hkeys(keys.results(id))).map(Number));
+    const removed = await removeQueuedJobs(c.queue, run, done);
     out(`Run ${id} cancelled; ${removed} queued jobs removed`);
     return ok(0);
-  } finally {
-    if (queue) await queue.close();
-    redis.disconnect();
-  }
+  });
 }
 
 async function resumeCommand(argv: string[]): Promise<Outcome> {
-  const cl = readCommandLine(argv, RESUME_SPEC);
-  if (!cl.ok) return cl;
-  const id = cl.value.positionals[0];
-  const t = target(cl.value.values);
-  if (!t.ok) return t;
-  const version = await reach(t.value);
-  if (!version.ok) return version;
-  const redis = connect(t.value);
-  let run: RunRecord | null;
-  try {
-    run = await readRun(redis, id);
-  } finally {
-    redis.disconnect();
-  }
-  if (!run) return failed(`no run ${id} in Redis (kirin cluster status lists the runs)`);
-  // Redis holds what anyone who can write to it wrote: the spec is checked as a worker checks it.
-  const valid = validateRun(run.kind, run.spec, null);
-  if (!valid.ok) return failed(`run ${id} cannot be followed: ${valid.error.message}`);
-  const analyseOut = cl.value.values.out ?? null;
-  const print = run.kind === 'analyse' && !analyseOut ? toStderr : out;
-  print(`Run ${id} (${run.kind}, ${run.state}): ${run.jobs} jobs; coordinator ${hostname()}:${process.pid}`);
-  if (run.kind === 'sprt') print(sprtHeader(run.spec as SprtSpec));
-  return followRun(t.value, run, false, analyseOut, print);
+  const read = readClusterCommand(argv, RESUME_SPEC);
+  if (!read.ok) return read;
+  const { line, target: t } = read.value;
+  const id = line.positionals[0];
+  return onCluster(t, async (c) => {
+    const run = await readRun(c.redis, id);
+    if (!run) return noRun(id);
+    // Redis holds what anyone who can write to it wrote: the spec is checked as a worker checks it.
+    const valid = validateRun(run.kind, run.spec, null);
+    if (!valid.ok) return failed(`run ${id} cannot be followed: ${valid.error.message}`);
+    const analyseOut = line.values.out ?? null;
+    const print = run.kind === 'analyse' && !analyseOut ? toStderr : out;
+    print(`Run ${id} (${run.kind}, ${run.state}): ${run.jobs} jobs; coordinator ${hostname()}:${process.pid}`);
+    if (run.kind === 'sprt') print(sprtHeader(run.spec as SprtSpec));
+    return followRun(t, run, false, analyseOut, print);
+  });
 }
 
 const COMMANDS: Record<string, { spec: { name: string; usage: string }; run: (argv: string[]) => Promise<Outcome> }> = {

@@ -32,7 +32,7 @@ import { legalMoves } from '../../src/core/movegen.js';
 import { Position } from '../../src/core/position.js';
 import { RECORD_SIZE, dedupKey, decodeRecord, recordPosition } from '../datagen/format.js';
 import { forEachRecord } from '../datagen/records.js';
-import { makeChainHeader } from '../datagen/chain.js';
+import { makeChainHeader } from '../datagen/chain-codec.js';
 import { keys } from './redis.js';
 import { generateShard } from './datagen.js';
 import type { DatagenSpec } from './specs.js';

@@ -33,12 +33,11 @@ import {
   blockEntries,
   cutGame,
   makeBlock,
-  openChainForAppend,
   type ChainEntry,
   type ChainGame,
   type ChainVisitor,
-  type OpenChain,
-} from '../datagen/chain.js';
+} from '../datagen/chain-codec.js';
+import { openChainForAppend, type OpenChain } from '../datagen/chain.js';
 import { dedupKey } from '../datagen/format.js';
 import { forEachChainRecord, isQuiet, type KeySet } from '../datagen/records.js';
 import { ADJUDICATION, datagenHashMb, type GameMessage, type WorkerConfig } from '../datagen/worker.js';
@@ -46,19 +45,8 @@ import { keys } from './redis.js';
 import type { Coordinator, HandlerCheck, RunHandler } from './runs.js';
 import type { DatagenSpec } from './specs.js';
 
-export interface DatagenRequest {
-  out: string;
-  positions: number;
-  shard: number;
-  firstShard: number;
-  seed: number;
-  nodes: number;
-  depth: number;
-  randomPlies: number;
-  maxPly: number;
-  hash: number;
-  openingsPath: string | null;
-}
+/** What the command line asks for: a spec without its openings, read from `openingsPath` (null: the default set). */
+export type DatagenRequest = Omit<DatagenSpec, 'openings' | 'openingsPath'> & { openingsPath: string | null };
 
 /**
  * The most positions in one file: the deduplication keeps every key in one

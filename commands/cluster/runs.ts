@@ -27,7 +27,7 @@ import {
 } from './redis.js';
 
 export type RunKind = 'sprt' | 'datagen' | 'analyse' | 'ping';
-export type RunState = 'running' | 'done' | 'failed' | 'cancelled';
+type RunState = 'running' | 'done' | 'failed' | 'cancelled';
 
 /** Lower runs first (BullMQ priority): analysis answers people, datagen fills idle time. */
 const PRIORITY: Record<RunKind, number> = { analyse: 1, ping: 2, sprt: 2, datagen: 3 };
@@ -93,26 +93,7 @@ export async function createRun(
   attempts: number,
 ): Promise<Result<RunRecord, 'run'>> {
   if (!RUN_ID.test(id)) return err('run', `bad run id "${id}" (letters, digits, _ and -, at most 64)`);
-  const created = Date.now();
-  const fresh = await redis.hsetnx(keys.run(id), 'kind', kind);
-  if (fresh !== 1) return err('run', `run ${id} exists already (follow it with: kirin cluster resume ${id})`);
-  await redis
-    .multi()
-    .hset(keys.run(id), {
-      spec: JSON.stringify(spec),
-      state: 'running',
-      jobs,
-      submitted: 0,
-      attempts,
-      created,
-      finished: 0,
-      summary: '',
-      error: '',
-      merged: 0,
-    })
-    .zadd(keys.runs, created, id)
-    .exec();
-  return ok({
+  const run: RunRecord = {
     id,
     kind,
     spec,
@@ -120,12 +101,21 @@ export async function createRun(
     jobs,
     submitted: 0,
     attempts,
-    created,
+    created: Date.now(),
     finished: 0,
     summary: '',
     error: '',
     merged: 0,
-  });
+  };
+  const fresh = await redis.hsetnx(keys.run(id), 'kind', kind);
+  if (fresh !== 1) return err('run', `run ${id} exists already (follow it with: kirin cluster resume ${id})`);
+  const { id: _id, kind: _kind, ...fields } = run;
+  await redis
+    .multi()
+    .hset(keys.run(id), { ...fields, spec: JSON.stringify(spec) })
+    .zadd(keys.runs, run.created, id)
+    .exec();
+  return ok(run);
 }
 
 function jobOptions(kind: RunKind, run: string, index: number, attempts: number): JobsOptions {

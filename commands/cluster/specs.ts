@@ -2,33 +2,34 @@
 // coordinator makes (sprt.ts, datagen.ts, analyse.ts) and what a worker
 // accepts after its checks (validate.ts).
 
-import type { RuleConfig } from '../../src/dev.js';
-import type { Adjudication, TimeControl } from '../match/game.js';
-import type { SprtModel } from '../match/match.js';
+import type { MatchConfig } from '../match/match.js';
 import type { Opening } from '../match/openings.js';
-import type { SprtParams } from '../match/sprt.js';
-import type { EngineSpec } from '../match/uci-engine.js';
 
-export interface SprtSpec {
-  engines: [EngineSpec, EngineSpec];
+/** `kirin match`'s settings of the games (MatchConfig) that a run's jobs play by. */
+type MatchSettings = Pick<
+  MatchConfig,
+  | 'engines'
+  | 'tc'
+  | 'games'
+  | 'rules'
+  | 'maxPlies'
+  | 'repetitions'
+  | 'timeMarginMs'
+  | 'moveTimeoutMs'
+  | 'adjudication'
+  | 'sprt'
+  | 'sprtModel'
+  | 'ratingInterval'
+>;
+
+export interface SprtSpec extends MatchSettings {
   /** Display names (from the engines' `id name` at submission, or --name). */
   names: [string, string];
-  tc: [TimeControl, TimeControl];
-  games: number;
   /** Game pairs per job. */
   pairs: number;
   /** The opening set in playing order (already shuffled for --openings-order random); empty: the start position. */
   openings: Opening[];
   openingsLabel: string;
-  rules: RuleConfig;
-  maxPlies: number;
-  repetitions: number;
-  timeMarginMs: number;
-  moveTimeoutMs: number;
-  adjudication: Adjudication;
-  sprt: SprtParams | null;
-  sprtModel: SprtModel;
-  ratingInterval: number;
   logFile: string | null;
 }
 

@@ -25,14 +25,8 @@ import type { HandlerCheck, RunHandler, WorkContext } from './runs.js';
 import type { SprtSpec } from './specs.js';
 import { validateRun } from './validate.js';
 
-/** What a worker sends back for one job. */
-export interface PairResult {
-  wins: number;
-  draws: number;
-  losses: number;
-  pairs: number[];
-  forfeits: [number, number];
-  terminations: Record<string, number>;
+/** What a worker sends back for one job: the match's counts over its games, and their lines. */
+export interface PairResult extends Omit<MatchStats, 'finished'> {
   /** `kirin match --log` lines of the job's games, numbered in the whole match. */
   log: string[];
   /** One short text per game: "1-0 {checkmate}". */

@@ -4,25 +4,12 @@
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { keys } from './redis.js';
-import { readRun, type RunKind, type RunState } from './runs.js';
+import { readRun, type RunRecord } from './runs.js';
 import type { WorkerPolicy } from './policy.js';
+import type { WorkerRecord } from './worker.js';
 
-interface WorkerStatus {
-  name: string;
-  host: string;
-  pid: number;
-  concurrency: number;
-  started: number;
-  seen: number;
-  active: string[];
-  done: number;
-  failed: number;
-  skipped: number;
-  refused: number;
-  closing: boolean;
-  /** What the worker runs (null: a record without one, or not of the right shape). */
-  policy: WorkerPolicy | null;
-}
+/** A worker's record as read back: its policy (what it runs) null when the record has none of the right shape. */
+type WorkerStatus = Omit<WorkerRecord, 'policy'> & { policy: WorkerPolicy | null };
 
 function policyOf(v: unknown): WorkerPolicy | null {
   const p = v as Partial<WorkerPolicy> | null;
@@ -77,19 +64,12 @@ export async function liveWorkers(redis: Redis): Promise<WorkerStatus[]> {
   return workers.sort((a, b) => a.name.localeCompare(b.name));
 }
 
-interface RunStatus {
-  id: string;
-  kind: RunKind;
-  state: RunState;
-  jobs: number;
+type RunStatus = Pick<RunRecord, 'id' | 'kind' | 'state' | 'jobs' | 'created' | 'finished' | 'summary' | 'error'> & {
+  /** Jobs with a result. */
   results: number;
-  created: number;
-  finished: number;
-  summary: string;
-  error: string;
   /** The coordinator following it (host:pid:token), or null. */
   coordinator: string | null;
-}
+};
 
 export interface ClusterStatus {
   redis: string;

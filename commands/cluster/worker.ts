@@ -81,12 +81,7 @@ function jobData(v: unknown): Result<JobData, 'spec'> {
   return ok({ run: d.run, index: d.index });
 }
 
-interface Counters {
-  done: number;
-  failed: number;
-  skipped: number;
-  refused: number;
-}
+type Counters = Pick<WorkerRecord, 'done' | 'failed' | 'skipped' | 'refused'>;
 
 /** A running worker: `close()` lets the jobs in hand finish (or, with `now`, drops them to the queue). */
 export class ClusterWorker {

@@ -5,7 +5,8 @@
 // search scores in pawn buckets, per file and in all.
 
 import { PAWN_VALUE, VALUE_MATE_IN_MAX_PLY, err, ok, type Result } from '../../src/dev.js';
-import { readChain, type ChainVisitor } from '../datagen/chain.js';
+import { readChain } from '../datagen/chain.js';
+import type { ChainVisitor } from '../datagen/chain-codec.js';
 import { OFF_PLY, OFF_RESULT, OFF_SCORE, OFF_SIDE, fileVersion, forEachV1Record } from '../datagen/format.js';
 import { RecordView } from '../datagen/records.js';
 import { readdirSync, statSync } from 'node:fs';

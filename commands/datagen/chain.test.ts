@@ -15,52 +15,16 @@ import { join } from 'node:path';
 import { Position } from '../../src/core/position.js';
 import { legalMoves } from '../../src/core/movegen.js';
 import { mulberry32 } from '../../src/core/prng.js';
-import { MOVE_NONE, VALUE_MATE } from '../../src/core/types.js';
 import { repoPath } from '../lib.js';
-import {
-  BLOCK_HEADER_SIZE,
-  ChainWriter,
-  GameBuilder,
-  cutGame,
-  makeBlock,
-  makeChainHeader,
-  openChainForAppend,
-  readChain,
-  readChainEntries,
-  type ChainEntry,
-  type ChainGame,
-} from './chain.js';
+import { assertSameEntries, everyKindOfEntry, randomGame } from '../../test/support/chain-games.js';
+import { BLOCK_HEADER_SIZE, makeBlock, makeChainHeader, type ChainEntry } from './chain-codec.js';
+import { ChainWriter, openChainForAppend, readChain, readChainEntries } from './chain.js';
 import { HEADER_SIZE, RECORD_SIZE, decodeRecord, encodeRecord, makeHeader } from './format.js';
 import { forEachChainRecord, forEachRecord, isQuiet, KeySet } from './records.js';
 import { convertFile, sameRecords } from '../data/convert.js';
 import { fileStats, formatStats } from '../data/stats.js';
 
 const SAMPLE = repoPath('test', 'data', 'selfplay-v1-sample.bin');
-
-/** A random game from `fen` (null: the standard start): `plies` random moves, each position scored with probability `p`. */
-function randomGame(seed: number, plies: number, p: number, fen: string | null = null): ChainGame {
-  const rnd = mulberry32(seed);
-  const pos = fen ? new Position(fen) : new Position();
-  const b = new GameBuilder(
-    fen ? { board: pos.board.slice(), side: pos.side, rule60: pos.rule60Count(), ply: pos.gamePly } : null,
-  );
-  for (let i = 0; i <= plies; i++) {
-    const moves = legalMoves(pos);
-    if (moves.length === 0) break;
-    const m = moves[Math.floor(rnd() * moves.length)];
-    if (rnd() < p) {
-      // Mostly the move played as best; sometimes another, none, or a code no legal move has.
-      const r = rnd();
-      const best = r < 0.7 ? m : r < 0.8 ? moves[0] : r < 0.9 ? MOVE_NONE : 0x3fff;
-      const score = Math.floor((rnd() - 0.5) * 4000) + (r > 0.97 ? VALUE_MATE - 5 : 0);
-      b.setScore(score, score + Math.floor((rnd() - 0.5) * 700), best);
-    }
-    if (i === plies) break;
-    pos.doMove(m);
-    b.play(m);
-  }
-  return b.finish(Math.floor(rnd() * 3) - 1);
-}
 
 function writeChainFile(path: string, blocks: ChainEntry[][]): void {
   const parts: Uint8Array[] = [makeChainHeader()];
@@ -81,47 +45,14 @@ function withDir(f: (dir: string) => void): void {
   }
 }
 
-const rawRecord = (fill: number): ChainEntry => ({ kind: 'raw', record: new Uint8Array(RECORD_SIZE).fill(fill) });
-
-test('games, starts, raw records and cut games come back from a file as they went in', () =>
+test('the entries of every block of a file come back as they went in; its stats count them', () =>
   withDir((dir) => {
-    const mid = 'r1bakab1r/9/1cn4c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R b - - 3 3';
-    const games: ChainEntry[] = [
-      randomGame(1, 60, 0.8),
-      randomGame(2, 0, 1),
-      rawRecord(7),
-      randomGame(3, 40, 0.3, mid),
-      randomGame(4, 30, 1, mid),
-      cutGame(randomGame(5, 50, 1), 20),
-      randomGame(6, 25, 0),
-    ];
-    // A start given as the difference from the game before: a game that goes on where the one before stopped.
-    const before = randomGame(7, 12, 1, mid);
-    const pos = new Position(mid);
-    for (const m of before.moves) pos.doMove(m);
-    const after = randomGame(8, 10, 1, pos.fen());
-    games.push(before, after);
+    const games = everyKindOfEntry();
     const path = join(dir, 'a.kc');
     writeChainFile(path, [games.slice(0, 3), games.slice(3)]);
     const back = readChainEntries(path);
     assert.ok(back.ok, back.ok ? '' : back.error.message);
-    if (!back.ok) return;
-    assert.equal(back.value.length, games.length);
-    for (let i = 0; i < games.length; i++) {
-      const a: ChainEntry = games[i];
-      const b: ChainEntry = back.value[i];
-      if (a.kind === 'raw' || b.kind === 'raw') {
-        assert.deepEqual(b, a);
-        continue;
-      }
-      // Unscored positions carry no labels; scored ones all of theirs.
-      const labels = (g: ChainGame) => Array.from(g.scored, (s, j) => (s ? [g.score[j], g.eval[j], g.best[j]] : null));
-      assert.deepEqual(
-        [b.start, b.records, b.result, b.moves, b.scored],
-        [a.start, a.records, a.result, a.moves, a.scored],
-      );
-      assert.deepEqual(labels(b), labels(a), `game ${i}`);
-    }
+    if (back.ok) assertSameEntries(back.value, games);
     const stats = fileStats(path);
     assert.ok(stats.ok);
     if (stats.ok) {

@@ -1,6 +1,6 @@
 // Kirin training-data format version 1 (docs/DATAGEN.md): a 16-byte header,
 // then fixed-size 56-byte records, little-endian. `kirin datagen` writes
-// version 2 (game chains, commands/datagen/chain.ts); `kirin tune`, `kirin train`
+// version 2 (game chains, commands/datagen/chain-codec.ts); `kirin tune`, `kirin train`
 // (commands/train/data.ts) and the tools here read both, a chain file as its
 // records (forEachRecord in commands/datagen/records.ts).
 

@@ -29,7 +29,8 @@ import {
   type Move,
   type Result,
 } from '../../src/dev.js';
-import { GameBuilder, readChain, setStart, type ChainEntry, type ChainSummary, type ChainVisitor } from './chain.js';
+import { readChain, type ChainSummary } from './chain.js';
+import { GameBuilder, setStart, type ChainEntry, type ChainVisitor } from './chain-codec.js';
 import {
   RECORD_SIZE,
   dedupKey,

@@ -26,7 +26,7 @@ import {
   type SearchOptions,
 } from '../../src/dev.js';
 import type { Opening } from '../match/openings.js';
-import { GameBuilder, type ChainGame, type ChainStart } from './chain.js';
+import { GameBuilder, type ChainGame, type ChainStart } from './chain-codec.js';
 import { dedupKey } from './format.js';
 import { isQuiet } from './records.js';
 

@@ -35,7 +35,8 @@ import {
   type Puzzle,
   type Rejection,
 } from '../../src/dev.js';
-import { readChainEntries, setStart } from '../datagen/chain.js';
+import { readChainEntries } from '../datagen/chain.js';
+import { setStart } from '../datagen/chain-codec.js';
 import { commandSpec, integerOption, readCommandLine, reportCommandLine } from '../lib.js';
 
 const USAGE = `usage: kirin puzzles build --out FILE [--target N] [--threads N] [--scan-plies N]

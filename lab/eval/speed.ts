@@ -6,6 +6,7 @@
 import { evaluate, evaluateClassical, Position } from '../../src/dev.js';
 import { randomFens as randomPositions } from './random-fens.js';
 import { commandSpec, scriptCommandLine } from '../../commands/lib.js';
+import { throughput } from '../timing.js';
 
 const cl = scriptCommandLine(
   process.argv.slice(2),
@@ -26,16 +27,12 @@ const positions = fens.flatMap((f) => {
 
 let sink = 0;
 function run(fn: (p: Position) => number, label: string): void {
-  // Warm up so that the optimising compiler has run.
-  for (let i = 0; i < 20; i++) for (const p of positions) sink += fn(p);
-  let evals = 0;
-  const start = process.hrtime.bigint();
-  let elapsed = 0;
-  do {
+  const pass = (): number => {
     for (let i = 0; i < positions.length; i++) sink += fn(positions[i]);
-    evals += positions.length;
-    elapsed = Number(process.hrtime.bigint() - start) / 1e9;
-  } while (elapsed < seconds);
+    return positions.length;
+  };
+  const { work: evals, ms } = throughput(seconds, pass, 20);
+  const elapsed = ms / 1000;
   console.log(
     `${label}: ${evals} evals in ${elapsed.toFixed(2)} s = ${Math.round(evals / elapsed).toLocaleString('en-US')} evals/s (${((elapsed * 1e9) / evals).toFixed(0)} ns/eval)`,
   );

@@ -37,7 +37,8 @@ import {
 } from '../../src/dev.js';
 import { referenceKernels } from './reference-kernels.js';
 import { makeSyntheticNet } from './synthetic.js';
-import { commandSpec, median, scriptCommandLine } from '../../commands/lib.js';
+import { commandSpec, scriptCommandLine } from '../../commands/lib.js';
+import { interleave, medianOf } from '../timing.js';
 
 const cl = scriptCommandLine(
   process.argv.slice(2),
@@ -172,17 +173,14 @@ function measure(k: NnueKernels): [number, number, number] {
   return [propagate, update, refresh];
 }
 
-const results = kernelSets.map(() => [[], [], []] as number[][]);
 let shares: [number, number] | null = null;
-for (let r = 0; r < rounds; r++) {
-  for (let i = 0; i < kernelSets.length; i++) {
-    const m = measure(kernelSets[i].k);
-    shares ??= nonZeroShares();
-    for (let j = 0; j < 3; j++) results[i][j].push(m[j]);
-  }
-}
+const results = await interleave(kernelSets, rounds, ({ k }) => {
+  const m = measure(k);
+  shares ??= nonZeroShares();
+  return m;
+});
 kernelSets.forEach(({ label }, i) => {
-  const [p, u, f] = results[i].map(median);
+  const [p, u, f] = [0, 1, 2].map((j) => medianOf(results[i], (m) => m[j]));
   process.stdout.write(`${label.padEnd(18)} ${fmt(p).padStart(11)} ${fmt(u).padStart(11)} ${fmt(f).padStart(11)}\n`);
 });
 if (shares) {

@@ -19,7 +19,8 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
-import { commandSpec, exitWithError, isMain, median, repoRoot, scriptCommandLine } from '../../commands/lib.js';
+import { commandSpec, exitWithError, isMain, repoRoot, scriptCommandLine } from '../../commands/lib.js';
+import { interleave, medianOf } from '../timing.js';
 
 const USAGE =
   'usage: node dist/lab/nnue/native-compare.js --native PATH --net FILE [--rounds 3] [--depth 13] [--hash 16] ' +
@@ -105,19 +106,17 @@ async function main(): Promise<void> {
     { name: 'kirin', command: kirin },
     { name: 'native', command: `"${resolve(nativePath)}"` },
   ];
-  const runs: Record<string, BenchRun[]> = { kirin: [], native: [] };
   const load = loadavg()[0];
-  for (let r = 0; r < rounds; r++) {
-    const order = r % 2 ? [...engines].reverse() : engines;
-    for (const e of order) {
-      const run = await runBench(e.command, input);
-      runs[e.name].push(run);
+  const [kirinRuns, nativeRuns] = await interleave(engines, rounds, (e) => runBench(e.command, input), {
+    alternate: true,
+    each: (run, e, r) => {
       if (!cl.flag('json'))
         console.log(`round ${r + 1} ${e.name.padEnd(6)} nodes ${run.nodes} time ${run.timeMs} ms nps ${run.nps}`);
-    }
-  }
-  const kirinNps = median(runs.kirin.map((x) => x.nps));
-  const nativeNps = median(runs.native.map((x) => x.nps));
+    },
+  });
+  const runs = { kirin: kirinRuns, native: nativeRuns };
+  const kirinNps = medianOf(runs.kirin, (x) => x.nps);
+  const nativeNps = medianOf(runs.native, (x) => x.nps);
   const summary = {
     net,
     depth,

@@ -20,6 +20,7 @@ import {
 } from '../../src/dev.js';
 import { randomFens } from '../eval/random-fens.js';
 import { commandSpec, scriptCommandLine } from '../../commands/lib.js';
+import { throughput } from '../timing.js';
 
 const cl = scriptCommandLine(
   process.argv.slice(2),
@@ -44,14 +45,7 @@ const positions = randomFens(64, 11).flatMap((f) => {
 });
 
 function rate(label: string, body: () => number): void {
-  for (let i = 0; i < 3; i++) body();
-  let n = 0;
-  const start = performance.now();
-  let ms = 0;
-  do {
-    n += body();
-    ms = performance.now() - start;
-  } while (ms < seconds * 1000);
+  const { work: n, ms } = throughput(seconds, body, 3);
   console.log(
     `  ${label.padEnd(34)} ${Math.round((n * 1000) / ms)
       .toLocaleString('en-US')

@@ -21,7 +21,8 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { commandSpec, median, repoRoot, scriptCommandLine } from '../../commands/lib.js';
+import { commandSpec, repoRoot, scriptCommandLine } from '../../commands/lib.js';
+import { medianOf, repeat } from '../timing.js';
 
 const root = repoRoot();
 const USAGE = `usage: node dist/lab/protocol/first-move-bench.js [--processes 3] [--runs 4] [--movetime 1000]
@@ -139,25 +140,21 @@ function cpuMs(pid: number | undefined): number | null {
   }
 }
 
-const all: ProcessRun[] = [];
-for (let p = 0; p < processes; p++) {
-  const r = await oneProcess();
-  all.push(r);
-  if (!json) {
-    const cells = r.searches.map((s) => `${s.nodes}`.padStart(8) + ` d${s.depth}`.padEnd(4)).join(' ');
-    console.log(
-      `process ${String(p + 1).padStart(2)}  readyok ${r.readyok === null ? '   -' : String(r.readyok).padStart(5)} ms (CPU ${r.readyokCpu === null ? '-' : r.readyokCpu} ms)  nodes ${cells}  #1/#${runs} ${r.ratio.toFixed(2)}`,
-    );
-  }
-}
+const all = await repeat(processes, oneProcess, (r, p) => {
+  if (json) return;
+  const cells = r.searches.map((s) => `${s.nodes}`.padStart(8) + ` d${s.depth}`.padEnd(4)).join(' ');
+  console.log(
+    `process ${String(p + 1).padStart(2)}  readyok ${r.readyok === null ? '   -' : String(r.readyok).padStart(5)} ms (CPU ${r.readyokCpu === null ? '-' : r.readyokCpu} ms)  nodes ${cells}  #1/#${runs} ${r.ratio.toFixed(2)}`,
+  );
+});
 const summary = {
   movetime,
   runs,
   processes,
   options,
-  medianRatio: median(all.map((r) => r.ratio)),
-  medianReadyok: waitReady ? median(all.map((r) => r.readyok ?? 0)) : null,
-  medianReadyokCpu: all.every((r) => r.readyokCpu !== null) ? median(all.map((r) => r.readyokCpu ?? 0)) : null,
+  medianRatio: medianOf(all, (r) => r.ratio),
+  medianReadyok: waitReady ? medianOf(all, (r) => r.readyok ?? 0) : null,
+  medianReadyokCpu: all.every((r) => r.readyokCpu !== null) ? medianOf(all, (r) => r.readyokCpu ?? 0) : null,
   results: all,
 };
 if (json) process.stdout.write(JSON.stringify(summary) + '\n');

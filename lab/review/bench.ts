@@ -18,7 +18,8 @@
 // A measurement, not a test: the numbers depend on the machine and its load.
 
 import { Engine, reviewGame } from '../../src/dev.js';
-import { commandSpec, median, scriptCommandLine } from '../../commands/lib.js';
+import { commandSpec, scriptCommandLine } from '../../commands/lib.js';
+import { interleave, medianOf, timed } from '../timing.js';
 import { BENCH_GAME } from './bench-game.js';
 
 const USAGE = `usage: node dist/lab/review/bench.js [--nodes 100000] [--threads 2] [--hash 16]
@@ -58,7 +59,7 @@ for (const engine of engines) {
 // Not timed: the first searches of a process run code that is still being compiled.
 const warm = await reviewGame(engines, { moves: BENCH_GAME.slice(0, 20) }, { nodes });
 if (!warm.ok) throw new Error(warm.error.message);
-const results: {
+interface Review {
   order: string;
   run: number;
   seconds: number;
@@ -67,15 +68,15 @@ const results: {
   depth: number;
   noise: number;
   marked: number;
-}[] = [];
-for (let run = 1; run <= runs; run++)
-  for (const order of orders as ('backward' | 'forward')[]) {
-    const t0 = performance.now();
-    const cpu0 = process.cpuUsage();
-    const r = await reviewGame(engines, { moves: BENCH_GAME }, { nodes, order });
-    const seconds = (performance.now() - t0) / 1000;
-    const cpu = process.cpuUsage(cpu0);
-    const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+}
+const results: Review[] = [];
+const byOrder = await interleave(
+  orders as ('backward' | 'forward')[],
+  runs,
+  async (order, round): Promise<Review> => {
+    const { value: r, ms, cpuMs } = await timed(() => reviewGame(engines, { moves: BENCH_GAME }, { nodes, order }));
+    const seconds = ms / 1000;
+    const cpuSeconds = cpuMs / 1000;
     if (!r.ok) throw new Error(r.error.message);
     const searched = r.value.positions.filter((p) => p.terminal === null);
     const depth = searched.reduce((d, p) => d + p.depth, 0) / Math.max(1, searched.length);
@@ -83,19 +84,19 @@ for (let run = 1; run <= runs; run++)
     const bestDrops = r.value.plies.filter((p) => p.classification === 'best').map((p) => p.drop);
     const noise = bestDrops.length > 0 ? Math.max(...bestDrops) : 0;
     const marked = r.value.plies.filter((p) => !['best', 'good'].includes(p.classification)).length;
-    results.push({ order, run, seconds, cpuSeconds, nodes: r.value.nodes, depth, noise, marked });
     if (!cl.flag('json'))
       process.stdout.write(
-        `${order.padEnd(8)} run ${run}: ${seconds.toFixed(2)} s (CPU ${cpuSeconds.toFixed(2)} s), ${r.value.nodes} nodes, ` +
+        `${order.padEnd(8)} run ${round + 1}: ${seconds.toFixed(2)} s (CPU ${cpuSeconds.toFixed(2)} s), ${r.value.nodes} nodes, ` +
           `${Math.round(r.value.nodes / seconds)} nodes/s, mean depth ${depth.toFixed(1)}; ` +
           `accuracy red ${r.value.red.accuracy?.toFixed(1)}% black ${r.value.black.accuracy?.toFixed(1)}%, ` +
           `${marked} moves marked, best moves' largest drop ${noise.toFixed(3)}\n`,
       );
-  }
-await Promise.all(engines.map((e) => e.close()));
-const summary = Object.fromEntries(
-  orders.map((o) => [o, median(results.filter((r) => r.order === o).map((r) => r.seconds))]),
+    return { order, run: round + 1, seconds, cpuSeconds, nodes: r.value.nodes, depth, noise, marked };
+  },
+  { each: (review) => results.push(review) },
 );
+await Promise.all(engines.map((e) => e.close()));
+const summary = Object.fromEntries(orders.map((o, i) => [o, medianOf(byOrder[i], (r) => r.seconds)]));
 if (cl.flag('json'))
   process.stdout.write(JSON.stringify({ nodes, threads, hash, plies: BENCH_GAME.length, results, summary }) + '\n');
 else for (const o of orders) process.stdout.write(`${o}: median ${summary[o].toFixed(2)} s\n`);

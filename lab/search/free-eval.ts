@@ -33,7 +33,8 @@ import {
   loadEvalNetwork,
   type EvalNetwork,
 } from '../../src/dev.js';
-import { commandSpec, exitWithError, isMain, median, scriptCommandLine } from '../../commands/lib.js';
+import { commandSpec, exitWithError, isMain, scriptCommandLine } from '../../commands/lib.js';
+import { medianOf, repeat } from '../timing.js';
 import { benchInput, runBench } from '../nnue/native-compare.js';
 
 const USAGE =
@@ -156,13 +157,12 @@ async function main(): Promise<void> {
   const fens = BENCH_FENS;
   const searcher = new ReplayingSearcher(hash);
   searcher.setNetwork(network(cl.flag('classical'), netFile));
-  const nps = { plain: [] as number[], replay: [] as number[], native: [] as number[] };
   let nodes = 0;
   let evaluations = 0;
   // A shallower pass first, not counted, so that the first plain pass does not
   // also pay for compiling the search.
   searchPass(searcher, fens, Math.max(1, depth - 2), 'plain', rule);
-  for (let round = 0; round < rounds; round++) {
+  const nps = await repeat(rounds, async (round) => {
     const plain = searchPass(searcher, fens, depth, 'plain', rule);
     const record = searchPass(searcher, fens, depth, 'record', rule);
     const replay = searchPass(searcher, fens, depth, 'replay', rule);
@@ -172,22 +172,28 @@ async function main(): Promise<void> {
       exitWithError('free-eval', 'the replay did not search the same trees (the search is not deterministic here)');
     nodes = plain.nodes;
     evaluations = recorded;
-    nps.plain.push(Math.round((plain.nodes * 1000) / plain.ms));
-    nps.replay.push(Math.round((replay.nodes * 1000) / replay.ms));
+    const sample = {
+      plain: Math.round((plain.nodes * 1000) / plain.ms),
+      replay: Math.round((replay.nodes * 1000) / replay.ms),
+      native: 0,
+    };
     let nativeText = '';
     if (nativePath) {
       const run = await runBench(`"${resolve(nativePath)}"`, nativeInput);
       if (run.nodes !== plain.nodes) nativeText = `; native ${run.nps} nodes/s, other trees (${run.nodes} nodes)`;
       else nativeText = `; native ${run.nps} nodes/s (the same trees)`;
-      nps.native.push(run.nps);
+      sample.native = run.nps;
     }
     if (!cl.flag('json'))
       console.log(
-        `round ${round + 1}: plain ${Math.round(plain.ms)} ms, ${nps.plain[round]} nodes/s; ` +
-          `replayed evaluation ${Math.round(replay.ms)} ms, ${nps.replay[round]} nodes/s${nativeText}`,
+        `round ${round + 1}: plain ${Math.round(plain.ms)} ms, ${sample.plain} nodes/s; ` +
+          `replayed evaluation ${Math.round(replay.ms)} ms, ${sample.replay} nodes/s${nativeText}`,
       );
-  }
-  const nativeNps = nativePath ? median(nps.native) : null;
+    return sample;
+  });
+  const plainNps = medianOf(nps, (s) => s.plain);
+  const replayNps = medianOf(nps, (s) => s.replay);
+  const nativeNps = nativePath ? medianOf(nps, (s) => s.native) : null;
   const ratio = (x: number): number | null => (nativeNps ? Math.round((x / nativeNps) * 1000) / 1000 : null);
   const summary = {
     evaluation: searcher.evaluationName(),
@@ -197,12 +203,12 @@ async function main(): Promise<void> {
     rounds,
     nodes,
     evaluations,
-    plainNps: median(nps.plain),
-    replayNps: median(nps.replay),
-    speedup: Math.round((median(nps.replay) / median(nps.plain)) * 1000) / 1000,
+    plainNps,
+    replayNps,
+    speedup: Math.round((replayNps / plainNps) * 1000) / 1000,
     nativeNps,
-    plainToNative: ratio(median(nps.plain)),
-    replayToNative: ratio(median(nps.replay)),
+    plainToNative: ratio(plainNps),
+    replayToNative: ratio(replayNps),
   };
   if (cl.flag('json')) console.log(JSON.stringify(summary, null, 2));
   else {

@@ -18,6 +18,7 @@ import { writeFileSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { commandSpec, scriptCommandLine } from '../../commands/lib.js';
+import { interleave, timed } from '../timing.js';
 
 const argv = process.argv.slice(2);
 const USAGE = `usage: node dist/lab/threads/scaling.js [--threads 2] [--movetime 500] [--positions 12] [--repeats 2]
@@ -56,7 +57,8 @@ writeFileSync(
 
 const noop = (): void => {};
 const loadBefore = loadavg();
-const runs: { threads: number; nodes: number; timeMs: number; nps: number; cpuMs: number }[] = [];
+type Run = { threads: number; nodes: number; timeMs: number; nps: number; cpuMs: number };
+const runs: Run[] = [];
 // One engine per thread count, so that no run pays for starting (and compiling)
 // a fresh helper thread: `Threads` changes would retire and respawn them.
 const engines = new Map<number, Engine>([
@@ -67,18 +69,20 @@ let failure = '';
 try {
   // One short warm-up per engine so that both run compiled code.
   for (const [t, e] of engines) await runBench(e, [hash, String(t), '200', fenFile, 'movetime'], noop, noop);
-  runs: for (let r = 0; r < repeats; r++) {
-    for (const [t, e] of engines) {
-      const cpu0 = process.cpuUsage();
-      const b = await runBench(e, [hash, String(t), String(movetime), fenFile, 'movetime'], noop, noop);
-      const cpu = process.cpuUsage(cpu0);
-      if (!b.ok) {
-        failure = b.error.message;
-        break runs;
-      }
-      runs.push({ threads: t, ...b.value, cpuMs: Math.round((cpu.user + cpu.system) / 1000) });
-    }
-  }
+  await interleave(
+    [...engines],
+    repeats,
+    async ([t, e]): Promise<Run> => {
+      const { value: b, cpuMs } = await timed(() =>
+        runBench(e, [hash, String(t), String(movetime), fenFile, 'movetime'], noop, noop),
+      );
+      if (!b.ok) throw new Error(b.error.message);
+      return { threads: t, ...b.value, cpuMs: Math.round(cpuMs) };
+    },
+    { each: (run) => runs.push(run) },
+  );
+} catch (e) {
+  failure = (e as Error).message;
 } finally {
   for (const e of engines.values()) await e.close();
 }

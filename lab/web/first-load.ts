@@ -17,7 +17,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { commandSpec, median, repoPath, runMain, scriptCommandLine } from '../../commands/lib.js';
+import { commandSpec, repoPath, runMain, scriptCommandLine } from '../../commands/lib.js';
+import { medianOf, repeat } from '../timing.js';
 import { buildWeb } from '../../scripts/web/build.js';
 import { serveWeb } from '../../scripts/web/serve.js';
 import { launchChromium } from './chromium.js';
@@ -42,9 +43,8 @@ async function main(argv: string[]): Promise<number> {
   }
   const { server, url } = await serveWeb({ port: 0, webDir, distDir });
   const browser = await launchChromium();
-  const times: Record<'ready' | 'answered' | 'move', number[]> = { ready: [], answered: [], move: [] };
   try {
-    for (let i = 0; i < pages; i++) {
+    const times = await repeat(pages, async (i) => {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
       const page = await context.newPage();
       const bytes = new Map<string, number>();
@@ -57,7 +57,7 @@ async function main(argv: string[]): Promise<number> {
       const start = Date.now();
       await page.goto(url);
       await page.waitForSelector('body[data-ready="yes"]', { timeout: 60_000 });
-      times.ready.push(Date.now() - start);
+      const ready = Date.now() - start;
       // As soon as the page is ready the player takes Black: the 对弈 tab where the page has one (the
       // side is a control of it), and a game started with its button where the page has one (the
       // clock's play room), at once before. The search thread's first answer is timed meanwhile.
@@ -74,20 +74,21 @@ async function main(argv: string[]): Promise<number> {
       await page.waitForFunction("document.querySelectorAll('#moves .move[data-ply]').length >= 1", null, {
         timeout: 60_000,
       });
-      times.move.push(Date.now() - start);
-      times.answered.push(await answered);
+      const move = Date.now() - start;
+      const answeredMs = await answered;
       await page.waitForTimeout(200); // the last bodies
       const total = [...bytes.values()].reduce((a, b) => a + b, 0);
       const files = [...bytes].map(([f, n]) => `${f} ${n}`).join(', ');
       process.stdout.write(
-        `page ${i + 1}: ready ${times.ready[i]} ms, search thread answered ${times.answered[i]} ms, ` +
-          `Kirin's first move ${times.move[i]} ms; ${total} bytes (${files})\n`,
+        `page ${i + 1}: ready ${ready} ms, search thread answered ${answeredMs} ms, ` +
+          `Kirin's first move ${move} ms; ${total} bytes (${files})\n`,
       );
       await context.close();
-    }
+      return { ready, answered: answeredMs, move };
+    });
     process.stdout.write(
-      `medians: ready ${median(times.ready)} ms, answered ${median(times.answered)} ms, ` +
-        `Kirin's first move ${median(times.move)} ms\n`,
+      `medians: ready ${medianOf(times, (t) => t.ready)} ms, answered ${medianOf(times, (t) => t.answered)} ms, ` +
+        `Kirin's first move ${medianOf(times, (t) => t.move)} ms\n`,
     );
     return 0;
   } finally {

@@ -14,7 +14,8 @@
 // WebAssembly), as a returning player's would. A measurement, not a test.
 
 import { chromiumMissing, openIsolatedSite } from './isolated-site.js';
-import { commandSpec, integerOption, median, readCommandLine, reportCommandLine, runMain } from '../../commands/lib.js';
+import { commandSpec, integerOption, readCommandLine, reportCommandLine, runMain } from '../../commands/lib.js';
+import { medianOf, repeat } from '../timing.js';
 
 /** What one fresh page measured. */
 export interface PageRun {
@@ -61,9 +62,9 @@ async function main(argv: string[]): Promise<number> {
   }
   if (chromiumMissing('first-move-page')) return 1;
   const site = await openIsolatedSite('first-move-page', 'Kirin first move');
-  const runs: PageRun[] = [];
+  let runs: PageRun[];
   try {
-    for (let p = 0; p < numbers.pages; p++) {
+    runs = await repeat(numbers.pages, async (p) => {
       const { page, errors } = await site.openPage();
       const run = (await page.evaluate(
         async ([runs, movetime]) => {
@@ -99,7 +100,6 @@ async function main(argv: string[]): Promise<number> {
       )) as PageRun;
       await page.close();
       if (errors.length > 0) throw new Error(`page errors: ${errors.join('; ')}`);
-      runs.push(run);
       if (a.json !== true) {
         process.stdout.write(
           `page ${String(p + 1).padStart(2)}  imported ${Math.round(run.importedMs)} ms  ready ${Math.round(run.readyMs)} ms  nodes` +
@@ -107,12 +107,13 @@ async function main(argv: string[]): Promise<number> {
             `  #1/#${run.searches.length} ${firstOverLast(run).toFixed(2)}\n`,
         );
       }
-    }
+      return run;
+    });
   } finally {
     await site.close();
   }
-  const ratio = median(runs.map(firstOverLast));
-  const ready = median(runs.map((r) => r.readyMs));
+  const ratio = medianOf(runs, firstOverLast);
+  const ready = medianOf(runs, (r) => r.readyMs);
   if (a.json === true) {
     process.stdout.write(JSON.stringify({ runs, medianFirstOverLast: ratio, medianReadyMs: ready }) + '\n');
   } else {

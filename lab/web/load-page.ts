@@ -19,6 +19,7 @@ import { basename } from 'node:path';
 import { syntheticNetFile } from '../nnue/synthetic.js';
 import { chromiumMissing, openIsolatedSite } from './isolated-site.js';
 import { commandSpec, integerOption, median, readCommandLine, reportCommandLine, runMain } from '../../commands/lib.js';
+import { medianOf, repeat } from '../timing.js';
 
 /** What one fresh page measured (milliseconds). */
 interface PageLoads {
@@ -49,9 +50,9 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   }
   const site = await openIsolatedSite('load-page', 'Kirin network load', [file]);
-  const runs: PageLoads[] = [];
+  let runs: PageLoads[];
   try {
-    for (let p = 0; p < pages.value; p++) {
+    runs = await repeat(pages.value, async (p) => {
       const { page, errors } = await site.openPage();
       const run = (await page.evaluate(
         async ([n, name]) => {
@@ -86,7 +87,6 @@ async function main(argv: string[]): Promise<number> {
       )) as PageLoads;
       await page.close();
       if (errors.length > 0) throw new Error(`page errors: ${errors.join('; ')}`);
-      runs.push(run);
       if (a.json !== true) {
         process.stdout.write(
           `page ${String(p + 1).padStart(2)}  fetch ${Math.round(run.fetchMs)} ms  loads` +
@@ -94,11 +94,12 @@ async function main(argv: string[]): Promise<number> {
             ` ms  (${run.evaluation})\n`,
         );
       }
-    }
+      return run;
+    });
   } finally {
     await site.close();
   }
-  const first = median(runs.map((r) => r.loadsMs[0]));
+  const first = medianOf(runs, (r) => r.loadsMs[0]);
   const later = runs.flatMap((r) => r.loadsMs.slice(1));
   if (a.json === true) {
     process.stdout.write(

@@ -15,7 +15,8 @@
 
 import { performance } from 'node:perf_hooks';
 import { Engine, reviewGame } from '../../src/dev.js';
-import { commandSpec, median, runMain, scriptCommandLine } from '../../commands/lib.js';
+import { commandSpec, runMain, scriptCommandLine } from '../../commands/lib.js';
+import { medianOf, repeat } from '../timing.js';
 import { BENCH_GAME } from '../review/bench-game.js';
 import { chromiumMissing, openIsolatedSite } from './isolated-site.js';
 
@@ -98,8 +99,7 @@ async function main(argv: string[]): Promise<number> {
         `${job.threads} thread${job.threads > 1 ? 's' : ''}, after the warm-up\n` +
         `# browser: ${String(await page.evaluate('navigator.userAgent'))}\n# Node ${process.version}\n`,
     );
-    const ratios: number[] = [];
-    for (let run = 1; run <= runs; run++) {
+    const ratios = await repeat(runs, async (round) => {
       const web = (await page.evaluate(
         async ([src, j]) => {
           // The library as the page loads it; `measure` above, serialised.
@@ -115,14 +115,14 @@ async function main(argv: string[]): Promise<number> {
       )) as ReviewRun;
       const node = await measure(Engine, reviewGame, job);
       const same = web.plies.length === node.plies.length && web.plies.every((p, i) => p === node.plies[i]);
-      ratios.push(web.seconds / node.seconds);
       process.stdout.write(
-        `run ${run}\n${describe('Node', node)}\n${describe('browser', web)}\n` +
+        `run ${round + 1}\n${describe('Node', node)}\n${describe('browser', web)}\n` +
           `browser/Node time ${(web.seconds / node.seconds).toFixed(2)}; the same review (nodes and marks of every ply): ` +
           `${same ? 'yes' : 'NO'}\n  Node:    ${node.evaluation}\n  browser: ${web.evaluation}\n`,
       );
-    }
-    if (runs > 1) process.stdout.write(`median browser/Node time ${median(ratios).toFixed(2)}\n`);
+      return web.seconds / node.seconds;
+    });
+    if (runs > 1) process.stdout.write(`median browser/Node time ${medianOf(ratios, (r) => r).toFixed(2)}\n`);
     if (errors.length > 0) process.stdout.write(`# page errors: ${errors.join('; ')}\n`);
     return 0;
   } finally {
