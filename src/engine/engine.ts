@@ -158,10 +158,7 @@ export class Engine {
       default: 16,
       min: 1,
       max: MAX_HASH_MB,
-      onChange: (v) => {
-        this.resizeHash(v as number);
-        return ACCEPTED;
-      },
+      onChange: (mb) => this.resizeHash(mb),
     });
     o.add({
       name: 'Threads',
@@ -169,10 +166,7 @@ export class Engine {
       default: 1,
       min: 1,
       max: MAX_THREADS,
-      onChange: (v) => {
-        this.resizeThreads(v as number);
-        return ACCEPTED;
-      },
+      onChange: (n) => this.resizeThreads(n),
     });
     o.add({
       name: 'Clear Hash',
@@ -200,11 +194,11 @@ export class Engine {
       name: 'EvalFile',
       type: 'string',
       default: DEFAULT_EVAL_FILE,
-      onChange: (v) => this.loadNetwork(String(v)),
+      onChange: (file) => this.loadNetwork(file),
     });
     o.add({ name: 'Use NNUE', type: 'check', default: true, onChange: () => ok(this.selectEvaluation()) });
-    o.add({ name: 'OwnBook', type: 'check', default: false, onChange: (v) => ok(v ? this.bookStatus() : undefined) });
-    o.add({ name: 'BookFile', type: 'string', default: '', onChange: (v) => this.loadBookFile(String(v)) });
+    o.add({ name: 'OwnBook', type: 'check', default: false, onChange: (on) => ok(on ? this.bookStatus() : undefined) });
+    o.add({ name: 'BookFile', type: 'string', default: '', onChange: (file) => this.loadBookFile(file) });
     o.add({ name: 'Book Depth', type: 'spin', default: 20, min: 0, max: 200 });
     o.add({ name: 'Book Variety', type: 'spin', default: 100, min: 0, max: 100 });
     this.loadInitialNetwork(DEFAULT_EVAL_FILE);
@@ -520,10 +514,13 @@ export class Engine {
     if (this.readyPending.delete(w) && this.readyPending.size === 0) this.readyResolve();
   }
 
-  /** The shared table of the current Hash size (allocated at the first need; 16 MB when the size cannot be had). */
+  /** The shared table (allocated at the first need, of the Hash size). */
   private tableBuffer(): ArrayBufferLike {
-    if (this.ttBuffer) return this.ttBuffer;
-    const mb = this.options.getNumber('Hash');
+    return this.ttBuffer ?? this.allocateTable(this.options.getNumber('Hash'));
+  }
+
+  /** A new shared table of `mb` MB (16 MB when that size cannot be had), empty, brought into memory before ready() settles. */
+  private allocateTable(mb: number): ArrayBufferLike {
     this.ttFresh = true;
     let buffer: ArrayBufferLike;
     try {
@@ -546,12 +543,12 @@ export class Engine {
   }
 
   /** setoption Hash: a new shared table for every thread (each takes it after its current search). */
-  private resizeHash(mb: number): void {
-    void mb;
+  private resizeHash(mb: number): OptionChange {
     this.ttBuffer = null;
-    if (!this.workers.length) return;
-    const buffer = this.tableBuffer();
+    if (!this.workers.length) return ACCEPTED; // allocated with the first search thread
+    const buffer = this.allocateTable(mb);
     for (const w of this.workers) w.postMessage({ type: 'tt', buffer } satisfies ToWorker);
+    return ACCEPTED;
   }
 
   /**
@@ -559,8 +556,8 @@ export class Engine {
    * progress keeps its threads; later searches use the new count. Retired
    * threads end once no search runs.
    */
-  private resizeThreads(n: number): void {
-    if (!this.workers.length) return; // the pool starts with the first search
+  private resizeThreads(n: number): OptionChange {
+    if (!this.workers.length) return ACCEPTED; // the pool starts with the first search
     this.network?.ensureSlots(n + 1);
     // New helpers warm up (and isready waits for them) while no search has begun.
     const early = !this.searched && Atomics.load(this.warmupAbort, 0) === 0;
@@ -571,6 +568,7 @@ export class Engine {
         for (const w of retired) void w.terminate();
       });
     }
+    return ACCEPTED;
   }
 
   /** Starts search thread `index` with the current table and network. */
