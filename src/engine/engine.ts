@@ -8,7 +8,7 @@ import type { BookLoadCode } from '../book/format.js';
 import { START_FEN, type FenErrorCode } from '../core/fen.js';
 import { Position } from '../core/position.js';
 import { err, ok, type Result } from '../core/result.js';
-import { DRAW_RULES, REPETITION_RULES, ruleConfigFrom, type RuleConfig } from '../core/rules.js';
+import { DEFAULT_RULES, DRAW_RULES, REPETITION_RULES, ruleConfigFrom, type RuleConfig } from '../core/rules.js';
 import { MOVE_NONE, moveToUci, type Move } from '../core/types.js';
 import { playUciMoves, type MoveErrorCode } from '../core/ucimove.js';
 import { ACCEPTED, Options, type OptionChange } from './options.js';
@@ -146,6 +146,8 @@ export class Engine {
   private book: OpeningBook | null | undefined = undefined;
   /** Why there is no book (when `book` is null). */
   private bookProblem = '';
+  /** The game rules the searches and the referee judge by, rebuilt when one of their options changes. */
+  private rules: RuleConfig = DEFAULT_RULES;
   /** Picks among book moves (Book Variety); replaceable for tests. */
   random: () => number = Math.random;
 
@@ -184,10 +186,37 @@ export class Engine {
     o.add({ name: 'Move Overhead', type: 'spin', default: 10, min: 0, max: 5000 });
     o.add({ name: 'nodestime', type: 'spin', default: 0, min: 0, max: 10000 });
     o.add({ name: 'UCI_ShowWDL', type: 'check', default: false });
-    o.add({ name: 'Rule60MaxPly', type: 'spin', default: 120, min: 0, max: 120 });
-    o.add({ name: 'Mate Threat Depth', type: 'spin', default: 0, min: 0, max: 10 });
-    o.add({ name: 'Repetition Rule', type: 'combo', default: 'AsianRule', vars: REPETITION_RULES });
-    o.add({ name: 'DrawRule', type: 'combo', default: 'None', vars: DRAW_RULES });
+    const rules = DEFAULT_RULES;
+    o.add({
+      name: 'Rule60MaxPly',
+      type: 'spin',
+      default: rules.rule60MaxPly,
+      min: 0,
+      max: 120,
+      onChange: (plies) => this.changeRules({ rule60MaxPly: plies }),
+    });
+    o.add({
+      name: 'Mate Threat Depth',
+      type: 'spin',
+      default: rules.mateThreatDepth,
+      min: 0,
+      max: 10,
+      onChange: (moves) => this.changeRules({ mateThreatDepth: moves }),
+    });
+    o.add({
+      name: 'Repetition Rule',
+      type: 'combo',
+      default: rules.repetitionRule,
+      vars: REPETITION_RULES,
+      onChange: (rule) => this.changeRules({ repetitionRule: rule }),
+    });
+    o.add({
+      name: 'DrawRule',
+      type: 'combo',
+      default: rules.drawRule,
+      vars: DRAW_RULES,
+      onChange: (rule) => this.changeRules({ drawRule: rule }),
+    });
     o.add({ name: 'ScoreType', type: 'combo', default: 'PawnValueNormalized', vars: SCORE_TYPES });
     o.add({ name: 'LU_Output', type: 'check', default: true });
     o.add({
@@ -437,34 +466,44 @@ export class Engine {
     return { startFen: this.startFen, moves: this.moves.map(moveToUci) };
   }
 
+  /**
+   * The game rules (Repetition Rule, DrawRule, Rule60MaxPly, Mate Threat
+   * Depth): one frozen object, replaced exactly when one of those options
+   * changes; every search is handed it.
+   */
   ruleConfig(): RuleConfig {
-    const o = this.options;
-    return ruleConfigFrom({
-      repetitionRule: o.getString('Repetition Rule'),
-      drawRule: o.getString('DrawRule'),
-      rule60MaxPly: o.getNumber('Rule60MaxPly'),
-      mateThreatDepth: o.getNumber('Mate Threat Depth'),
-    });
+    return this.rules;
+  }
+
+  /** One of the rule options changed: the rules are built anew (the same object when nothing differs). */
+  private changeRules(change: {
+    repetitionRule?: string;
+    drawRule?: string;
+    rule60MaxPly?: number;
+    mateThreatDepth?: number;
+  }): OptionChange {
+    const next = ruleConfigFrom({ ...this.rules, ...change });
+    const same = (Object.keys(next) as (keyof RuleConfig)[]).every((k) => next[k] === this.rules[k]);
+    if (!same) this.rules = Object.freeze(next);
+    return ACCEPTED;
   }
 
   scoreType(): ScoreType {
     return this.options.getString('ScoreType') as ScoreType;
   }
 
+  /** What the searches read of the options (the shape of DEFAULT_SEARCH_OPTIONS, key for key). */
   searchOptions(): SearchOptions {
     const o = this.options;
     return {
       multiPV: o.getNumber('MultiPV'),
       moveOverhead: o.getNumber('Move Overhead'),
       nodestime: o.getNumber('nodestime'),
-      rule60MaxPly: o.getNumber('Rule60MaxPly'),
       skillLevel: o.getNumber('Skill Level'),
       limitStrength: o.getBool('UCI_LimitStrength'),
       elo: o.getNumber('UCI_Elo'),
-      repetitionRule: o.getString('Repetition Rule'),
-      drawRule: o.getString('DrawRule'),
-      mateThreatDepth: o.getNumber('Mate Threat Depth'),
-      threads: this.options.getNumber('Threads'),
+      rules: this.rules,
+      threads: o.getNumber('Threads'),
       ponder: o.getBool('Ponder'),
     };
   }
