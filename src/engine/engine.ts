@@ -14,36 +14,17 @@ import { playUciMoves, type MoveErrorCode } from '../core/ucimove.js';
 import { ACCEPTED, Options, type OptionChange } from './options.js';
 import { WARMUP_EXTRA_NODES } from '../platform/node/search-thread.js';
 import { startSearchThread, takePrestartedSearchThread, type SearchThread } from './prestart.js';
-import {
-  CLASSICAL_WIN_RATE,
-  PIKAFISH_WIN_RATE,
-  SCORE_TYPES,
-  type ScoreType,
-  type WinRateModel,
-} from '../eval/score.js';
+import { SCORE_TYPES, type ScoreType, type WinRateModel } from '../eval/score.js';
 import type { FromWorker, ToWorker, Warmup } from '../search/worker.js';
 import type { SearchInfo, SearchLimits, SearchOptions, SearchResult, StaticEvaluation } from '../search/types.js';
-import {
-  evalNetworkFromBytes,
-  isKirinNetwork,
-  loadEmbeddedNetwork,
-  loadEvalNetwork,
-  networkEvaluator,
-  networkHandle,
-  traceNetwork,
-  type EvalNetwork,
-  type EvalNetworkCode,
-  type NetworkEvaluator,
-} from '../eval/networks.js';
-import { traceClassical } from '../eval/evaluate.js';
+import { networkHandle, type EvalNetwork, type EvalNetworkCode } from '../eval/networks.js';
 import { TranspositionTable } from '../search/tt.js';
 import { touchInSlices } from '../search/pages.js';
 import { MAX_THREADS, SharedSearch } from '../search/threads.js';
 import { Skill } from '../search/skill.js';
+import { DEFAULT_EVAL_FILE, EvaluationChoice } from './evaluation.js';
 
 const MAX_HASH_MB = 65536;
-/** Pikafish's default network file name (evaluate.h). */
-const DEFAULT_EVAL_FILE = 'pikafish.nnue';
 /** The name Kirin's default opening book goes by (BookFile empty). */
 const DEFAULT_BOOK_NAME = 'kirin.book';
 
@@ -128,20 +109,8 @@ export class Engine {
   private readyWaiters = 0;
   /** Messages the engine wants shown (e.g. a failed hash allocation). */
   onMessage: (line: string) => void = () => {};
-  /** The network that plays (null: the classical evaluation). Shared with the search threads. */
-  private network: EvalNetwork | null = null;
-  /** This thread's evaluator for `eval` (work slot 0). */
-  private evaluator: NetworkEvaluator | null = null;
-  /** The network EvalFile loaded (null: none - not found, or EvalFile empty). */
-  private fileNetwork: EvalNetwork | null = null;
-  /** Why EvalFile gave no network (for the status line). */
-  private fileNote = '';
-  /** The error of a default EvalFile that was found but could not be used at start-up. */
-  private fileError = '';
-  /** Kirin's embedded network: undefined until first needed, null when this build has none. */
-  private embedded: EvalNetwork | null | undefined = undefined;
-  /** One line saying which evaluation plays and why (shown on uci/isready). */
-  private evalStatus = '';
+  /** The evaluation that plays (EvalFile, Use NNUE); its network is shared with the search threads. */
+  private readonly evaluation: EvaluationChoice;
   /** The opening book BookFile names (undefined: not read yet; null: none could be had). */
   private book: OpeningBook | null | undefined = undefined;
   /** Why there is no book (when `book` is null). */
@@ -154,14 +123,7 @@ export class Engine {
   constructor(config: EngineConfig = {}) {
     this.warmupWanted = config.warmup ?? false;
     const o = this.options;
-    o.add({
-      name: 'Hash',
-      type: 'spin',
-      default: 16,
-      min: 1,
-      max: MAX_HASH_MB,
-      onChange: (mb) => this.resizeHash(mb),
-    });
+    o.add({ name: 'Hash', type: 'spin', default: 16, min: 1, max: MAX_HASH_MB, onChange: (mb) => this.resizeHash(mb) });
     o.add({
       name: 'Threads',
       type: 'spin',
@@ -223,91 +185,24 @@ export class Engine {
       name: 'EvalFile',
       type: 'string',
       default: DEFAULT_EVAL_FILE,
-      onChange: (file) => this.loadNetwork(file),
+      onChange: (file) => this.evaluation.setFile(file),
     });
-    o.add({ name: 'Use NNUE', type: 'check', default: true, onChange: () => ok(this.selectEvaluation()) });
+    o.add({ name: 'Use NNUE', type: 'check', default: true, onChange: (on) => this.evaluation.setUseNnue(on) });
     o.add({ name: 'OwnBook', type: 'check', default: false, onChange: (on) => ok(on ? this.bookStatus() : undefined) });
     o.add({ name: 'BookFile', type: 'string', default: '', onChange: (file) => this.loadBookFile(file) });
     o.add({ name: 'Book Depth', type: 'spin', default: 20, min: 0, max: 200 });
     o.add({ name: 'Book Variety', type: 'spin', default: 100, min: 0, max: 100 });
-    this.loadInitialNetwork(DEFAULT_EVAL_FILE);
+    this.evaluation = new EvaluationChoice(DEFAULT_EVAL_FILE, (net) => this.networkSwitched(net));
     if (this.warmupWanted && searchUnavailable() === null) this.ensureWorker();
   }
 
   // ---- Evaluation ----------------------------------------------------------------
 
-  /**
-   * At start-up: the network EvalFile names if it is found, else Kirin's
-   * embedded network, else the classical evaluation; said once on uci/isready.
-   */
-  private loadInitialNetwork(file: string): void {
-    const r = loadEvalNetwork(file);
-    if (r.ok) this.fileNetwork = r.value;
-    else if (r.error.code === 'not-found') this.fileNote = `no ${file} found`;
-    else {
-      this.fileError = r.error.message;
-      this.fileNote = `${file} is not used: ${r.error.message}`;
-    }
-    this.selectEvaluation();
-  }
-
-  /** Kirin's embedded network (read once), or null when this build has none. */
-  private embeddedNetwork(): EvalNetwork | null {
-    if (this.embedded === undefined) {
-      const r = loadEmbeddedNetwork();
-      this.embedded = r?.ok ? r.value : null;
-      if (r && !r.ok) this.fileNote += `; the embedded network is damaged (${r.error.message})`;
-    }
-    return this.embedded;
-  }
-
-  /**
-   * Chooses the evaluation that plays: none when Use NNUE is off (classical),
-   * else the EvalFile network, else the embedded network, else classical.
-   */
-  private selectEvaluation(): string {
-    const useNnue = this.options.getBool('Use NNUE');
-    const net = useNnue ? (this.fileNetwork ?? this.embeddedNetwork()) : null;
-    if (net !== this.network) {
-      this.network = net;
-      this.evaluator = net ? networkEvaluator(net, 0) : null;
-      net?.ensureSlots(this.options.getNumber('Threads') + 1);
-      for (const w of this.workers)
-        w.postMessage({ type: 'net', net: net ? networkHandle(net) : null } satisfies ToWorker);
-    }
-    const note = this.fileNote ? ` (${this.fileNote})` : '';
-    if (!useNnue) this.evalStatus = 'classical evaluation (Use NNUE is off)';
-    else if (net && net === this.fileNetwork) this.evalStatus = `NNUE evaluation using ${net.label()}`;
-    else if (net) this.evalStatus = `NNUE evaluation using Kirin's embedded network ${net.label()}${note}`;
-    else if (this.fileError) this.evalStatus = `ERROR: ${this.fileError}; the classical evaluation plays`;
-    else if (this.fileNote === 'EvalFile is empty') this.evalStatus = 'classical evaluation (EvalFile is empty)';
-    else
-      this.evalStatus = `classical evaluation: no network found (${DEFAULT_EVAL_FILE}; see "Using the official network" in the README)`;
-    return this.evalStatus;
-  }
-
-  /**
-   * setoption EvalFile: loads the file and switches to it; an empty value drops
-   * the file (the embedded network plays). A file that cannot be used is
-   * refused with its error and the evaluation in use stays.
-   */
-  private loadNetwork(file: string): OptionChange {
-    this.fileError = '';
-    if (file === '') {
-      this.fileNetwork = null;
-      this.fileNote = 'EvalFile is empty';
-      return ok(this.selectEvaluation());
-    }
-    const r = loadEvalNetwork(file);
-    if (!r.ok) {
-      // A GUI that sends every option back with its default value (XBoard via
-      // uci2wb does) changes nothing here: the evaluation that played plays on.
-      if (r.error.code === 'not-found' && file === DEFAULT_EVAL_FILE && !this.fileNetwork) return ok(this.evalStatus);
-      return err('option-rejected', `${r.error.message}; the evaluation stays: ${this.evaluationName()}`);
-    }
-    this.fileNetwork = r.value;
-    this.fileNote = '';
-    return ok(this.selectEvaluation());
+  /** The evaluation that plays changed: every search thread (and its work slot) gets the network. */
+  private networkSwitched(net: EvalNetwork | null): void {
+    net?.ensureSlots(this.options.getNumber('Threads') + 1);
+    for (const w of this.workers)
+      w.postMessage({ type: 'net', net: net ? networkHandle(net) : null } satisfies ToWorker);
   }
 
   /**
@@ -316,16 +211,12 @@ export class Engine {
    * used is refused with its error and the evaluation in use stays.
    */
   loadNetworkBytes(bytes: Uint8Array, name: string): Result<string, EvalNetworkCode> {
-    const r = evalNetworkFromBytes(bytes, name);
-    if (!r.ok) return r;
-    this.fileNetwork = r.value;
-    this.fileNote = this.fileError = '';
-    return ok(this.selectEvaluation());
+    return this.evaluation.loadBytes(bytes, name);
   }
 
   /** Which evaluation plays, with the network file and its description. */
   evaluationName(): string {
-    return this.network ? `NNUE ${this.network.label()}, ${this.evaluator?.kernels.name} kernels` : 'classical';
+    return this.evaluation.name();
   }
 
   /**
@@ -334,19 +225,17 @@ export class Engine {
    * (score.ts). Output only: the search never converts scores.
    */
   winRateModel(): WinRateModel {
-    // Kirin's networks learn scores on the classical evaluation's scale.
-    return this.network && !isKirinNetwork(this.network) ? PIKAFISH_WIN_RATE : CLASSICAL_WIN_RATE;
+    return this.evaluation.winRateModel();
   }
 
   /** The line shown on uci/isready: which evaluation plays, or why the classical one does. */
   evaluationStatus(): string {
-    return this.evalStatus;
+    return this.evaluation.status();
   }
 
   /** The evaluation trace of the current position (`eval`). */
   traceEval(): string {
-    if (!this.network || !this.evaluator) return traceClassical(this.pos);
-    return traceNetwork(this.pos, this.evaluator);
+    return this.evaluation.trace(this.pos);
   }
 
   // ---- Opening book ------------------------------------------------------------
@@ -524,7 +413,8 @@ export class Engine {
     if (warmup) {
       const table = this.tableBuffer();
       const tt = index === 0 && this.ttFresh ? table : undefined;
-      const net = this.network ? networkHandle(this.network) : null;
+      const network = this.evaluation.network();
+      const net = network ? networkHandle(network) : null;
       start = { abort: this.warmupAbort.buffer as SharedArrayBuffer, tt, net, extraNodes: WARMUP_EXTRA_NODES };
     }
     // Thread 0 always gets a 'start' (it answers 'ready'); a helper only to warm up.
@@ -597,7 +487,7 @@ export class Engine {
    */
   private resizeThreads(n: number): OptionChange {
     if (!this.workers.length) return ACCEPTED; // the pool starts with the first search
-    this.network?.ensureSlots(n + 1);
+    this.evaluation.network()?.ensureSlots(n + 1);
     // New helpers warm up (and isready waits for them) while no search has begun.
     const early = !this.searched && Atomics.load(this.warmupAbort, 0) === 0;
     while (this.workers.length < n) this.spawnWorker(this.workers.length, early);
@@ -660,7 +550,8 @@ export class Engine {
     this.workers[index] = w;
     // Bring the new thread up to date: the shared table, the network.
     w.postMessage({ type: 'tt', buffer: this.tableBuffer() } satisfies ToWorker);
-    if (this.network) w.postMessage({ type: 'net', net: networkHandle(this.network) } satisfies ToWorker);
+    const network = this.evaluation.network();
+    if (network) w.postMessage({ type: 'net', net: networkHandle(network) } satisfies ToWorker);
     return w;
   }
 
@@ -680,7 +571,7 @@ export class Engine {
     this.readySettled = true;
     this.armReady();
     const n = this.options.getNumber('Threads');
-    this.network?.ensureSlots(n + 1);
+    this.evaluation.network()?.ensureSlots(n + 1);
     const w = this.spawnWorker(0);
     for (let i = 1; i < n; i++) this.spawnWorker(i, true);
     return w;
