@@ -1,10 +1,13 @@
-// The engine's option table, the search options other code assumes as defaults,
-// and the rules every search is handed.
+// The engine as the coordinator of its options: the search options and the
+// rules every search is handed, the Hash table, and the opening book played
+// through go() (the book itself: book-choice.test.ts; the evaluation:
+// evaluation.test.ts).
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DEFAULT_RULES } from '../core/rules.js';
-import { moveToUci } from '../core/types.js';
+import { MOVE_NONE, moveToUci } from '../core/types.js';
+import { Uci } from '../protocol/uci.js';
 import { DEFAULT_SEARCH_OPTIONS } from '../search/types.js';
 import { Engine } from './engine.js';
 
@@ -101,6 +104,73 @@ test('Hash: a table resized after start-up is brought into memory before ready()
     engine.setPosition(null, ['h2e2']);
     const r = await engine.go({ startTime: Date.now(), depth: 4 });
     assert.ok(r.bestMove !== 0);
+  } finally {
+    await engine.close();
+  }
+});
+
+test('the book through go(): OwnBook, Book Depth and the level decide between a book move and a search', async () => {
+  const engine = new Engine();
+  const limits = () => ({ startTime: Date.now(), depth: 2 });
+  try {
+    // OwnBook is off by default: a search.
+    const searched = await engine.go(limits());
+    assert.ok(!searched.book && searched.nodes > 0);
+    assert.ok(engine.options.set('OwnBook', 'true').ok);
+    engine.random = () => 0.5;
+    const texts: string[] = [];
+    const r = await engine.go(limits(), { text: (l) => texts.push(l) });
+    assert.equal(r.book, true);
+    assert.equal(r.nodes, 0);
+    const moves = engine.bookMoves();
+    assert.ok(moves.some((m) => m.move === r.bestMove));
+    assert.equal(texts.length, 1);
+    assert.match(
+      texts[0],
+      new RegExp(`^book move ${moveToUci(r.bestMove)} from kirin\\.book \\(weight \\d+%, \\d+ games, scored \\d+%\\)$`),
+    );
+    // The reply to ponder on is the book's heaviest answer.
+    engine.setPosition(null, [moveToUci(r.bestMove)]);
+    assert.equal(r.ponderMove, engine.bookMoves()[0]?.move ?? MOVE_NONE);
+    engine.setPosition(null, []);
+    // Book Depth 0, and a weakened level (Skill Level 0), play no book: the options reach the book.
+    assert.ok(engine.options.set('Book Depth', '0').ok);
+    assert.ok(!(await engine.go(limits())).book);
+    assert.ok(engine.options.set('Book Depth', '20').ok);
+    assert.ok(engine.options.set('Skill Level', '0').ok);
+    assert.ok(!(await engine.go(limits())).book);
+    assert.ok(engine.options.set('Skill Level', '20').ok);
+    assert.ok((await engine.go(limits())).book);
+  } finally {
+    await engine.close();
+  }
+});
+
+test('UCI: the book options are listed, and a book move prints an info string before bestmove', async () => {
+  const engine = new Engine();
+  const lines: string[] = [];
+  const uci = new Uci(engine, (l) => lines.push(l));
+  try {
+    await uci.command('uci');
+    for (const o of [
+      'option name OwnBook type check default false',
+      'option name BookFile type string default <empty>',
+      'option name Book Depth type spin default 20 min 0 max 200',
+      'option name Book Variety type spin default 100 min 0 max 100',
+    ])
+      assert.ok(lines.includes(o), o);
+    lines.length = 0;
+    await uci.command('setoption name OwnBook value true');
+    await uci.command('setoption name Book Variety value 0');
+    await uci.command('position startpos');
+    await uci.command('go wtime 1000 btime 1000');
+    await engine.waitIdle();
+    await new Promise((r) => setTimeout(r, 10));
+    const heaviest = engine.bookMoves()[0].uci;
+    assert.equal(lines.length, 3, lines.join('\n'));
+    assert.match(lines[0], /^info string opening book kirin\.book \(\d+ entries, \d+ games\)$/);
+    assert.match(lines[1], new RegExp(`^info string book move ${heaviest} from kirin\\.book `));
+    assert.match(lines[2], new RegExp(`^bestmove ${heaviest} ponder [a-i]\\d[a-i]\\d$`));
   } finally {
     await engine.close();
   }

@@ -2,14 +2,13 @@
 // search thread. The UCI text protocol (src/protocol/uci.ts) and the library API
 // (src/index.ts) are thin layers over this class.
 
-import { OpeningBook, bookUseAtLevel, type BookMove } from '../book/book.js';
-import { readBookFile, readEmbeddedBook } from '../platform/node/book-files.js';
+import type { BookMove } from '../book/book.js';
 import type { BookLoadCode } from '../book/format.js';
 import { START_FEN, type FenErrorCode } from '../core/fen.js';
 import { Position } from '../core/position.js';
-import { err, ok, type Result } from '../core/result.js';
+import { ok, type Result } from '../core/result.js';
 import { DEFAULT_RULES, DRAW_RULES, REPETITION_RULES, ruleConfigFrom, type RuleConfig } from '../core/rules.js';
-import { MOVE_NONE, moveToUci, type Move } from '../core/types.js';
+import { moveToUci, type Move } from '../core/types.js';
 import { playUciMoves, type MoveErrorCode } from '../core/ucimove.js';
 import { ACCEPTED, Options, type OptionChange } from './options.js';
 import { WARMUP_EXTRA_NODES } from '../platform/node/search-thread.js';
@@ -22,11 +21,10 @@ import { TranspositionTable } from '../search/tt.js';
 import { touchInSlices } from '../search/pages.js';
 import { MAX_THREADS, SharedSearch } from '../search/threads.js';
 import { Skill } from '../search/skill.js';
+import { BOOK_DEFAULTS, BookChoice } from './book-choice.js';
 import { DEFAULT_EVAL_FILE, EvaluationChoice } from './evaluation.js';
 
 const MAX_HASH_MB = 65536;
-/** The name Kirin's default opening book goes by (BookFile empty). */
-const DEFAULT_BOOK_NAME = 'kirin.book';
 
 export interface EngineConfig {
   /**
@@ -111,10 +109,8 @@ export class Engine {
   onMessage: (line: string) => void = () => {};
   /** The evaluation that plays (EvalFile, Use NNUE); its network is shared with the search threads. */
   private readonly evaluation: EvaluationChoice;
-  /** The opening book BookFile names (undefined: not read yet; null: none could be had). */
-  private book: OpeningBook | null | undefined = undefined;
-  /** Why there is no book (when `book` is null). */
-  private bookProblem = '';
+  /** The opening book and when it plays (BookFile, OwnBook, Book Depth, Book Variety). */
+  private readonly book = new BookChoice();
   /** The game rules the searches and the referee judge by, rebuilt when one of their options changes. */
   private rules: RuleConfig = DEFAULT_RULES;
   /** Picks among book moves (Book Variety); replaceable for tests. */
@@ -188,10 +184,25 @@ export class Engine {
       onChange: (file) => this.evaluation.setFile(file),
     });
     o.add({ name: 'Use NNUE', type: 'check', default: true, onChange: (on) => this.evaluation.setUseNnue(on) });
-    o.add({ name: 'OwnBook', type: 'check', default: false, onChange: (on) => ok(on ? this.bookStatus() : undefined) });
-    o.add({ name: 'BookFile', type: 'string', default: '', onChange: (file) => this.loadBookFile(file) });
-    o.add({ name: 'Book Depth', type: 'spin', default: 20, min: 0, max: 200 });
-    o.add({ name: 'Book Variety', type: 'spin', default: 100, min: 0, max: 100 });
+    const book = this.book;
+    o.add({ name: 'OwnBook', type: 'check', default: BOOK_DEFAULTS.ownBook, onChange: (on) => book.setOwnBook(on) });
+    o.add({ name: 'BookFile', type: 'string', default: '', onChange: (file) => book.setFile(file) });
+    o.add({
+      name: 'Book Depth',
+      type: 'spin',
+      default: BOOK_DEFAULTS.depth,
+      min: 0,
+      max: 200,
+      onChange: (moves) => book.setDepth(moves),
+    });
+    o.add({
+      name: 'Book Variety',
+      type: 'spin',
+      default: BOOK_DEFAULTS.variety,
+      min: 0,
+      max: 100,
+      onChange: (variety) => book.setVariety(variety),
+    });
     this.evaluation = new EvaluationChoice(DEFAULT_EVAL_FILE, (net) => this.networkSwitched(net));
     if (this.warmupWanted && searchUnavailable() === null) this.ensureWorker();
   }
@@ -240,85 +251,18 @@ export class Engine {
 
   // ---- Opening book ------------------------------------------------------------
 
-  /** The book in use: the file BookFile names, else Kirin's default book; null when there is none. */
-  private currentBook(): OpeningBook | null {
-    if (this.book !== undefined) return this.book;
-    const file = this.options.getString('BookFile');
-    if (file !== '') return this.book ?? null;
-    const bytes = readEmbeddedBook();
-    if (!bytes) {
-      this.bookProblem = 'this build has no default book';
-      this.book = null;
-      return null;
-    }
-    const r = OpeningBook.fromBytes(bytes, DEFAULT_BOOK_NAME);
-    this.book = r.ok ? r.value : null;
-    this.bookProblem = r.ok ? '' : r.error.message;
-    return this.book;
-  }
-
-  /** One line: the book in use, or why there is none. */
-  bookStatus(): string {
-    const book = this.currentBook();
-    if (book) return `opening book ${book.label()}`;
-    return `ERROR: no opening book (${this.bookProblem}); the engine plays without one`;
-  }
-
-  /**
-   * setoption BookFile: reads the file and plays from it; an empty value goes
-   * back to Kirin's default book. A file that cannot be read or is damaged is
-   * refused with its error (naming the byte offset) and the book in use stays.
-   */
-  private loadBookFile(file: string): OptionChange {
-    if (file === '') {
-      this.book = undefined;
-      return ok(this.bookStatus());
-    }
-    const bytes = readBookFile(file);
-    const r = bytes.ok ? OpeningBook.fromBytes(bytes.value, file) : bytes;
-    if (!r.ok) {
-      const current = this.book === undefined ? this.currentBook() : this.book;
-      return err('option-rejected', `${r.error.message}; the book stays: ${current ? current.label() : 'none'}`);
-    }
-    this.book = r.value;
-    this.bookProblem = '';
-    return ok(this.bookStatus());
-  }
-
   /**
    * Uses an opening book given as bytes (a page's fetch or file picker; the
    * BookFile option reads files). A damaged book is refused with its error and
    * the book in use stays.
    */
   loadBookBytes(bytes: Uint8Array, name: string): Result<string, BookLoadCode> {
-    const r = OpeningBook.fromBytes(bytes, name);
-    if (!r.ok) return r;
-    this.book = r.value;
-    this.bookProblem = '';
-    return ok(this.bookStatus());
+    return this.book.loadBytes(bytes, name);
   }
 
   /** The current position's book moves (whether or not OwnBook is on), heaviest first; none without a book. */
   bookMoves(): BookMove[] {
-    return this.currentBook()?.probe(this.pos) ?? [];
-  }
-
-  /**
-   * The book move a search with these limits plays at once, or null: OwnBook
-   * on, fewer than Book Depth moves of each side played since the game's
-   * first position (fewer at a weakened level: bookUseAtLevel), a `go` that
-   * wants a move (not infinite, ponder, mate or searchmoves), and a book move
-   * for the position (Book Variety picks).
-   */
-  private bookMoveFor(limits: SearchLimits): BookMove | null {
-    const o = this.options;
-    if (!o.getBool('OwnBook') || limits.infinite || limits.ponder || limits.mate !== undefined) return null;
-    if (limits.searchmoves?.length) return null;
-    // A weakened engine plays less of the book, and less of the masters' choice (bookUseAtLevel).
-    const level = new Skill(o.getNumber('Skill Level'), o.getBool('UCI_LimitStrength'), o.getNumber('UCI_Elo')).level;
-    const use = bookUseAtLevel(level, o.getNumber('Book Depth'), o.getNumber('Book Variety'));
-    if (this.pos.plies >= 2 * use.depth) return null;
-    return this.currentBook()?.choose(this.pos, use.variety, this.random, use.sharpness) ?? null;
+    return this.book.moves(this.pos);
   }
 
   // ---- Game state --------------------------------------------------------------
@@ -668,25 +612,12 @@ export class Engine {
    * `go` reaches it even while the `go` still waits behind earlier commands.
    */
   go(limits: SearchLimits, listener: SearchListener = {}, signals: Int32Array = newSignals()): Promise<SearchResult> {
-    const book = this.bookMoveFor(limits);
+    const o = this.options;
+    const level = new Skill(o.getNumber('Skill Level'), o.getBool('UCI_LimitStrength'), o.getNumber('UCI_Elo')).level;
+    const book = this.book.play(this.pos, limits, level, this.random);
     if (book) {
-      const name = (this.book as OpeningBook).name;
-      const score = book.games > 0 ? Math.round((100 * (book.wins + book.draws / 2)) / book.games) : 50;
-      listener.text?.(
-        `book move ${book.uci} from ${name} (weight ${Math.round(100 * book.share)}%, ${book.games} games, scored ${score}%)`,
-      );
-      // The reply the book expects, for a GUI that ponders.
-      const next = this.pos.clone();
-      next.doMove(book.move);
-      const reply = this.book?.probe(next)[0];
-      return Promise.resolve({
-        bestMove: book.move,
-        ponderMove: reply?.move ?? MOVE_NONE,
-        score: 0,
-        nodes: 0,
-        depth: 0,
-        book: true,
-      });
+      listener.text?.(book.text);
+      return Promise.resolve({ bestMove: book.move, ponderMove: book.reply, score: 0, nodes: 0, depth: 0, book: true });
     }
     const why = searchUnavailable();
     if (why !== null) return Promise.reject(new Error(why));
