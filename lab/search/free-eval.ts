@@ -25,12 +25,14 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
   BENCH_FENS,
+  DEFAULT_RULES,
   DEFAULT_SEARCH_OPTIONS,
   Position,
   REPETITION_RULES,
   Searcher,
   loadEmbeddedNetwork,
   loadEvalNetwork,
+  ruleConfigFrom,
   type EvalNetwork,
 } from '../../src/dev.js';
 import { commandSpec, exitWithError, isMain, scriptCommandLine } from '../../commands/lib.js';
@@ -97,7 +99,7 @@ export function searchPass(
   rule: string,
 ): Pass {
   searcher.begin(mode);
-  const options = { ...DEFAULT_SEARCH_OPTIONS, repetitionRule: rule };
+  const options = { ...DEFAULT_SEARCH_OPTIONS, rules: ruleConfigFrom({ ...DEFAULT_RULES, repetitionRule: rule }) };
   const io = { signals: new Int32Array(new SharedArrayBuffer(8)), info() {}, text() {}, silent: true };
   const perPosition: number[] = [];
   let ms = 0;
@@ -146,7 +148,7 @@ async function main(): Promise<void> {
   const depth = cl.integer('depth', 11, { min: 1, max: 30 });
   const rounds = cl.integer('rounds', 2, { min: 1, max: 50 });
   const hash = cl.integer('hash', 16, { min: 1, max: 4096 });
-  const rule = cl.string('rule', DEFAULT_SEARCH_OPTIONS.repetitionRule);
+  const rule = cl.string('rule', DEFAULT_RULES.repetitionRule);
   if (!(REPETITION_RULES as readonly string[]).includes(rule))
     exitWithError('free-eval', `--rule: unknown rule '${rule}'\n${USAGE}`, 2);
   const nativePath = cl.string('native', '');

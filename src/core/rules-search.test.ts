@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
+import { DEFAULT_RULES, ruleConfigFrom } from './rules.js';
 import { Searcher } from '../search/search.js';
 import { defaultOptions, play, recordingIO } from '../../test/support/fixtures.js';
 import { VALUE_MATE_IN_MAX_PLY, moveToUci } from './types.js';
@@ -18,7 +19,7 @@ function search(fen: string, moves: string, rule: string, depth: number) {
   const r = searcher.search(
     pos,
     { depth, startTime: performance.now() },
-    defaultOptions({ repetitionRule: rule }),
+    defaultOptions({ rules: ruleConfigFrom({ ...DEFAULT_RULES, repetitionRule: rule }) }),
     recordingIO(),
   );
   return { move: moveToUci(r.bestMove), score: r.score };

@@ -2,50 +2,29 @@
 // search thread. The UCI text protocol (src/protocol/uci.ts) and the library API
 // (src/index.ts) are thin layers over this class.
 
-import { OpeningBook, bookUseAtLevel, type BookMove } from '../book/book.js';
-import { readBookFile, readEmbeddedBook } from '#platform/book-files';
+import type { BookMove } from '../book/book.js';
 import type { BookLoadCode } from '../book/format.js';
 import { START_FEN, type FenErrorCode } from '../core/fen.js';
 import { Position } from '../core/position.js';
-import { err, ok, type Result } from '../core/result.js';
-import { DRAW_RULES, REPETITION_RULES, ruleConfigFrom, type RuleConfig } from '../core/rules.js';
-import { MOVE_NONE, moveToUci, type Move } from '../core/types.js';
+import { ok, type Result } from '../core/result.js';
+import { DEFAULT_RULES, DRAW_RULES, REPETITION_RULES, ruleConfigFrom, type RuleConfig } from '../core/rules.js';
+import { moveToUci, type Move } from '../core/types.js';
 import { playUciMoves, type MoveErrorCode } from '../core/ucimove.js';
 import { ACCEPTED, Options, type OptionChange } from './options.js';
 import { WARMUP_EXTRA_NODES } from '#platform/search-thread';
 import { startSearchThread, takePrestartedSearchThread, type SearchThread } from './prestart.js';
-import {
-  CLASSICAL_WIN_RATE,
-  PIKAFISH_WIN_RATE,
-  SCORE_TYPES,
-  type ScoreType,
-  type WinRateModel,
-} from '../eval/score.js';
+import { SCORE_TYPES, type ScoreType, type WinRateModel } from '../eval/score.js';
 import type { FromWorker, ToWorker, Warmup } from '../search/worker.js';
 import type { SearchInfo, SearchLimits, SearchOptions, SearchResult, StaticEvaluation } from '../search/types.js';
-import {
-  evalNetworkFromBytes,
-  isKirinNetwork,
-  loadEmbeddedNetwork,
-  loadEvalNetwork,
-  networkEvaluator,
-  networkHandle,
-  traceNetwork,
-  type EvalNetwork,
-  type EvalNetworkCode,
-  type NetworkEvaluator,
-} from '../eval/networks.js';
-import { traceClassical } from '../eval/evaluate.js';
+import { networkHandle, type EvalNetwork, type EvalNetworkCode } from '../eval/networks.js';
 import { TranspositionTable } from '../search/tt.js';
 import { touchInSlices } from '../search/pages.js';
 import { MAX_THREADS, SharedSearch } from '../search/threads.js';
 import { Skill } from '../search/skill.js';
+import { BOOK_DEFAULTS, BookChoice } from './book-choice.js';
+import { DEFAULT_EVAL_FILE, EvaluationChoice } from './evaluation.js';
 
 const MAX_HASH_MB = 65536;
-/** Pikafish's default network file name (evaluate.h). */
-const DEFAULT_EVAL_FILE = 'pikafish.nnue';
-/** The name Kirin's default opening book goes by (BookFile empty). */
-const DEFAULT_BOOK_NAME = 'kirin.book';
 
 export interface EngineConfig {
   /**
@@ -128,51 +107,26 @@ export class Engine {
   private readyWaiters = 0;
   /** Messages the engine wants shown (e.g. a failed hash allocation). */
   onMessage: (line: string) => void = () => {};
-  /** The network that plays (null: the classical evaluation). Shared with the search threads. */
-  private network: EvalNetwork | null = null;
-  /** This thread's evaluator for `eval` (work slot 0). */
-  private evaluator: NetworkEvaluator | null = null;
-  /** The network EvalFile loaded (null: none - not found, or EvalFile empty). */
-  private fileNetwork: EvalNetwork | null = null;
-  /** Why EvalFile gave no network (for the status line). */
-  private fileNote = '';
-  /** The error of a default EvalFile that was found but could not be used at start-up. */
-  private fileError = '';
-  /** Kirin's embedded network: undefined until first needed, null when this build has none. */
-  private embedded: EvalNetwork | null | undefined = undefined;
-  /** One line saying which evaluation plays and why (shown on uci/isready). */
-  private evalStatus = '';
-  /** The opening book BookFile names (undefined: not read yet; null: none could be had). */
-  private book: OpeningBook | null | undefined = undefined;
-  /** Why there is no book (when `book` is null). */
-  private bookProblem = '';
+  /** The evaluation that plays (EvalFile, Use NNUE); its network is shared with the search threads. */
+  private readonly evaluation: EvaluationChoice;
+  /** The opening book and when it plays (BookFile, OwnBook, Book Depth, Book Variety). */
+  private readonly book = new BookChoice();
+  /** The game rules the searches and the referee judge by, rebuilt when one of their options changes. */
+  private rules: RuleConfig = DEFAULT_RULES;
   /** Picks among book moves (Book Variety); replaceable for tests. */
   random: () => number = Math.random;
 
   constructor(config: EngineConfig = {}) {
     this.warmupWanted = config.warmup ?? false;
     const o = this.options;
-    o.add({
-      name: 'Hash',
-      type: 'spin',
-      default: 16,
-      min: 1,
-      max: MAX_HASH_MB,
-      onChange: (v) => {
-        this.resizeHash(v as number);
-        return ACCEPTED;
-      },
-    });
+    o.add({ name: 'Hash', type: 'spin', default: 16, min: 1, max: MAX_HASH_MB, onChange: (mb) => this.resizeHash(mb) });
     o.add({
       name: 'Threads',
       type: 'spin',
       default: 1,
       min: 1,
       max: MAX_THREADS,
-      onChange: (v) => {
-        this.resizeThreads(v as number);
-        return ACCEPTED;
-      },
+      onChange: (n) => this.resizeThreads(n),
     });
     o.add({
       name: 'Clear Hash',
@@ -190,101 +144,76 @@ export class Engine {
     o.add({ name: 'Move Overhead', type: 'spin', default: 10, min: 0, max: 5000 });
     o.add({ name: 'nodestime', type: 'spin', default: 0, min: 0, max: 10000 });
     o.add({ name: 'UCI_ShowWDL', type: 'check', default: false });
-    o.add({ name: 'Rule60MaxPly', type: 'spin', default: 120, min: 0, max: 120 });
-    o.add({ name: 'Mate Threat Depth', type: 'spin', default: 0, min: 0, max: 10 });
-    o.add({ name: 'Repetition Rule', type: 'combo', default: 'AsianRule', vars: REPETITION_RULES });
-    o.add({ name: 'DrawRule', type: 'combo', default: 'None', vars: DRAW_RULES });
+    const rules = DEFAULT_RULES;
+    o.add({
+      name: 'Rule60MaxPly',
+      type: 'spin',
+      default: rules.rule60MaxPly,
+      min: 0,
+      max: 120,
+      onChange: (plies) => this.changeRules({ rule60MaxPly: plies }),
+    });
+    o.add({
+      name: 'Mate Threat Depth',
+      type: 'spin',
+      default: rules.mateThreatDepth,
+      min: 0,
+      max: 10,
+      onChange: (moves) => this.changeRules({ mateThreatDepth: moves }),
+    });
+    o.add({
+      name: 'Repetition Rule',
+      type: 'combo',
+      default: rules.repetitionRule,
+      vars: REPETITION_RULES,
+      onChange: (rule) => this.changeRules({ repetitionRule: rule }),
+    });
+    o.add({
+      name: 'DrawRule',
+      type: 'combo',
+      default: rules.drawRule,
+      vars: DRAW_RULES,
+      onChange: (rule) => this.changeRules({ drawRule: rule }),
+    });
     o.add({ name: 'ScoreType', type: 'combo', default: 'PawnValueNormalized', vars: SCORE_TYPES });
     o.add({ name: 'LU_Output', type: 'check', default: true });
     o.add({
       name: 'EvalFile',
       type: 'string',
       default: DEFAULT_EVAL_FILE,
-      onChange: (v) => this.loadNetwork(String(v)),
+      onChange: (file) => this.evaluation.setFile(file),
     });
-    o.add({ name: 'Use NNUE', type: 'check', default: true, onChange: () => ok(this.selectEvaluation()) });
-    o.add({ name: 'OwnBook', type: 'check', default: false, onChange: (v) => ok(v ? this.bookStatus() : undefined) });
-    o.add({ name: 'BookFile', type: 'string', default: '', onChange: (v) => this.loadBookFile(String(v)) });
-    o.add({ name: 'Book Depth', type: 'spin', default: 20, min: 0, max: 200 });
-    o.add({ name: 'Book Variety', type: 'spin', default: 100, min: 0, max: 100 });
-    this.loadInitialNetwork(DEFAULT_EVAL_FILE);
+    o.add({ name: 'Use NNUE', type: 'check', default: true, onChange: (on) => this.evaluation.setUseNnue(on) });
+    const book = this.book;
+    o.add({ name: 'OwnBook', type: 'check', default: BOOK_DEFAULTS.ownBook, onChange: (on) => book.setOwnBook(on) });
+    o.add({ name: 'BookFile', type: 'string', default: '', onChange: (file) => book.setFile(file) });
+    o.add({
+      name: 'Book Depth',
+      type: 'spin',
+      default: BOOK_DEFAULTS.depth,
+      min: 0,
+      max: 200,
+      onChange: (moves) => book.setDepth(moves),
+    });
+    o.add({
+      name: 'Book Variety',
+      type: 'spin',
+      default: BOOK_DEFAULTS.variety,
+      min: 0,
+      max: 100,
+      onChange: (variety) => book.setVariety(variety),
+    });
+    this.evaluation = new EvaluationChoice(DEFAULT_EVAL_FILE, (net) => this.networkSwitched(net));
     if (this.warmupWanted && searchUnavailable() === null) this.ensureWorker();
   }
 
   // ---- Evaluation ----------------------------------------------------------------
 
-  /**
-   * At start-up: the network EvalFile names if it is found, else Kirin's
-   * embedded network, else the classical evaluation; said once on uci/isready.
-   */
-  private loadInitialNetwork(file: string): void {
-    const r = loadEvalNetwork(file);
-    if (r.ok) this.fileNetwork = r.value;
-    else if (r.error.code === 'not-found') this.fileNote = `no ${file} found`;
-    else {
-      this.fileError = r.error.message;
-      this.fileNote = `${file} is not used: ${r.error.message}`;
-    }
-    this.selectEvaluation();
-  }
-
-  /** Kirin's embedded network (read once), or null when this build has none. */
-  private embeddedNetwork(): EvalNetwork | null {
-    if (this.embedded === undefined) {
-      const r = loadEmbeddedNetwork();
-      this.embedded = r?.ok ? r.value : null;
-      if (r && !r.ok) this.fileNote += `; the embedded network is damaged (${r.error.message})`;
-    }
-    return this.embedded;
-  }
-
-  /**
-   * Chooses the evaluation that plays: none when Use NNUE is off (classical),
-   * else the EvalFile network, else the embedded network, else classical.
-   */
-  private selectEvaluation(): string {
-    const useNnue = this.options.getBool('Use NNUE');
-    const net = useNnue ? (this.fileNetwork ?? this.embeddedNetwork()) : null;
-    if (net !== this.network) {
-      this.network = net;
-      this.evaluator = net ? networkEvaluator(net, 0) : null;
-      net?.ensureSlots(this.options.getNumber('Threads') + 1);
-      for (const w of this.workers)
-        w.postMessage({ type: 'net', net: net ? networkHandle(net) : null } satisfies ToWorker);
-    }
-    const note = this.fileNote ? ` (${this.fileNote})` : '';
-    if (!useNnue) this.evalStatus = 'classical evaluation (Use NNUE is off)';
-    else if (net && net === this.fileNetwork) this.evalStatus = `NNUE evaluation using ${net.label()}`;
-    else if (net) this.evalStatus = `NNUE evaluation using Kirin's embedded network ${net.label()}${note}`;
-    else if (this.fileError) this.evalStatus = `ERROR: ${this.fileError}; the classical evaluation plays`;
-    else if (this.fileNote === 'EvalFile is empty') this.evalStatus = 'classical evaluation (EvalFile is empty)';
-    else
-      this.evalStatus = `classical evaluation: no network found (${DEFAULT_EVAL_FILE}; see "Using the official network" in the README)`;
-    return this.evalStatus;
-  }
-
-  /**
-   * setoption EvalFile: loads the file and switches to it; an empty value drops
-   * the file (the embedded network plays). A file that cannot be used is
-   * refused with its error and the evaluation in use stays.
-   */
-  private loadNetwork(file: string): OptionChange {
-    this.fileError = '';
-    if (file === '') {
-      this.fileNetwork = null;
-      this.fileNote = 'EvalFile is empty';
-      return ok(this.selectEvaluation());
-    }
-    const r = loadEvalNetwork(file);
-    if (!r.ok) {
-      // A GUI that sends every option back with its default value (XBoard via
-      // uci2wb does) changes nothing here: the evaluation that played plays on.
-      if (r.error.code === 'not-found' && file === DEFAULT_EVAL_FILE && !this.fileNetwork) return ok(this.evalStatus);
-      return err('option-rejected', `${r.error.message}; the evaluation stays: ${this.evaluationName()}`);
-    }
-    this.fileNetwork = r.value;
-    this.fileNote = '';
-    return ok(this.selectEvaluation());
+  /** The evaluation that plays changed: every search thread (and its work slot) gets the network. */
+  private networkSwitched(net: EvalNetwork | null): void {
+    net?.ensureSlots(this.options.getNumber('Threads') + 1);
+    for (const w of this.workers)
+      w.postMessage({ type: 'net', net: net ? networkHandle(net) : null } satisfies ToWorker);
   }
 
   /**
@@ -293,16 +222,12 @@ export class Engine {
    * used is refused with its error and the evaluation in use stays.
    */
   loadNetworkBytes(bytes: Uint8Array, name: string): Result<string, EvalNetworkCode> {
-    const r = evalNetworkFromBytes(bytes, name);
-    if (!r.ok) return r;
-    this.fileNetwork = r.value;
-    this.fileNote = this.fileError = '';
-    return ok(this.selectEvaluation());
+    return this.evaluation.loadBytes(bytes, name);
   }
 
   /** Which evaluation plays, with the network file and its description. */
   evaluationName(): string {
-    return this.network ? `NNUE ${this.network.label()}, ${this.evaluator?.kernels.name} kernels` : 'classical';
+    return this.evaluation.name();
   }
 
   /**
@@ -311,67 +236,20 @@ export class Engine {
    * (score.ts). Output only: the search never converts scores.
    */
   winRateModel(): WinRateModel {
-    // Kirin's networks learn scores on the classical evaluation's scale.
-    return this.network && !isKirinNetwork(this.network) ? PIKAFISH_WIN_RATE : CLASSICAL_WIN_RATE;
+    return this.evaluation.winRateModel();
   }
 
   /** The line shown on uci/isready: which evaluation plays, or why the classical one does. */
   evaluationStatus(): string {
-    return this.evalStatus;
+    return this.evaluation.status();
   }
 
   /** The evaluation trace of the current position (`eval`). */
   traceEval(): string {
-    if (!this.network || !this.evaluator) return traceClassical(this.pos);
-    return traceNetwork(this.pos, this.evaluator);
+    return this.evaluation.trace(this.pos);
   }
 
   // ---- Opening book ------------------------------------------------------------
-
-  /** The book in use: the file BookFile names, else Kirin's default book; null when there is none. */
-  private currentBook(): OpeningBook | null {
-    if (this.book !== undefined) return this.book;
-    const file = this.options.getString('BookFile');
-    if (file !== '') return this.book ?? null;
-    const bytes = readEmbeddedBook();
-    if (!bytes) {
-      this.bookProblem = 'this build has no default book';
-      this.book = null;
-      return null;
-    }
-    const r = OpeningBook.fromBytes(bytes, DEFAULT_BOOK_NAME);
-    this.book = r.ok ? r.value : null;
-    this.bookProblem = r.ok ? '' : r.error.message;
-    return this.book;
-  }
-
-  /** One line: the book in use, or why there is none. */
-  bookStatus(): string {
-    const book = this.currentBook();
-    if (book) return `opening book ${book.label()}`;
-    return `ERROR: no opening book (${this.bookProblem}); the engine plays without one`;
-  }
-
-  /**
-   * setoption BookFile: reads the file and plays from it; an empty value goes
-   * back to Kirin's default book. A file that cannot be read or is damaged is
-   * refused with its error (naming the byte offset) and the book in use stays.
-   */
-  private loadBookFile(file: string): OptionChange {
-    if (file === '') {
-      this.book = undefined;
-      return ok(this.bookStatus());
-    }
-    const bytes = readBookFile(file);
-    const r = bytes.ok ? OpeningBook.fromBytes(bytes.value, file) : bytes;
-    if (!r.ok) {
-      const current = this.book === undefined ? this.currentBook() : this.book;
-      return err('option-rejected', `${r.error.message}; the book stays: ${current ? current.label() : 'none'}`);
-    }
-    this.book = r.value;
-    this.bookProblem = '';
-    return ok(this.bookStatus());
-  }
 
   /**
    * Uses an opening book given as bytes (a page's fetch or file picker; the
@@ -379,34 +257,12 @@ export class Engine {
    * the book in use stays.
    */
   loadBookBytes(bytes: Uint8Array, name: string): Result<string, BookLoadCode> {
-    const r = OpeningBook.fromBytes(bytes, name);
-    if (!r.ok) return r;
-    this.book = r.value;
-    this.bookProblem = '';
-    return ok(this.bookStatus());
+    return this.book.loadBytes(bytes, name);
   }
 
   /** The current position's book moves (whether or not OwnBook is on), heaviest first; none without a book. */
   bookMoves(): BookMove[] {
-    return this.currentBook()?.probe(this.pos) ?? [];
-  }
-
-  /**
-   * The book move a search with these limits plays at once, or null: OwnBook
-   * on, fewer than Book Depth moves of each side played since the game's
-   * first position (fewer at a weakened level: bookUseAtLevel), a `go` that
-   * wants a move (not infinite, ponder, mate or searchmoves), and a book move
-   * for the position (Book Variety picks).
-   */
-  private bookMoveFor(limits: SearchLimits): BookMove | null {
-    const o = this.options;
-    if (!o.getBool('OwnBook') || limits.infinite || limits.ponder || limits.mate !== undefined) return null;
-    if (limits.searchmoves?.length) return null;
-    // A weakened engine plays less of the book, and less of the masters' choice (bookUseAtLevel).
-    const level = new Skill(o.getNumber('Skill Level'), o.getBool('UCI_LimitStrength'), o.getNumber('UCI_Elo')).level;
-    const use = bookUseAtLevel(level, o.getNumber('Book Depth'), o.getNumber('Book Variety'));
-    if (this.pos.plies >= 2 * use.depth) return null;
-    return this.currentBook()?.choose(this.pos, use.variety, this.random, use.sharpness) ?? null;
+    return this.book.moves(this.pos);
   }
 
   // ---- Game state --------------------------------------------------------------
@@ -443,34 +299,44 @@ export class Engine {
     return { startFen: this.startFen, moves: this.moves.map(moveToUci) };
   }
 
+  /**
+   * The game rules (Repetition Rule, DrawRule, Rule60MaxPly, Mate Threat
+   * Depth): one frozen object, replaced exactly when one of those options
+   * changes; every search is handed it.
+   */
   ruleConfig(): RuleConfig {
-    const o = this.options;
-    return ruleConfigFrom({
-      repetitionRule: o.getString('Repetition Rule'),
-      drawRule: o.getString('DrawRule'),
-      rule60MaxPly: o.getNumber('Rule60MaxPly'),
-      mateThreatDepth: o.getNumber('Mate Threat Depth'),
-    });
+    return this.rules;
+  }
+
+  /** One of the rule options changed: the rules are built anew (the same object when nothing differs). */
+  private changeRules(change: {
+    repetitionRule?: string;
+    drawRule?: string;
+    rule60MaxPly?: number;
+    mateThreatDepth?: number;
+  }): OptionChange {
+    const next = ruleConfigFrom({ ...this.rules, ...change });
+    const same = (Object.keys(next) as (keyof RuleConfig)[]).every((k) => next[k] === this.rules[k]);
+    if (!same) this.rules = Object.freeze(next);
+    return ACCEPTED;
   }
 
   scoreType(): ScoreType {
     return this.options.getString('ScoreType') as ScoreType;
   }
 
+  /** What the searches read of the options (the shape of DEFAULT_SEARCH_OPTIONS, key for key). */
   searchOptions(): SearchOptions {
     const o = this.options;
     return {
       multiPV: o.getNumber('MultiPV'),
       moveOverhead: o.getNumber('Move Overhead'),
       nodestime: o.getNumber('nodestime'),
-      rule60MaxPly: o.getNumber('Rule60MaxPly'),
       skillLevel: o.getNumber('Skill Level'),
       limitStrength: o.getBool('UCI_LimitStrength'),
       elo: o.getNumber('UCI_Elo'),
-      repetitionRule: o.getString('Repetition Rule'),
-      drawRule: o.getString('DrawRule'),
-      mateThreatDepth: o.getNumber('Mate Threat Depth'),
-      threads: this.options.getNumber('Threads'),
+      rules: this.rules,
+      threads: o.getNumber('Threads'),
       ponder: o.getBool('Ponder'),
     };
   }
@@ -491,7 +357,8 @@ export class Engine {
     if (warmup) {
       const table = this.tableBuffer();
       const tt = index === 0 && this.ttFresh ? table : undefined;
-      const net = this.network ? networkHandle(this.network) : null;
+      const network = this.evaluation.network();
+      const net = network ? networkHandle(network) : null;
       start = { abort: this.warmupAbort.buffer as SharedArrayBuffer, tt, net, extraNodes: WARMUP_EXTRA_NODES };
     }
     // Thread 0 always gets a 'start' (it answers 'ready'); a helper only to warm up.
@@ -520,10 +387,13 @@ export class Engine {
     if (this.readyPending.delete(w) && this.readyPending.size === 0) this.readyResolve();
   }
 
-  /** The shared table of the current Hash size (allocated at the first need; 16 MB when the size cannot be had). */
+  /** The shared table (allocated at the first need, of the Hash size). */
   private tableBuffer(): ArrayBufferLike {
-    if (this.ttBuffer) return this.ttBuffer;
-    const mb = this.options.getNumber('Hash');
+    return this.ttBuffer ?? this.allocateTable(this.options.getNumber('Hash'));
+  }
+
+  /** A new shared table of `mb` MB (16 MB when that size cannot be had), empty, brought into memory before ready() settles. */
+  private allocateTable(mb: number): ArrayBufferLike {
     this.ttFresh = true;
     let buffer: ArrayBufferLike;
     try {
@@ -546,12 +416,12 @@ export class Engine {
   }
 
   /** setoption Hash: a new shared table for every thread (each takes it after its current search). */
-  private resizeHash(mb: number): void {
-    void mb;
+  private resizeHash(mb: number): OptionChange {
     this.ttBuffer = null;
-    if (!this.workers.length) return;
-    const buffer = this.tableBuffer();
+    if (!this.workers.length) return ACCEPTED; // allocated with the first search thread
+    const buffer = this.allocateTable(mb);
     for (const w of this.workers) w.postMessage({ type: 'tt', buffer } satisfies ToWorker);
+    return ACCEPTED;
   }
 
   /**
@@ -559,9 +429,9 @@ export class Engine {
    * progress keeps its threads; later searches use the new count. Retired
    * threads end once no search runs.
    */
-  private resizeThreads(n: number): void {
-    if (!this.workers.length) return; // the pool starts with the first search
-    this.network?.ensureSlots(n + 1);
+  private resizeThreads(n: number): OptionChange {
+    if (!this.workers.length) return ACCEPTED; // the pool starts with the first search
+    this.evaluation.network()?.ensureSlots(n + 1);
     // New helpers warm up (and isready waits for them) while no search has begun.
     const early = !this.searched && Atomics.load(this.warmupAbort, 0) === 0;
     while (this.workers.length < n) this.spawnWorker(this.workers.length, early);
@@ -571,6 +441,7 @@ export class Engine {
         for (const w of retired) void w.terminate();
       });
     }
+    return ACCEPTED;
   }
 
   /** Starts search thread `index` with the current table and network. */
@@ -623,7 +494,8 @@ export class Engine {
     this.workers[index] = w;
     // Bring the new thread up to date: the shared table, the network.
     w.postMessage({ type: 'tt', buffer: this.tableBuffer() } satisfies ToWorker);
-    if (this.network) w.postMessage({ type: 'net', net: networkHandle(this.network) } satisfies ToWorker);
+    const network = this.evaluation.network();
+    if (network) w.postMessage({ type: 'net', net: networkHandle(network) } satisfies ToWorker);
     return w;
   }
 
@@ -643,7 +515,7 @@ export class Engine {
     this.readySettled = true;
     this.armReady();
     const n = this.options.getNumber('Threads');
-    this.network?.ensureSlots(n + 1);
+    this.evaluation.network()?.ensureSlots(n + 1);
     const w = this.spawnWorker(0);
     for (let i = 1; i < n; i++) this.spawnWorker(i, true);
     return w;
@@ -740,25 +612,12 @@ export class Engine {
    * `go` reaches it even while the `go` still waits behind earlier commands.
    */
   go(limits: SearchLimits, listener: SearchListener = {}, signals: Int32Array = newSignals()): Promise<SearchResult> {
-    const book = this.bookMoveFor(limits);
+    const o = this.options;
+    const level = new Skill(o.getNumber('Skill Level'), o.getBool('UCI_LimitStrength'), o.getNumber('UCI_Elo')).level;
+    const book = this.book.play(this.pos, limits, level, this.random);
     if (book) {
-      const name = (this.book as OpeningBook).name;
-      const score = book.games > 0 ? Math.round((100 * (book.wins + book.draws / 2)) / book.games) : 50;
-      listener.text?.(
-        `book move ${book.uci} from ${name} (weight ${Math.round(100 * book.share)}%, ${book.games} games, scored ${score}%)`,
-      );
-      // The reply the book expects, for a GUI that ponders.
-      const next = this.pos.clone();
-      next.doMove(book.move);
-      const reply = this.book?.probe(next)[0];
-      return Promise.resolve({
-        bestMove: book.move,
-        ponderMove: reply?.move ?? MOVE_NONE,
-        score: 0,
-        nodes: 0,
-        depth: 0,
-        book: true,
-      });
+      listener.text?.(book.text);
+      return Promise.resolve({ bestMove: book.move, ponderMove: book.reply, score: 0, nodes: 0, depth: 0, book: true });
     }
     const why = searchUnavailable();
     if (why !== null) return Promise.reject(new Error(why));

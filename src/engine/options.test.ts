@@ -116,3 +116,33 @@ test('a name or value with a control character is refused whole: nothing changes
   assert.deepEqual(changes, []);
   assert.equal(o.set('Debug Log File', 'ok.log').ok, true, 'plain text still goes through');
 });
+
+test('each handler gets the value typed by its kind: number, boolean, the combo name as listed, text', () => {
+  const got: unknown[] = [];
+  const o = new Options()
+    .add({ name: 'Depth', type: 'spin', default: 1, min: -5, max: 50, onChange: (n) => keep(n + 1) })
+    .add({ name: 'On', type: 'check', default: false, onChange: (b) => keep(!b) })
+    .add({ name: 'Rule', type: 'combo', default: 'AsianRule', vars: ['AsianRule', 'SkyRule'], onChange: keep })
+    .add({ name: 'File', type: 'string', default: 'x', onChange: keep });
+  function keep(v: unknown) {
+    got.push(v);
+    return ACCEPTED;
+  }
+  assert.ok(o.set('Depth', ' +7 ').ok);
+  assert.ok(o.set('Depth', '-3').ok);
+  assert.ok(o.set('On', 'TRUE').ok);
+  assert.ok(o.set('Rule', 'skyrule').ok);
+  assert.ok(o.set('File', '<empty>').ok);
+  assert.ok(o.set('File', ' a b ').ok);
+  assert.deepEqual(got, [8, -2, false, 'SkyRule', '', ' a b ']);
+  assert.equal(o.getNumber('Depth'), -3);
+  assert.equal(o.getBool('On'), true);
+});
+
+test('a refused button says why without a value to keep', () => {
+  const o = new Options().add({ name: 'Clear', type: 'button', onChange: () => err('option-rejected', 'busy') });
+  assert.deepEqual(o.set('Clear', undefined), {
+    ok: false,
+    error: { code: 'option-rejected', message: 'Clear: busy' },
+  });
+});

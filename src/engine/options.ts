@@ -9,20 +9,31 @@ import { err, ok, type Result } from '../core/result.js';
 export type OptionType = 'check' | 'spin' | 'combo' | 'button' | 'string';
 export type OptionValue = boolean | number | string;
 
-export interface OptionDef {
-  name: string;
-  type: OptionType;
-  default?: OptionValue;
-  min?: number;
-  max?: number;
-  vars?: readonly string[];
-  /**
-   * Runs after the value changed (and for buttons when pressed): accepts the
-   * value (with a message for the user, or none) or refuses it with the reason,
-   * and the option keeps its previous value.
-   */
-  onChange?: (value: OptionValue) => OptionChange;
-}
+/**
+ * One option: its kind, default and range, and the handler that runs after the
+ * value changed (for a button: when pressed) with the value typed by its kind.
+ * A handler accepts the value (with a message for the user, or none) or refuses
+ * it with the reason, and the option keeps its previous value.
+ */
+export type OptionDef =
+  | { name: string; type: 'check'; default: boolean; onChange?: (value: boolean) => OptionChange }
+  | {
+      name: string;
+      type: 'spin';
+      default: number;
+      min: number;
+      max: number;
+      onChange?: (value: number) => OptionChange;
+    }
+  | {
+      name: string;
+      type: 'combo';
+      default: string;
+      vars: readonly string[];
+      onChange?: (value: string) => OptionChange;
+    }
+  | { name: string; type: 'string'; default: string; onChange?: (value: string) => OptionChange }
+  | { name: string; type: 'button'; onChange: () => OptionChange };
 
 /** A handler's verdict on a new value: accepted (an optional message for the user) or refused (why). */
 export type OptionChange = Result<string | undefined, 'option-rejected'>;
@@ -30,9 +41,7 @@ export type OptionChange = Result<string | undefined, 'option-rejected'>;
 /** A change accepted with nothing to say. */
 export const ACCEPTED: OptionChange = ok(undefined);
 
-interface Option extends OptionDef {
-  value: OptionValue;
-}
+type Option = OptionDef & { value: OptionValue };
 
 /** Why a value was rejected. */
 export type OptionErrorCode = 'option-unknown' | 'option-value' | 'option-range' | 'option-rejected' | 'command-text';
@@ -55,10 +64,8 @@ export class Options {
   private readonly order: Option[] = [];
 
   add(def: OptionDef): this {
-    const opt: Option = {
-      ...def,
-      value: def.default ?? (def.type === 'check' ? false : def.type === 'string' ? '' : 0),
-    };
+    // A button has no value; `false` keeps every value a plain primitive.
+    const opt: Option = { ...def, value: def.type === 'button' ? false : def.default };
     this.byKey.set(def.name.toLowerCase(), opt);
     this.order.push(opt);
     return this;
@@ -87,6 +94,7 @@ export class Options {
   /**
    * Sets an option from protocol text; `value` is undefined for buttons. A name
    * or value with a control character is refused (src/core/command-text.ts).
+   * The text is parsed by the option's kind and its handler gets the typed value.
    */
   set(name: string, value: string | undefined): SetResult {
     const text = checkCommandFields([
@@ -96,17 +104,14 @@ export class Options {
     if (!text.ok) return text;
     const o = this.byKey.get(name.trim().toLowerCase());
     if (!o) return err('option-unknown', `No such option: ${name}`);
-    let v: OptionValue;
     switch (o.type) {
       case 'button':
-        v = true;
-        break;
+        return settled(o, o.onChange());
       case 'check': {
         const t = (value ?? '').trim().toLowerCase();
         if (t !== 'true' && t !== 'false')
           return err('option-value', `${o.name} must be true or false, got '${value ?? ''}'; keeping ${o.value}`);
-        v = t === 'true';
-        break;
+        return assign(o, t === 'true', o.onChange);
       }
       case 'spin': {
         const t = (value ?? '').trim();
@@ -116,42 +121,55 @@ export class Options {
             `${o.name} must be an integer in ${o.min}..${o.max}, got '${t}'; keeping ${o.value}`,
           );
         const n = Number(t);
-        if (n < (o.min as number) || n > (o.max as number)) {
+        if (n < o.min || n > o.max) {
           return err('option-range', `${o.name} value ${n} is out of range ${o.min}..${o.max}; keeping ${o.value}`);
         }
-        v = n;
-        break;
+        return assign(o, n, o.onChange);
       }
       case 'combo': {
         const t = (value ?? '').trim().toLowerCase();
-        const match = o.vars?.find((x) => x.toLowerCase() === t);
+        const match = o.vars.find((x) => x.toLowerCase() === t);
         if (match === undefined)
           return err(
             'option-value',
-            `${o.name} must be one of ${o.vars?.join(', ')}, got '${value ?? ''}'; keeping ${o.value}`,
+            `${o.name} must be one of ${o.vars.join(', ')}, got '${value ?? ''}'; keeping ${o.value}`,
           );
-        v = match;
-        break;
+        return assign(o, match, o.onChange);
       }
       case 'string':
-        v = value === undefined || value === '<empty>' ? '' : value;
-        break;
+        return assign(o, value === undefined || value === '<empty>' ? '' : value, o.onChange);
     }
-    const previous = o.value;
-    if (o.type !== 'button') o.value = v;
-    const change = o.onChange?.(v) ?? ACCEPTED;
-    if (!change.ok) {
-      o.value = previous;
-      return err(
-        'option-rejected',
-        `${o.name}: ${change.error.message}; keeping ${previous === '' ? '<empty>' : previous}`,
-      );
-    }
-    return ok(change.value ? { message: change.value } : {});
   }
 
   /** The options in the order they were added (definitions, not values). */
   list(): OptionInfo[] {
-    return this.order.map(({ name, type, default: d, min, max, vars }) => ({ name, type, default: d, min, max, vars }));
+    return this.order.map((o) => ({
+      name: o.name,
+      type: o.type,
+      default: o.type === 'button' ? undefined : o.default,
+      min: o.type === 'spin' ? o.min : undefined,
+      max: o.type === 'spin' ? o.max : undefined,
+      vars: o.type === 'combo' ? o.vars : undefined,
+    }));
   }
+}
+
+/** Stores `value` and runs the handler with it; a refusal puts the previous value back. */
+function assign<T extends OptionValue>(
+  o: Option,
+  value: T,
+  onChange: ((value: T) => OptionChange) | undefined,
+): SetResult {
+  const previous = o.value;
+  o.value = value;
+  const change = onChange?.(value) ?? ACCEPTED;
+  if (!change.ok) o.value = previous;
+  return settled(o, change, previous);
+}
+
+/** The result of `set` from a handler's verdict (`kept`: the value a refusal keeps; none for a button). */
+function settled(o: Option, change: OptionChange, kept?: OptionValue): SetResult {
+  if (change.ok) return ok(change.value ? { message: change.value } : {});
+  const keeping = kept === undefined ? '' : `; keeping ${kept === '' ? '<empty>' : kept}`;
+  return err('option-rejected', `${o.name}: ${change.error.message}${keeping}`);
 }

@@ -4,6 +4,7 @@ import { Worker } from 'node:worker_threads';
 import { START_FEN } from '../core/fen.js';
 import { legalMoves } from '../core/movegen.js';
 import { Position } from '../core/position.js';
+import { DEFAULT_RULES } from '../core/rules.js';
 import { MOVE_NONE, VALUE_MATE, mateIn, moveToUci, type Move } from '../core/types.js';
 import { BENCH_FENS } from '../protocol/benchpositions.js';
 import { Histories, PIECE_TO } from './history.js';
@@ -405,7 +406,7 @@ test('the 60-move counter changes the result and the TT does not leak across cou
     searcher.search(
       new Position(fen(r60)),
       { depth: 10, startTime: performance.now() },
-      defaultOptions({ rule60MaxPly }),
+      defaultOptions({ rules: { ...DEFAULT_RULES, rule60MaxPly } }),
       recordingIO(),
     );
   assert.equal(run(0).score, mateIn(3));

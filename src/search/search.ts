@@ -11,7 +11,7 @@
 
 import { generate } from '../core/movegen.js';
 import { KEY_FILTER_MASK, Position } from '../core/position.js';
-import { RuleVerdict, ruleConfigFrom, ruleJudge, type RuleConfig } from '../core/rules.js';
+import { RuleVerdict, ruleJudge, type RuleConfig } from '../core/rules.js';
 import {
   GEN_LEGAL,
   GEN_QUIETS,
@@ -379,7 +379,7 @@ export class Searcher {
     this.shared = io.shared && io.shared.threads > 1 ? io.shared : null;
     this.threadIndex = this.shared ? (io.threadIndex ?? 0) : 0;
     this.helper = this.threadIndex > 0;
-    this.rules = ruleConfigFrom(options);
+    this.rules = options.rules;
     this.rule60Max = this.rules.rule60MaxPly;
     // Stored scores depend on the game rules: forget them when the rules change.
     const rulesKey = `${this.rules.repetitionRule}/${this.rules.drawRule}/${this.rules.rule60MaxPly}/${this.rules.mateThreatDepth}`;

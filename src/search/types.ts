@@ -1,5 +1,6 @@
 // The contract between the protocol layer and the search.
 
+import { DEFAULT_RULES, type RuleConfig } from '../core/rules.js';
 import type { Move } from '../core/types.js';
 
 /** Limits of one `go` command (times in milliseconds). */
@@ -27,16 +28,12 @@ export interface SearchOptions {
   multiPV: number;
   moveOverhead: number;
   nodestime: number;
-  /** 0 = off, otherwise plies (120 = 60 moves). */
-  rule60MaxPly: number;
   /** Skill Level 0..20 (20 = full strength). */
   skillLevel: number;
   limitStrength: boolean;
   elo: number;
-  /** Name of the repetition rule set (see src/core/rules.ts). */
-  repetitionRule: string;
-  drawRule: string;
-  mateThreatDepth: number;
+  /** The game rules the search judges repetitions, the 60-move rule and draws by (src/core/rules.ts). */
+  rules: RuleConfig;
   /** Threads (1 until the threads work lands). */
   threads: number;
   /** The `Ponder` option: the GUI will ponder, so time management may spend a little more (Stockfish: +25%). */
@@ -53,13 +50,10 @@ export const DEFAULT_SEARCH_OPTIONS: Readonly<SearchOptions> = {
   multiPV: 1,
   moveOverhead: 10,
   nodestime: 0,
-  rule60MaxPly: 120,
   skillLevel: 20,
   limitStrength: false,
   elo: 1280,
-  repetitionRule: 'AsianRule',
-  drawRule: 'None',
-  mateThreatDepth: 0,
+  rules: DEFAULT_RULES,
   threads: 1,
   ponder: false,
 };
