@@ -140,5 +140,5 @@ export { DEFAULT_SEARCH_OPTIONS, type SearchOptions } from './search/types.js';
 export { runBench } from './protocol/bench.js';
 export { BENCH_FENS } from './protocol/benchpositions.js';
 
-// The command-line reader of the product's commands, which the tools share (commands/lib.ts).
+// The command-line reader of the product's commands, which the tools share (toolkit/command-line.ts).
 export * from './cli/command-line.js';

@@ -2,9 +2,10 @@
 // between files or between folders, and the layers point one way
 // (docs/ARCHITECTURE.md): core <- platform <- eval <- search <- engine <- protocol <- the
 // entry points (index.ts, main.ts); the product (src/) never imports the
-// development tools (commands/, lab/, scripts/) or the test support (test/);
-// the commands never import the experiments (lab/) or the scripts, and no tool
-// imports the test support; the tools reach the product only through
+// development tools (toolkit/, commands/, lab/, scripts/) or the test support
+// (test/); the toolkit imports only itself, the commands only themselves and
+// the toolkit, never the experiments (lab/) or the scripts, and no tool imports
+// the test support; the tools reach the product only through
 // src/dev.ts (the development entry point), src/index.ts (the library) or the
 // platform's swap table (src/platform/twins.ts, for the browser build). Tests (*.test.ts)
 // may import anything and are left out of the graph. The library
@@ -15,11 +16,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { importGraph, findCycles, folderGraph } from './support/imports.js';
-import { repoRoot } from '../commands/lib.js';
+import { repoRoot } from '../toolkit/files.js';
 import { BROWSER_TWINS } from '../src/platform/twins.js';
 
 const root = repoRoot();
-const files = importGraph(root, ['src', 'commands', 'lab', 'scripts', 'test']);
+const files = importGraph(root, ['src', 'toolkit', 'commands', 'lab', 'scripts', 'test']);
 
 /** Rank of each product folder: a file may import only from its own rank or below. */
 const LAYERS: Record<string, number> = {
@@ -85,12 +86,13 @@ const TOOL_SURFACE = ['src/dev.ts', 'src/index.ts', 'src/platform/twins.ts'];
 
 /** The rooms of the tools and what each may import besides the product's surface. */
 const TOOL_ROOMS: Record<string, readonly string[]> = {
-  commands: ['commands/'],
-  lab: ['commands/', 'lab/', 'scripts/'],
-  scripts: ['commands/lib.ts', 'scripts/'],
+  toolkit: ['toolkit/'],
+  commands: ['toolkit/', 'commands/'],
+  lab: ['toolkit/', 'commands/', 'lab/', 'scripts/'],
+  scripts: ['toolkit/', 'scripts/'],
 };
 
-test('the rooms point one way: tests may use everything, commands only commands, tools the product through its surface', () => {
+test('the rooms point one way: tests may use everything, the toolkit only itself, commands only commands and the toolkit, tools the product through its surface', () => {
   const wrong: string[] = [];
   for (const [file, deps] of files) {
     const room = TOOL_ROOMS[file.slice(0, file.indexOf('/'))];
@@ -104,7 +106,8 @@ test('the rooms point one way: tests may use everything, commands only commands,
   }
   assert.deepEqual(wrong, []);
   assert.ok(files.get('commands/match/game.ts')?.has('src/dev.ts'), "the graph sees the tools' imports");
-  // Each room builds on its own (tsconfig.src.json, tsconfig.build.json, tsconfig.tools.json, tsconfig.test.json).
+  // Each room builds on its own (tsconfig.src.json, tsconfig.build.json: the toolkit and the product's build
+  // scripts, tsconfig.tools.json, tsconfig.test.json).
   const tsconfig = (name: string) =>
     JSON.parse(readFileSync(join(root, name), 'utf8')) as { include: string[]; references?: { path: string }[] };
   assert.deepEqual(tsconfig('tsconfig.src.json').include, ['src/**/*.ts']);
@@ -114,14 +117,19 @@ test('the rooms point one way: tests may use everything, commands only commands,
     { path: './tsconfig.src.json' },
     { path: './tsconfig.build.json' },
   ]);
-  // The product's build scripts (the browser bundler) build with the product alone.
+  // The toolkit and the product's build scripts (the browser bundler) build with the product alone.
+  assert.deepEqual(tsconfig('tsconfig.build.json').include, [
+    'toolkit/**/*.ts',
+    'scripts/web/build.ts',
+    'scripts/web/precache.ts',
+  ]);
   assert.deepEqual(tsconfig('tsconfig.build.json').references, [{ path: './tsconfig.src.json' }]);
 });
 
 test('src/dev.ts exports only what the tools import (beyond the library it re-exports)', () => {
   const imported = new Set<string>();
   for (const file of files.keys()) {
-    if (!/^(commands|lab|scripts)\//.test(file)) continue;
+    if (!/^(toolkit|commands|lab|scripts)\//.test(file)) continue;
     const text = readFileSync(join(root, file), 'utf8');
     for (const m of text.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s*from\s*'[^']*src\/dev\.js'/g))
       for (const item of m[1].split(','))

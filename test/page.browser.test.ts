@@ -23,7 +23,7 @@ import { playUciMoves } from '../src/core/ucimove.js';
 import { evaluate } from '../src/eval/evaluate.js';
 import { loadEmbeddedNetwork } from '../src/eval/networks.js';
 import { Searcher } from '../src/search/search.js';
-import { repoRoot } from '../commands/lib.js';
+import { repoRoot } from '../toolkit/files.js';
 import { syntheticNetFile } from '../lab/nnue/synthetic.js';
 import { buildWeb } from '../scripts/web/build.js';
 import { serveWeb } from '../scripts/web/serve.js';

@@ -22,7 +22,7 @@ import {
   readEmbeddedBook,
   type Result,
 } from '../../src/dev.js';
-import { commandSpec, integerOption, readCommandLine, reportCommandLine } from '../lib.js';
+import { commandSpec, integerOption, readCommandLine, reportCommandLine } from '../../toolkit/command-line.js';
 import { DEFAULT_BOOK_OPTIONS, buildBook, type BookGame } from './build.js';
 import { readBookGames } from './games.js';
 

@@ -22,7 +22,7 @@ import {
   reportCommandLine,
   type CommandLineCode,
   type OptionsSpec,
-} from '../lib.js';
+} from '../../toolkit/command-line.js';
 import { forEachRecord } from '../datagen/records.js';
 import { RedisOutage, checkRedis, connect, keys, parseRedisUrl, RUN_ID, type RedisTarget } from './redis.js';
 import {

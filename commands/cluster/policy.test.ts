@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { test } from 'node:test';
-import { repoPath, repoRoot } from '../lib.js';
+import { repoPath, repoRoot } from '../../toolkit/files.js';
 import {
   DEFAULT_OPTIONS,
   canonicalCommand,

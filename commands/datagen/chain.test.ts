@@ -16,7 +16,7 @@ import { Position } from '../../src/core/position.js';
 import { legalMoves } from '../../src/core/movegen.js';
 import { mulberry32 } from '../../src/core/prng.js';
 import { MOVE_NONE, VALUE_MATE } from '../../src/core/types.js';
-import { repoPath } from '../lib.js';
+import { repoPath } from '../../toolkit/files.js';
 import {
   BLOCK_HEADER_SIZE,
   ChainWriter,

@@ -17,7 +17,8 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { legalMoves, moveToUci, ok, Position } from '../../src/dev.js';
 import { applyMoves } from './openings.js';
-import { commandSpec, exitWithError, scriptCommandLine } from '../lib.js';
+import { commandSpec, scriptCommandLine } from '../../toolkit/command-line.js';
+import { exitWithError } from '../../toolkit/script.js';
 
 interface FakeOptions {
   name: string;

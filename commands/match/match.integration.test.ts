@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { repoPath } from '../lib.js';
+import { repoPath } from '../../toolkit/files.js';
 import { parseMatchArgs } from './args.js';
 import { runMatchCli } from './cli.js';
 import { fakeEngineCommand, fakeMatchConfig } from './fake-config.js';

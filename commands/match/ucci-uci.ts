@@ -50,12 +50,12 @@ import {
 import { runRelay, spawnEndpoint, type RelayIO } from './relay.js';
 import {
   commandSpec,
-  isMain,
   nameValueOptions,
   readCommandLine,
   reportCommandLine,
   type CommandLineCode,
-} from '../lib.js';
+} from '../../toolkit/command-line.js';
+import { isMain } from '../../toolkit/script.js';
 
 /** Moves a `position` command may carry before it is rebased on a FEN (ElephantEye reads at most 1024). */
 export const MAX_UCCI_MOVES = 1000;

@@ -36,7 +36,7 @@ import {
   type Rejection,
 } from '../../src/dev.js';
 import { readChainEntries, setStart } from '../datagen/chain.js';
-import { commandSpec, integerOption, readCommandLine, reportCommandLine } from '../lib.js';
+import { commandSpec, integerOption, readCommandLine, reportCommandLine } from '../../toolkit/command-line.js';
 
 const USAGE = `usage: kirin puzzles build --out FILE [--target N] [--threads N] [--scan-plies N]
                            [--scan-nodes N] [--verify-nodes N] [--max-mate N]

@@ -15,9 +15,9 @@ import {
   integerOption,
   readCommandLine,
   reportCommandLine,
-  runMain,
   type CommandLineCode,
-} from '../lib.js';
+} from '../../toolkit/command-line.js';
+import { runMain } from '../../toolkit/script.js';
 import type { KernelName } from './core.js';
 import { DEFAULT_FILTER, readTrainData, type TrainData } from './data.js';
 import { syntheticDataFile } from './synthetic.js';

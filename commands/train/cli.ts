@@ -23,7 +23,7 @@ import {
   readCommandLine,
   reportCommandLine,
   type CommandLineCode,
-} from '../lib.js';
+} from '../../toolkit/command-line.js';
 import { identityDifferences, loadCheckpoint, saveCheckpoint, type RunIdentity } from './checkpoint.js';
 import type { KernelName } from './core.js';
 import { DEFAULT_FILTER, fitK, readTrainData, type DataFilter } from './data.js';
@@ -123,7 +123,7 @@ export interface TrainArgs {
 }
 
 /**
- * Reads the command line (commands/lib.ts): the arguments, or 'help' (--help,
+ * Reads the command line (toolkit/command-line.ts): the arguments, or 'help' (--help,
  * -h) or 'arguments' with the message naming the option refused.
  */
 export function parseTrainArgs(argv: readonly string[]): Result<TrainArgs, CommandLineCode> {

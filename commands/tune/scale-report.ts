@@ -53,7 +53,7 @@ import {
   wdlNll,
   type WdlPoints,
 } from './scale.js';
-import { integerOption } from '../lib.js';
+import { integerOption } from '../../toolkit/command-line.js';
 
 const SCALE_USAGE = `usage: kirin tune --scale-report --data FILE[,FILE...] [--limit N] [--sweep N] [--sweep-depth D]
 `;

@@ -28,7 +28,8 @@ import {
   type Move,
   type TermWeights,
 } from '../../src/dev.js';
-import { commandSpec, exitWithError, scriptCommandLine } from '../../commands/lib.js';
+import { commandSpec, scriptCommandLine } from '../../toolkit/command-line.js';
+import { exitWithError } from '../../toolkit/script.js';
 
 const MAX_DEPTH_PLY = 64;
 const moves = new Int32Array(MAX_MOVES * MAX_DEPTH_PLY);

@@ -5,7 +5,7 @@
 
 import { evaluate, evaluateClassical, Position } from '../../src/dev.js';
 import { randomFens as randomPositions } from './random-fens.js';
-import { commandSpec, scriptCommandLine } from '../../commands/lib.js';
+import { commandSpec, scriptCommandLine } from '../../toolkit/command-line.js';
 
 const cl = scriptCommandLine(
   process.argv.slice(2),

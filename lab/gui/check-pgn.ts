@@ -37,7 +37,9 @@ import {
   type Move,
   type Result,
 } from '../../src/dev.js';
-import { commandSpec, readCommandLine, readTextFile, reportCommandLine, runMain } from '../../commands/lib.js';
+import { commandSpec, readCommandLine, reportCommandLine } from '../../toolkit/command-line.js';
+import { readTextFile } from '../../toolkit/files.js';
+import { runMain } from '../../toolkit/script.js';
 
 const LETTERS: Readonly<Record<string, number>> = { K: KING, A: ADVISOR, E: BISHOP, H: KNIGHT, R: ROOK, C: CANNON };
 

@@ -37,7 +37,8 @@ import {
 } from '../../src/dev.js';
 import { referenceKernels } from './reference-kernels.js';
 import { makeSyntheticNet } from './synthetic.js';
-import { commandSpec, median, scriptCommandLine } from '../../commands/lib.js';
+import { commandSpec, scriptCommandLine } from '../../toolkit/command-line.js';
+import { median } from '../../toolkit/stats.js';
 
 const cl = scriptCommandLine(
   process.argv.slice(2),

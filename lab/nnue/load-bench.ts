@@ -22,7 +22,7 @@ import {
   prepareNetworkDecoder,
   unpackContainer,
 } from '../../src/dev.js';
-import { commandSpec, scriptCommandLine } from '../../commands/lib.js';
+import { commandSpec, scriptCommandLine } from '../../toolkit/command-line.js';
 
 const USAGE = 'usage: node dist/lab/nnue/load-bench.js <network file> [--repeats 3] [--js] [--json]';
 const cl = scriptCommandLine(

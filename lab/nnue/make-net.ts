@@ -13,7 +13,8 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
 import { makeSyntheticNet, networkHash, type SyntheticNetOptions } from './synthetic.js';
-import { commandSpec, exitWithError, scriptCommandLine } from '../../commands/lib.js';
+import { commandSpec, scriptCommandLine } from '../../toolkit/command-line.js';
+import { exitWithError } from '../../toolkit/script.js';
 
 const usage =
   'usage: node dist/lab/nnue/make-net.js --out FILE [--seed N] [--container zstd-raw|none] ' +

@@ -19,7 +19,10 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
-import { commandSpec, exitWithError, isMain, median, repoRoot, scriptCommandLine } from '../../commands/lib.js';
+import { commandSpec, scriptCommandLine } from '../../toolkit/command-line.js';
+import { repoRoot } from '../../toolkit/files.js';
+import { exitWithError, isMain } from '../../toolkit/script.js';
+import { median } from '../../toolkit/stats.js';
 
 const USAGE =
   'usage: node dist/lab/nnue/native-compare.js --native PATH --net FILE [--rounds 3] [--depth 13] [--hash 16] ' +

@@ -19,7 +19,7 @@ import {
   type NnueKernels,
 } from '../../src/dev.js';
 import { randomFens } from '../eval/random-fens.js';
-import { commandSpec, scriptCommandLine } from '../../commands/lib.js';
+import { commandSpec, scriptCommandLine } from '../../toolkit/command-line.js';
 
 const cl = scriptCommandLine(
   process.argv.slice(2),

@@ -21,7 +21,9 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { commandSpec, median, repoRoot, scriptCommandLine } from '../../commands/lib.js';
+import { commandSpec, scriptCommandLine } from '../../toolkit/command-line.js';
+import { repoRoot } from '../../toolkit/files.js';
+import { median } from '../../toolkit/stats.js';
 
 const root = repoRoot();
 const USAGE = `usage: node dist/lab/protocol/first-move-bench.js [--processes 3] [--runs 4] [--movetime 1000]

@@ -18,7 +18,8 @@
 // A measurement, not a test: the numbers depend on the machine and its load.
 
 import { Engine, reviewGame } from '../../src/dev.js';
-import { commandSpec, median, scriptCommandLine } from '../../commands/lib.js';
+import { commandSpec, scriptCommandLine } from '../../toolkit/command-line.js';
+import { median } from '../../toolkit/stats.js';
 import { BENCH_GAME } from './bench-game.js';
 
 const USAGE = `usage: node dist/lab/review/bench.js [--nodes 100000] [--threads 2] [--hash 16]

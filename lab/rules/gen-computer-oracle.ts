@@ -20,7 +20,9 @@ import {
 } from '../../src/dev.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { commandLineOrExit, commandSpec, exitWithError, repoRoot } from '../../commands/lib.js';
+import { commandLineOrExit, commandSpec } from '../../toolkit/command-line.js';
+import { repoRoot } from '../../toolkit/files.js';
+import { exitWithError } from '../../toolkit/script.js';
 
 const SPEC = commandSpec({
   name: 'gen-computer-oracle',

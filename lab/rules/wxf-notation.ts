@@ -18,7 +18,8 @@ import {
   type NotationErrorCode,
   type Result,
 } from '../../src/dev.js';
-import { commandSpec, readCommandLine, reportCommandLine, runMain } from '../../commands/lib.js';
+import { commandSpec, readCommandLine, reportCommandLine } from '../../toolkit/command-line.js';
+import { runMain } from '../../toolkit/script.js';
 
 const NAMES = ['', 'rook', 'advisor', 'cannon', 'pawn', 'knight', 'bishop', 'king'];
 

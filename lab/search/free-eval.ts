@@ -33,7 +33,9 @@ import {
   loadEvalNetwork,
   type EvalNetwork,
 } from '../../src/dev.js';
-import { commandSpec, exitWithError, isMain, median, scriptCommandLine } from '../../commands/lib.js';
+import { commandSpec, scriptCommandLine } from '../../toolkit/command-line.js';
+import { exitWithError, isMain } from '../../toolkit/script.js';
+import { median } from '../../toolkit/stats.js';
 import { benchInput, runBench } from '../nnue/native-compare.js';
 
 const USAGE =

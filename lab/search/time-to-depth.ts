@@ -20,7 +20,8 @@
 
 import { loadavg } from 'node:os';
 import { BENCH_FENS } from '../../src/dev.js';
-import { commandSpec, exitWithError, isMain, scriptCommandLine } from '../../commands/lib.js';
+import { commandSpec, scriptCommandLine } from '../../toolkit/command-line.js';
+import { exitWithError, isMain } from '../../toolkit/script.js';
 import { UciEngine } from '../../commands/match/uci-engine.js';
 
 const USAGE =

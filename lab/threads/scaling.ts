@@ -17,7 +17,7 @@ import { BENCH_FENS, Engine, runBench } from '../../src/dev.js';
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { commandSpec, scriptCommandLine } from '../../commands/lib.js';
+import { commandSpec, scriptCommandLine } from '../../toolkit/command-line.js';
 
 const argv = process.argv.slice(2);
 const USAGE = `usage: node dist/lab/threads/scaling.js [--threads 2] [--movetime 500] [--positions 12] [--repeats 2]

@@ -17,7 +17,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { commandSpec, median, repoPath, runMain, scriptCommandLine } from '../../commands/lib.js';
+import { commandSpec, scriptCommandLine } from '../../toolkit/command-line.js';
+import { repoPath } from '../../toolkit/files.js';
+import { runMain } from '../../toolkit/script.js';
+import { median } from '../../toolkit/stats.js';
 import { buildWeb } from '../../scripts/web/build.js';
 import { serveWeb } from '../../scripts/web/serve.js';
 import { launchChromium } from './chromium.js';

@@ -18,7 +18,9 @@ import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import { syntheticNetFile } from '../nnue/synthetic.js';
 import { chromiumMissing, openIsolatedSite } from './isolated-site.js';
-import { commandSpec, integerOption, median, readCommandLine, reportCommandLine, runMain } from '../../commands/lib.js';
+import { commandSpec, integerOption, readCommandLine, reportCommandLine } from '../../toolkit/command-line.js';
+import { runMain } from '../../toolkit/script.js';
+import { median } from '../../toolkit/stats.js';
 
 /** What one fresh page measured (milliseconds). */
 interface PageLoads {

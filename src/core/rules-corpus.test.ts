@@ -22,7 +22,7 @@ import {
 } from './rules.js';
 import { VALUE_NONE } from './types.js';
 import { flipFilesFen, mirrorFen, uciMove } from '../../test/support/fixtures.js';
-import { repoRoot } from '../../commands/lib.js';
+import { repoRoot } from '../../toolkit/files.js';
 
 const root = pathToFileURL(join(repoRoot(), 'test', 'rules') + '/');
 

@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import { legalMoves } from '../../core/movegen.js';
 import { Position } from '../../core/position.js';
 import { mulberry32 } from '../../core/prng.js';
-import { repoRoot } from '../../../commands/lib.js';
+import { repoRoot } from '../../../toolkit/files.js';
 import { syntheticNetFile } from '../../../lab/nnue/synthetic.js';
 import { PortableKernels } from './kernels-portable.js';
 import { wasmSimdSupported } from '../../platform/simd.js';

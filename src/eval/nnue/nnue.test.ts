@@ -7,7 +7,7 @@ import { legalMoves } from '../../core/movegen.js';
 import { Position } from '../../core/position.js';
 import { KING, MOVE_NULL } from '../../core/types.js';
 import { mulberry32 } from '../../core/prng.js';
-import { repoRoot } from '../../../commands/lib.js';
+import { repoRoot } from '../../../toolkit/files.js';
 import { syntheticNetFile } from '../../../lab/nnue/synthetic.js';
 import { computeAndCheck } from '../../../test/support/fixtures.js';
 import {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
-import { repoPath } from '../../../commands/lib.js';
+import { repoPath } from '../../../toolkit/files.js';
 import { syntheticNetFile } from '../../../lab/nnue/synthetic.js';
 import { loadZstdModule } from '../../platform/node/files.js';
 import { unpackContainer } from './loader.js';

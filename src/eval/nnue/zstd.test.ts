@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 
 import { syntheticNetFile } from '../../../lab/nnue/synthetic.js';
-import { repoPath } from '../../../commands/lib.js';
+import { repoPath } from '../../../toolkit/files.js';
 import { WEIGHTS_END } from './layout.js';
 import { allocateNetworkMemory, parsePayload, prepareNetworkDecoder, unpackContainer } from './loader.js';
 import { NnueNetwork } from './network.js';
