@@ -8,7 +8,10 @@
 // the test support; the tools reach the product only through
 // src/dev.ts (the development entry point), src/index.ts (the library) or the
 // platform's swap table (src/platform/twins.ts, for the browser build). Tests (*.test.ts)
-// may import anything and are left out of the graph. The library
+// may import the test support (test/) and any product file, but a test's
+// fixtures never live in a tool: the product's and the toolkit's tests import
+// no commands, lab or scripts, and the commands' tests no lab or scripts. The
+// tests are left out of the graph but for that check. The library
 // (src/library.ts) is platform-neutral and both entry points re-export it.
 
 import assert from 'node:assert/strict';
@@ -20,7 +23,8 @@ import { repoRoot } from '../toolkit/files.js';
 import { BROWSER_TWINS } from '../src/platform/twins.js';
 
 const root = repoRoot();
-const files = importGraph(root, ['src', 'toolkit', 'commands', 'lab', 'scripts', 'test']);
+const ROOMS = ['src', 'toolkit', 'commands', 'lab', 'scripts', 'test'];
+const files = importGraph(root, ROOMS);
 
 /** Rank of each product folder: a file may import only from its own rank or below. */
 const LAYERS: Record<string, number> = {
@@ -124,6 +128,27 @@ test('the rooms point one way: tests may use everything, the toolkit only itself
     'scripts/web/precache.ts',
   ]);
   assert.deepEqual(tsconfig('tsconfig.build.json').references, [{ path: './tsconfig.src.json' }]);
+});
+
+/** What a room's files, its tests included, never import: a test takes its fixtures from test/ or the toolkit. */
+const NEVER: Record<string, readonly string[]> = {
+  src: ['commands/', 'lab/', 'scripts/'],
+  toolkit: ['commands/', 'lab/', 'scripts/'],
+  commands: ['lab/', 'scripts/'],
+};
+
+test('tests keep to their room: the product and the toolkit import no tool, the commands no lab or scripts', () => {
+  const withTests = importGraph(root, ROOMS, { tests: true });
+  const wrong: string[] = [];
+  for (const [file, deps] of withTests) {
+    const never = NEVER[file.slice(0, file.indexOf('/'))] ?? [];
+    for (const dep of deps) if (never.some((r) => dep.startsWith(r))) wrong.push(`${file} -> ${dep}`);
+  }
+  assert.deepEqual(wrong, []);
+  // The check reads the tests' imports, static and dynamic.
+  assert.ok(withTests.get('src/eval/nnue/nnue.test.ts')?.has('toolkit/nnue/synthetic-net.ts'));
+  assert.ok(withTests.get('src/engine/threads.test.ts')?.has('toolkit/nnue/synthetic-net.ts'));
+  assert.ok(withTests.get('commands/match/match.integration.test.ts')?.has('test/support/fake-config.ts'));
 });
 
 test('src/dev.ts exports only what the tools import (beyond the library it re-exports)', () => {

@@ -24,7 +24,7 @@ import { legalMoves } from '../src/core/movegen.js';
 import { moveToUci } from '../src/core/types.js';
 import { playUciMoves } from '../src/core/ucimove.js';
 import { repoRoot } from '../toolkit/files.js';
-import { syntheticNetFile } from '../lab/nnue/synthetic.js';
+import { syntheticNetFile } from '../toolkit/nnue/synthetic-net.js';
 import { CHROMIUM, launchChromium } from '../lab/web/chromium.js';
 import { ISOLATION_HEADERS, serveWeb } from '../scripts/web/serve.js';
 

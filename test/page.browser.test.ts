@@ -24,7 +24,7 @@ import { evaluate } from '../src/eval/evaluate.js';
 import { loadEmbeddedNetwork } from '../src/eval/networks.js';
 import { Searcher } from '../src/search/search.js';
 import { repoRoot } from '../toolkit/files.js';
-import { syntheticNetFile } from '../lab/nnue/synthetic.js';
+import { syntheticNetFile } from '../toolkit/nnue/synthetic-net.js';
 import { buildWeb } from '../scripts/web/build.js';
 import { serveWeb } from '../scripts/web/serve.js';
 import { CHROMIUM, launchChromium } from '../lab/web/chromium.js';

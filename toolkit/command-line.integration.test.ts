@@ -14,7 +14,7 @@ const SCRIPTS: readonly string[][] = [
   ['dist/lab/gui/check-pgn.js'],
   ['dist/commands/match/check-openings.js'],
   ['dist/commands/match/fairy-stockfish-uci.js'],
-  ['dist/commands/match/fake-engine.js'],
+  ['dist/test/support/fake-engine.js'],
   ['dist/commands/match/ucci-uci.js'],
   ['dist/lab/nnue/kernel-bench.js'],
   ['dist/lab/nnue/load-bench.js'],

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { repoPath } from '../../toolkit/files.js';
 import { parseMatchArgs } from './args.js';
 import { runMatchCli } from './cli.js';
-import { fakeEngineCommand, fakeMatchConfig } from './fake-config.js';
+import { fakeEngineCommand, fakeMatchConfig } from '../../test/support/fake-config.js';
 import { addGame, emptyStats, runMatch } from './match.js';
 import { parseOpenings, scheduleGames } from './openings.js';
 import { UciEngine } from './uci-engine.js';

@@ -35,8 +35,8 @@ import {
   type NnueKernels,
   type WasmMemory,
 } from '../../src/dev.js';
-import { referenceKernels } from './reference-kernels.js';
-import { makeSyntheticNet } from './synthetic.js';
+import { referenceKernels } from '../../toolkit/nnue/reference-kernels.js';
+import { makeSyntheticNet } from '../../toolkit/nnue/synthetic-net.js';
 import { commandSpec, scriptCommandLine } from '../../toolkit/command-line.js';
 import { median } from '../../toolkit/stats.js';
 

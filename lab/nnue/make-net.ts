@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
-import { makeSyntheticNet, networkHash, type SyntheticNetOptions } from './synthetic.js';
+import { makeSyntheticNet, networkHash, type SyntheticNetOptions } from '../../toolkit/nnue/synthetic-net.js';
 import { commandSpec, scriptCommandLine } from '../../toolkit/command-line.js';
 import { exitWithError } from '../../toolkit/script.js';
 

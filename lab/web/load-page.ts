@@ -16,7 +16,7 @@
 
 import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
-import { syntheticNetFile } from '../nnue/synthetic.js';
+import { syntheticNetFile } from '../../toolkit/nnue/synthetic-net.js';
 import { chromiumMissing, openIsolatedSite } from './isolated-site.js';
 import { commandSpec, integerOption, readCommandLine, reportCommandLine } from '../../toolkit/command-line.js';
 import { runMain } from '../../toolkit/script.js';

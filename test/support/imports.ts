@@ -9,18 +9,18 @@ export type Graph = Map<string, Set<string>>;
 
 const IMPORT_RE = /(?:^|\n)\s*(?:import|export)\s[^'";]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
 
-function sourceFiles(dir: string, out: string[]): void {
+function sourceFiles(dir: string, tests: boolean, out: string[]): void {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) sourceFiles(path, out);
-    else if (name.endsWith('.ts') && !name.endsWith('.test.ts') && !name.endsWith('.d.ts')) out.push(path);
+    if (statSync(path).isDirectory()) sourceFiles(path, tests, out);
+    else if (name.endsWith('.ts') && (tests || !name.endsWith('.test.ts')) && !name.endsWith('.d.ts')) out.push(path);
   }
 }
 
-/** File -> the repository files it imports (paths relative to `root`, '/' separated). */
-export function importGraph(root: string, folders: readonly string[]): Graph {
+/** File -> the repository files it imports (paths relative to `root`, '/' separated); the tests too with `tests`. */
+export function importGraph(root: string, folders: readonly string[], { tests = false } = {}): Graph {
   const files: string[] = [];
-  for (const f of folders) if (existsSync(join(root, f))) sourceFiles(join(root, f), files);
+  for (const f of folders) if (existsSync(join(root, f))) sourceFiles(join(root, f), tests, files);
   const g: Graph = new Map();
   for (const file of files) {
     const from = relative(root, file).split('\\').join('/');

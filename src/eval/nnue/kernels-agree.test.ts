@@ -12,7 +12,7 @@ import { legalMoves } from '../../core/movegen.js';
 import { Position } from '../../core/position.js';
 import { mulberry32 } from '../../core/prng.js';
 import { repoRoot } from '../../../toolkit/files.js';
-import { syntheticNetFile } from '../../../lab/nnue/synthetic.js';
+import { syntheticNetFile } from '../../../toolkit/nnue/synthetic-net.js';
 import { PortableKernels } from './kernels-portable.js';
 import { wasmSimdSupported } from '../../platform/simd.js';
 import { createWasmKernels } from './kernels-wasm.js';

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { referenceKernels } from '../../../lab/nnue/reference-kernels.js';
+import { referenceKernels } from '../../../toolkit/nnue/reference-kernels.js';
 import type { NnueKernels } from './kernels.js';
 import { PortableKernels } from './kernels-portable.js';
 import { wasmSimdSupported } from '../../platform/simd.js';

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
 import { repoPath } from '../../../toolkit/files.js';
-import { syntheticNetFile } from '../../../lab/nnue/synthetic.js';
+import { syntheticNetFile } from '../../../toolkit/nnue/synthetic-net.js';
 import { loadZstdModule } from '../../platform/node/files.js';
 import { unpackContainer } from './loader.js';
 import { missingZstdExports, WasmZstd, ZstdError, type ZstdStream } from './zstd-wasm.js';
