@@ -44,21 +44,25 @@
 // tools' way to fail too: functions that can reject input return one with a code.
 
 import {
-  err,
   integerOption,
   numberOption,
-  ok,
   readCommandLine,
   reportCommandLine,
   type Bounds,
   type CommandLine,
   type CommandSpec,
   type OptionsSpec,
-  type Result,
-} from '../src/dev.js';
+} from '../src/cli/command-line.js';
+import { err, ok, type Result } from '../src/dev.js';
 
-export { commandSpec, integerOption, numberOption, readCommandLine, reportCommandLine } from '../src/dev.js';
-export type { CommandLine, CommandLineCode, CommandSpec, OptionsSpec } from '../src/dev.js';
+export {
+  commandSpec,
+  integerOption,
+  numberOption,
+  readCommandLine,
+  reportCommandLine,
+} from '../src/cli/command-line.js';
+export type { CommandLine, CommandLineCode, CommandSpec, OptionsSpec } from '../src/cli/command-line.js';
 
 /** readCommandLine for a script: help and errors end the process (code 0 and 2). */
 export function commandLineOrExit<O extends OptionsSpec>(

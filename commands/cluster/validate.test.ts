@@ -6,7 +6,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { mulberry32 } from '../../src/dev.js';
+import { mulberry32 } from '../../src/core/prng.js';
 import { parseTimeControl } from '../match/game.js';
 import { repoRoot } from '../../toolkit/files.js';
 import { unwrap } from '../../test/support/fixtures.js';

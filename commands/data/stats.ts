@@ -4,7 +4,8 @@
 // per position and per record, the games' results and the distribution of the
 // search scores in pawn buckets, per file and in all.
 
-import { PAWN_VALUE, VALUE_MATE_IN_MAX_PLY, err, ok, type Result } from '../../src/dev.js';
+import { err, ok, type Result } from '../../src/dev.js';
+import { PAWN_VALUE, VALUE_MATE_IN_MAX_PLY } from '../../src/core/types.js';
 import { readChain, type ChainVisitor } from '../datagen/chain.js';
 import { OFF_PLY, OFF_RESULT, OFF_SCORE, OFF_SIDE, fileVersion, forEachV1Record } from '../datagen/format.js';
 import { RecordView } from '../datagen/records.js';

@@ -35,18 +35,8 @@
 // - `stop`, `ponderhit`, `isready`, `quit` pass; a `bestmove` that UCI must
 //   hold back (go infinite / go ponder) waits for `stop` or `ponderhit`.
 
-import {
-  checkCommandText,
-  err,
-  legalMoves,
-  moveToUci,
-  ok,
-  playUciMoves,
-  Position,
-  RED,
-  type Color,
-  type Result,
-} from '../../src/dev.js';
+import { err, legalMoves, moveToUci, ok, playUciMoves, Position, RED, type Color, type Result } from '../../src/dev.js';
+import { checkCommandText } from '../../src/core/command-text.js';
 import { runRelay, spawnEndpoint, type RelayIO } from './relay.js';
 import {
   commandSpec,

@@ -9,7 +9,8 @@
 import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
-import { INPUTS, err, ok, type Result } from '../../src/dev.js';
+import { err, ok, type Result } from '../../src/dev.js';
+import { INPUTS } from '../../src/eval/kirinnet/arch.js';
 import {
   commandSpec,
   integerOption,

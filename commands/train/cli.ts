@@ -4,18 +4,9 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import {
-  DEFAULT_SHAPE,
-  INPUTS,
-  checkShape,
-  decodeKirinNet,
-  encodeKirinNet,
-  err,
-  ok,
-  type KirinNetShape,
-  type KirinNetWeights,
-  type Result,
-} from '../../src/dev.js';
+import { err, ok, type Result } from '../../src/dev.js';
+import { DEFAULT_SHAPE, INPUTS, type KirinNetShape } from '../../src/eval/kirinnet/arch.js';
+import { checkShape, decodeKirinNet, encodeKirinNet, type KirinNetWeights } from '../../src/eval/kirinnet/format.js';
 import {
   commandSpec,
   integerOption,

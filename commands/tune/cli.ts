@@ -12,7 +12,8 @@
 // to --out (default: src/eval/classical-weights.ts of this checkout) for review.
 
 import { writeFileSync } from 'node:fs';
-import { PAWN_VALUE, Position, RED } from '../../src/dev.js';
+import { Position, RED } from '../../src/dev.js';
+import { PAWN_VALUE } from '../../src/core/types.js';
 import { decodeRecord, recordPosition } from '../datagen/format.js';
 import { forEachRecord } from '../datagen/records.js';
 import { SMOOTH_RUNS, addPosition, currentWeights, freeMask, fromTheta, regScales, toTheta } from './features.js';

@@ -15,13 +15,8 @@
 // on the machine and its load; compare within one run.
 
 import { readFileSync } from 'node:fs';
-import {
-  allocateNetworkMemory,
-  NnueNetwork,
-  parsePayload,
-  prepareNetworkDecoder,
-  unpackContainer,
-} from '../../src/dev.js';
+import { NnueNetwork, prepareNetworkDecoder } from '../../src/dev.js';
+import { allocateNetworkMemory, parsePayload, unpackContainer } from '../../src/eval/nnue/loader.js';
 import { commandSpec, scriptCommandLine } from '../../toolkit/command-line.js';
 
 const USAGE = 'usage: node dist/lab/nnue/load-bench.js <network file> [--repeats 3] [--js] [--json]';

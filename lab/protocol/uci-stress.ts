@@ -29,7 +29,7 @@
 
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
-import { mulberry32 } from '../../src/dev.js';
+import { mulberry32 } from '../../src/core/prng.js';
 import { commandSpec, scriptCommandLine } from '../../toolkit/command-line.js';
 import { repoRoot } from '../../toolkit/files.js';
 

@@ -5,10 +5,6 @@
 //   node dist/lab/rules/wxf-notation.js --cn "<fen>" "马二退一 车9平8 ..."   (Chinese notation)
 // Run from dist/ after `npm run build`.
 import {
-  assignIds,
-  chasedMask,
-  idBoard,
-  moveId,
   moveToUci,
   ok,
   parseMove,
@@ -18,6 +14,7 @@ import {
   type NotationErrorCode,
   type Result,
 } from '../../src/dev.js';
+import { assignIds, chasedMask, idBoard, moveId } from '../../src/core/chase.js';
 import { commandSpec, readCommandLine, reportCommandLine } from '../../toolkit/command-line.js';
 import { runMain } from '../../toolkit/script.js';
 

@@ -23,16 +23,11 @@
 
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import {
-  BENCH_FENS,
-  DEFAULT_SEARCH_OPTIONS,
-  Position,
-  REPETITION_RULES,
-  Searcher,
-  loadEmbeddedNetwork,
-  loadEvalNetwork,
-  type EvalNetwork,
-} from '../../src/dev.js';
+import { Position, REPETITION_RULES } from '../../src/dev.js';
+import { loadEmbeddedNetwork, loadEvalNetwork, type EvalNetwork } from '../../src/eval/networks.js';
+import { BENCH_FENS } from '../../src/protocol/benchpositions.js';
+import { Searcher } from '../../src/search/search.js';
+import { DEFAULT_SEARCH_OPTIONS } from '../../src/search/types.js';
 import { commandSpec, scriptCommandLine } from '../../toolkit/command-line.js';
 import { exitWithError, isMain } from '../../toolkit/script.js';
 import { median } from '../../toolkit/stats.js';

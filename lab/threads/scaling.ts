@@ -13,7 +13,9 @@
 //       [--hash 16] [--json]
 
 import { loadavg, cpus } from 'node:os';
-import { BENCH_FENS, Engine, runBench } from '../../src/dev.js';
+import { Engine } from '../../src/dev.js';
+import { runBench } from '../../src/protocol/bench.js';
+import { BENCH_FENS } from '../../src/protocol/benchpositions.js';
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
