@@ -7,22 +7,23 @@
 // the toolkit, never the experiments (lab/) or the scripts, and no tool imports
 // the test support; the tools take the library from src/dev.ts (the
 // development entry point) or src/index.ts and any other product name from the
-// module that defines it, but never a module of the platform seam
-// (src/platform/): its pieces come through src/dev.ts, its swap table
-// (src/platform/twins.ts) is read by the browser build. Tests (*.test.ts)
-// may import the test support (test/) and any product file, but a test's
-// fixtures never live in a tool: the product's and the toolkit's tests import
-// no commands, lab or scripts, and the commands' tests no lab or scripts. The
-// tests are left out of the graph but for that check. The library
-// (src/library.ts) is platform-neutral and both entry points re-export it.
+// module that defines it, and a module that differs per platform by its
+// #platform/NAME name (package.json "imports"), as the product does: no tool
+// imports a file of the platform's two sides (src/platform/node/,
+// src/platform/browser/) by its path. Tests (*.test.ts) may import the test
+// support (test/) and any product file, but a test's fixtures never live in a
+// tool: the product's and the toolkit's tests import no commands, lab or
+// scripts, and the commands' tests no lab or scripts. The tests are left out of
+// the graph but for that check. The library (src/library.ts) is
+// platform-neutral and both entry points re-export it; no file imports a twin
+// by its path instead of its #platform/NAME name.
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { importGraph, findCycles, folderGraph } from './support/imports.js';
+import { importGraph, findCycles, folderGraph, relativeImports, subpathImports } from './support/imports.js';
 import { repoRoot } from '../toolkit/files.js';
-import { BROWSER_TWINS } from '../src/platform/twins.js';
 
 const root = repoRoot();
 const ROOMS = ['src', 'toolkit', 'commands', 'lab', 'scripts', 'test'];
@@ -87,8 +88,13 @@ test('the product layers point one way: core <- platform <- eval <- search <- en
   assert.deepEqual(wrong, []);
 });
 
-/** Whether a tool may import this product file: any but the platform seam's, whose swap table the browser build reads. */
-const toolMayImport = (dep: string): boolean => !dep.startsWith('src/platform/') || dep === 'src/platform/twins.ts';
+/**
+ * Whether a tool may import this product file by its path: any but a file of
+ * the platform's two sides. A module that differs per platform a tool imports
+ * by its #platform/NAME name, as the product does (on Node that is the Node
+ * module); the browser side's helpers are the browser build's.
+ */
+const toolMayImportPath = (dep: string): boolean => !/^src\/platform\/(node|browser)\//.test(dep);
 
 /** The rooms of the tools and what each may import besides the product. */
 const TOOL_ROOMS: Record<string, readonly string[]> = {
@@ -98,22 +104,30 @@ const TOOL_ROOMS: Record<string, readonly string[]> = {
   scripts: ['toolkit/', 'scripts/'],
 };
 
-test('the rooms point one way: tests may use everything, the toolkit only itself, commands only commands and the toolkit, tools the platform only through src/dev.ts', () => {
+test('the rooms point one way: tests may use everything, the toolkit only itself, commands only commands and the toolkit, tools the platform by its #platform/ names', () => {
   const wrong: string[] = [];
-  for (const [file, deps] of files) {
+  for (const file of files.keys()) {
     const room = TOOL_ROOMS[file.slice(0, file.indexOf('/'))];
     if (!room) continue;
-    for (const dep of deps) {
+    // Imports by path: a #platform/NAME import is an edge to both twins in the graph, and allowed.
+    for (const dep of relativeImports(root, file)) {
       if (dep.startsWith('src/')) {
-        if (!toolMayImport(dep))
-          wrong.push(`${file} -> ${dep} (a tool reaches into the platform seam: take it from src/dev.ts)`);
+        if (!toolMayImportPath(dep))
+          wrong.push(
+            `${file} -> ${dep} (a tool reaches a side of the platform by its path: import its #platform/ name)`,
+          );
       } else if (!room.some((r) => dep.startsWith(r))) wrong.push(`${file} -> ${dep} (not a room this tool may use)`);
     }
   }
   assert.deepEqual(wrong, []);
   assert.ok(files.get('commands/match/game.ts')?.has('src/dev.ts'), "the graph sees the tools' imports");
   assert.ok(files.get('commands/train/model.ts')?.has('src/eval/kirinnet/arch.ts'), 'and their direct ones');
-  assert.ok(!toolMayImport('src/platform/node/book-files.ts') && toolMayImport('src/core/movegen.ts'));
+  assert.ok(files.get('commands/book/cli.ts')?.has('src/platform/node/book-files.ts'), 'and their #platform/ ones');
+  assert.ok(!relativeImports(root, 'commands/book/cli.ts').some((d) => d.startsWith('src/platform/')));
+  assert.ok(
+    !toolMayImportPath('src/platform/node/book-files.ts') && !toolMayImportPath('src/platform/browser/assets.ts'),
+  );
+  assert.ok(toolMayImportPath('src/platform/simd.ts') && toolMayImportPath('src/core/movegen.ts'));
   // Each room builds on its own (tsconfig.src.json, tsconfig.build.json: the toolkit and the product's build
   // scripts, tsconfig.tools.json, tsconfig.test.json).
   const tsconfig = (name: string) =>
@@ -155,40 +169,13 @@ test('tests keep to their room: the product and the toolkit import no tool, the 
   assert.ok(withTests.get('commands/match/match.integration.test.ts')?.has('test/support/fake-config.ts'));
 });
 
-test('src/dev.ts adds to the library only the platform pieces that the tools import', () => {
-  const imported = new Set<string>();
-  for (const file of files.keys()) {
-    if (!/^(toolkit|commands|lab|scripts)\//.test(file)) continue;
-    const text = readFileSync(join(root, file), 'utf8');
-    for (const m of text.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s*from\s*'[^']*src\/dev\.js'/g))
-      for (const item of m[1].split(','))
-        imported.add(
-          item
-            .trim()
-            .replace(/^type\s+/, '')
-            .split(/\s+as\s+/)[0],
-        );
-  }
-  const dev = readFileSync(join(root, 'src/dev.ts'), 'utf8');
-  const exported = [
-    ...[...dev.matchAll(/export\s+(?:type\s+)?\{([^}]*)\}\s*from/g)].flatMap((m) =>
-      m[1].split(',').map((item) => item.trim().replace(/^type\s+/, '')),
-    ),
-    ...[...dev.matchAll(/export \* as (\w+)/g)].map((m) => m[1]),
-  ].filter((n) => n !== '');
-  assert.ok(exported.includes('readEmbeddedBook') && imported.has('Position'), 'the check reads both sides');
-  assert.deepEqual(
-    exported.filter((n) => !imported.has(n)),
-    [],
-    'exported by src/dev.ts but imported by no tool (tests import modules directly)',
-  );
-  // Any other name a tool takes from the module that defines it.
-  const sources = [...dev.matchAll(/^export\s[^;]*?from\s*'([^']+)'/gm)].map((m) => m[1]);
-  assert.deepEqual(
-    sources.filter((s) => s !== './index.js' && !s.startsWith('./platform/')),
-    [],
-    'src/dev.ts re-exports the library and the platform seam only',
-  );
+test('src/dev.ts is the library and nothing more: a tool takes any other name from the module that defines it', async () => {
+  // Its one import is the Node entry's library; the platform seam a tool imports by its #platform/ names.
+  assert.deepEqual([...(files.get('src/dev.ts') ?? [])], ['src/index.ts']);
+  const names = async (m: string): Promise<string[]> => Object.keys((await import(m)) as object).sort();
+  const dev = await names('../src/dev.js');
+  assert.ok(dev.includes('Engine') && dev.includes('Position'));
+  assert.deepEqual(dev, await names('../src/index.js'));
 });
 
 test('the product sets positions from FENs through Position.fromFen / setFen (a Result), never the test constructor', () => {
@@ -237,8 +224,10 @@ function closure(start: string): string[] {
 }
 
 test('the library is platform-neutral: it reaches Node built-ins only through the platform seam', () => {
-  // The seam's Node modules (the browser build substitutes a twin for each; src/platform/twins.ts).
-  const seam = new Set(Object.keys(BROWSER_TWINS).map((f) => `src/${f.replace(/\.js$/, '.ts')}`));
+  // The seam's Node modules (#platform/NAME without the "browser" condition; package.json "imports").
+  const seam = new Set(
+    [...subpathImports(root).values()].flatMap((to) => to.filter((t) => t.condition === 'node').map((t) => t.file)),
+  );
   const reached = closure('src/library.ts');
   assert.ok(reached.includes('src/engine/engine.ts') && reached.includes('src/search/worker.ts'));
   const nodeUsers = reached.filter((f) =>
@@ -276,4 +265,50 @@ test('both entry points re-export the library, each adding only its own few name
     [],
     'every library name is in both entries',
   );
+});
+
+/**
+ * The imports that bypass the platform seam: `file -> twin` for each file that
+ * imports a twin (a target of a #platform/NAME name) by its relative path. Only
+ * the twins' own folder may (a twin uses its own side's helpers), and the
+ * browser entry (src/browser/) the browser twins, for their browser-only names;
+ * a twin never imports the other platform's side.
+ */
+function seamBypasses(imports: ReadonlyMap<string, readonly string[]>, twins: ReadonlyMap<string, string>): string[] {
+  const wrong: string[] = [];
+  for (const [file, deps] of imports)
+    for (const dep of deps) {
+      const side = twins.get(dep);
+      if (side === undefined) continue;
+      const folder = file.slice(0, file.lastIndexOf('/'));
+      const own = folder === dep.slice(0, dep.lastIndexOf('/'));
+      if (own || (side === 'browser' && folder === 'src/browser')) continue;
+      wrong.push(`${file} -> ${dep} (import its #platform/ name)`);
+    }
+  return wrong;
+}
+
+test('the platform seam is a visible import: no file reaches a twin by its path instead of its #platform/ name', () => {
+  const twins = new Map<string, string>();
+  for (const [name, to] of subpathImports(root)) {
+    assert.match(name, /^#platform\//, 'package.json "imports" holds the platform seam only');
+    for (const t of to) twins.set(t.file, t.condition);
+  }
+  assert.equal(twins.size, 10, 'five names, each a Node module and its browser twin');
+  const imports = new Map([...files.keys()].map((f) => [f, relativeImports(root, f)]));
+  assert.deepEqual(seamBypasses(imports, twins), []);
+  // The graph sees the names: the engine reaches both twins of #platform/search-thread.
+  assert.ok(files.get('src/engine/engine.ts')?.has('src/platform/node/search-thread.ts'));
+  assert.ok(files.get('src/engine/engine.ts')?.has('src/platform/browser/search-thread.ts'));
+  // And the check sees a bypass: a made-up relative import of a twin, and a twin using the other side.
+  const madeUp = new Map([
+    ['src/engine/engine.ts', ['src/platform/node/search-thread.ts', 'src/engine/options.ts']],
+    ['src/platform/browser/files.ts', ['src/platform/node/files.ts', 'src/platform/browser/web.ts']],
+    ['src/browser/index.ts', ['src/platform/browser/files.ts', 'src/platform/node/files.ts']],
+  ]);
+  assert.deepEqual(seamBypasses(madeUp, twins), [
+    'src/engine/engine.ts -> src/platform/node/search-thread.ts (import its #platform/ name)',
+    'src/platform/browser/files.ts -> src/platform/node/files.ts (import its #platform/ name)',
+    'src/browser/index.ts -> src/platform/node/files.ts (import its #platform/ name)',
+  ]);
 });

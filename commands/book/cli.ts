@@ -7,16 +7,8 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import {
-  OpeningBook,
-  Position,
-  START_FEN,
-  classifyOpening,
-  err,
-  playUciMoves,
-  readEmbeddedBook,
-  type Result,
-} from '../../src/dev.js';
+import { OpeningBook, Position, START_FEN, classifyOpening, err, playUciMoves, type Result } from '../../src/dev.js';
+import { readEmbeddedBook } from '#platform/book-files';
 import { EXIT_NOTHING, EXIT_PARTIAL, encodingOption, gameFilesIn } from '../../src/cli/game-files.js';
 import { mulberry32 } from '../../src/core/prng.js';
 import { commandSpec, integerOption, readCommandLine, reportCommandLine } from '../../toolkit/command-line.js';

@@ -58,7 +58,8 @@ SPRT:
   --sprt elo0=0 elo1=10 alpha=0.05 beta=0.05   stop as soon as the test decides
   --sprt-model pentanomial|trinomial      (default pentanomial: game pairs)
 Output:
-  --log FILE                 one line per game: game | players | result | reason | opening | moves | end <termination>
+  --log FILE                 one line per game: game | players | result | reason | opening | moves |
+                             thinking (each move's ms/depth/clock left) | end <termination>
   --debug [FILE]             engine traffic to stderr (or FILE)
   --rating-interval N        print Elo every N games (default 10, 0 = end only)
 

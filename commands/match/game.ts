@@ -21,6 +21,7 @@ import {
 import { checkCommandFields, shownText } from '../../src/core/command-text.js';
 import type { GoResult, UciEngine } from './uci-engine.js';
 import { applyMoves, type Opening } from './openings.js';
+import type { MoveThinking } from './thinking.js';
 
 /**
  * Limits for one engine. A clock (baseMs > 0 or incMs > 0) sends wtime/btime/winc/binc;
@@ -164,6 +165,8 @@ export interface GameRecord {
   forfeit: Color | null;
   /** Game moves after the opening (UCI). */
   moves: string[];
+  /** For each of `moves`: the time it took, the depth, the mover's clock after it. */
+  thinking: MoveThinking[];
   redName: string;
   blackName: string;
   durationMs: number;
@@ -228,6 +231,7 @@ export async function playGame(
     const repetitions = Math.max(2, cfg.repetitions ?? 3);
     const openingMoves = cfg.opening.moves;
     const moves: string[] = [];
+    const thinking: MoveThinking[] = [];
     const base = cfg.opening.fen === null ? 'position startpos' : `position fen ${cfg.opening.fen}`;
     const clocks = [cfg.tc[0].baseMs, cfg.tc[1].baseMs];
     const movesToGo = [cfg.tc[0].movesPerPeriod, cfg.tc[1].movesPerPeriod];
@@ -245,6 +249,7 @@ export async function playGame(
       termination,
       forfeit,
       moves,
+      thinking,
       redName: redEng.name,
       blackName: blackEng.name,
       durationMs: Date.now() - t0,
@@ -340,6 +345,7 @@ export async function playGame(
       pos.doMove(m.value);
       note();
       moves.push(res.move);
+      thinking.push({ usedMs: used, depth: res.score?.depth ?? 0, leftMs: hasClock(tc) ? clocks[side] : null });
 
       const adj = cfg.adjudication;
       if (res.score) {

@@ -202,6 +202,7 @@ test('pair statistics: pentanomial counts from both games of a pair', () => {
     termination: 'rules',
     forfeit: null,
     moves: [],
+    thinking: [],
     redName: 'a',
     blackName: 'b',
     durationMs: 0,
@@ -248,7 +249,7 @@ test('a small match: colors alternate per opening, W/D/L add up, one log line pe
   for (const l of lines)
     assert.match(
       l,
-      /^game \d \| (A vs B|B vs A) \| (1-0|0-1|1\/2-1\/2) \| [^|]+ \| opening [^|]+ \| moves [a-i0-9 ]* \| end (rules|adjudication|maxplies)$/,
+      /^game \d \| (A vs B|B vs A) \| (1-0|0-1|1\/2-1\/2) \| [^|]+ \| opening [^|]+ \| moves [a-i0-9 ]* \| thinking( \d+\/\d+\/(\d+|-))* \| end (rules|adjudication|maxplies)$/,
     );
   assert.ok(printed.some((l) => /^Finished game 6 /.test(l)));
   assert.equal(out.stoppedEarly, false);

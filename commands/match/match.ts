@@ -15,6 +15,7 @@ import {
   type TimeControl,
 } from './game.js';
 import { scheduleGames, type Opening, type ScheduledGame } from './openings.js';
+import { thinkingField } from './thinking.js';
 import { formatSprt, parseSprtParams, sprtStatus, type SprtParams, type SprtStatus } from './sprt.js';
 
 export type SprtModel = 'pentanomial' | 'trinomial';
@@ -141,6 +142,7 @@ export function gameLogLine(fg: FinishedGame): string {
     r.reason,
     `opening ${openingText(o) || 'startpos'}${o.name && o.name !== openingText(o) ? ` (${o.name})` : ''}`,
     `moves ${r.moves.join(' ')}`,
+    thinkingField(r.thinking),
     `end ${r.termination}`,
   ].join(' | ');
 }
@@ -344,6 +346,7 @@ export async function runMatch(cfg: MatchConfig, interrupted: () => boolean = ()
           termination: 'crash',
           forfeit: redDown && blackDown ? null : redDown ? 0 : 1,
           moves: [],
+          thinking: [],
           redName: red.name,
           blackName: black.name,
           durationMs: 0,

@@ -5,6 +5,7 @@ import { appendFileSync, writeFileSync } from 'node:fs';
 import type { MatchArgs } from './args.js';
 import type { EngineLogger } from './uci-engine.js';
 import { formatTimeControl } from './game.js';
+import { thinkingLines } from './thinking.js';
 import { endingsLine, runMatch, summaryLines, type MatchOutcome } from './match.js';
 import { loadOpenings, shuffled, type Opening } from './openings.js';
 
@@ -98,6 +99,14 @@ export async function playMatch(
   for (const l of summaryLines(out.names, out.stats, args.sprt, args.sprtModel)) print(l);
   const endings = endingsLine(out.stats);
   if (endings) print(endings);
+  const played = out.stats.finished.map((f) => ({
+    red: f.record.redName,
+    black: f.record.blackName,
+    fen: f.game.opening.fen,
+    openingMoves: f.game.opening.moves.length,
+    thinking: f.record.thinking,
+  }));
+  for (const l of thinkingLines(played, out.names)) print(l);
   if (out.error) {
     process.stderr.write(`kirin match: ${out.error}\n`);
     return { code: 1, outcome: out };

@@ -79,6 +79,9 @@ test("kirin match report: the statistics read back from game logs are the runner
   for (const l of summaryLines(['A', 'B'], all, sprt, 'pentanomial')) assert.ok(lines.includes(l), l);
   assert.equal(lines.filter((l) => l.startsWith('SPRT')).length, 1);
   assert.match(text, /^Endings: .*crash 4/m);
+  // Each engine's thinking, from the thinking field the runner writes: one.log's 10 games have moves.
+  assert.match(text, /^Thinking: A: [\d,]+ moves, [\d,]+ ms a move \(median [\d,]+, longest [\d,]+\), depth \d+\.\d$/m);
+  assert.match(text, /^Thinking: B: [\d,]+ moves/m);
   // From B's side the same games read the other way.
   const fromB = unwrap(reportLines(logs, 'B', null, 'pentanomial'));
   assert.ok(
@@ -116,6 +119,7 @@ test('kirin match report: logs it cannot use are refused with the file and line'
     termination: 'rules',
     fen: null,
     moves: ['h2e2', 'h0g2'],
+    thinking: null,
   });
   const c = unwrap(parseGameLog(line(3, 'A vs C'), 'y.log'));
   const other = reportLines(

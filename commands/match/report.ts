@@ -9,6 +9,7 @@ import { commandSpec, readCommandLine, reportCommandLine } from '../../toolkit/c
 import { readTextFile } from '../../toolkit/files.js';
 import { emptyStats, endingsLine, sprtOptions, summaryLines, type MatchStats, type SprtModel } from './match.js';
 import type { SprtParams } from './sprt.js';
+import { parseThinkingField, thinkingLines, type GameThinking, type MoveThinking } from './thinking.js';
 
 const REPORT_USAGE = `Usage: kirin match report LOG [LOG ...] [options]
 
@@ -38,6 +39,8 @@ export interface LoggedGame {
   fen: string | null;
   /** Every move from `fen` (UCI): the opening's moves, then the game's. */
   moves: string[];
+  /** Each game move's time, depth and clock (null: a log written before the runner kept them). */
+  thinking: MoveThinking[] | null;
 }
 
 /**
@@ -67,16 +70,24 @@ const FORFEITS = new Set(['time', 'illegal', 'crash']);
 /** Parses one line of a game log; `where` ("file:line") goes into the message. */
 export function parseLogLine(line: string, where: string): Result<LoggedGame, 'log'> {
   const f = line.trim().split(' | ');
+  // Seven fields, or eight with the thinking field before the end (logs from before it have seven).
+  const fields = f.length === 7 || (f.length === 8 && f[6].startsWith('thinking'));
   const game = /^game ([1-9][0-9]*)$/.exec(f[0]);
-  const players = f.length >= 7 ? / vs /.exec(f[1]) : null;
-  const result = f.length >= 7 ? RESULTS[f[2]] : undefined;
+  const players = fields ? / vs /.exec(f[1]) : null;
+  const result = fields ? RESULTS[f[2]] : undefined;
   const end = /^end ([a-z]+)$/.exec(f[f.length - 1]);
-  const played = f.length === 7 ? loggedMoves(f[4], f[5]) : null;
+  const played = fields ? loggedMoves(f[4], f[5]) : null;
   if (!game || !players || !result || !end || !played)
     return err(
       'log',
-      `${where}: not a game-log line (game N | red vs black | result | reason | opening ... | moves ... | end T)`,
+      `${where}: not a game-log line (game N | red vs black | result | reason | opening ... | moves ... | [thinking ... |] end T)`,
     );
+  let thinking: MoveThinking[] | null = null;
+  if (f.length === 8) {
+    const t = parseThinkingField(f[6]);
+    if (!t.ok) return err('log', `${where}: thinking: ${t.error.message}`);
+    thinking = t.value;
+  }
   return ok({
     game: Number(game[1]),
     red: f[1].slice(0, players.index),
@@ -86,7 +97,16 @@ export function parseLogLine(line: string, where: string): Result<LoggedGame, 'l
     termination: end[1],
     fen: played.fen,
     moves: played.moves,
+    thinking,
   });
+}
+
+/** The "Thinking:" lines of logged games (lines from before the runner kept thinking are left out). */
+export function loggedThinkingLines(games: readonly LoggedGame[], names: readonly string[]): string[] {
+  const known: GameThinking[] = [];
+  for (const g of games)
+    if (g.thinking) known.push({ ...g, openingMoves: g.moves.length - g.thinking.length, thinking: g.thinking });
+  return thinkingLines(known, names);
 }
 
 /** Parses a game log's text; `name` (the file) goes into the messages. */
@@ -193,10 +213,19 @@ export function reportLines(
     const endings = endingsLine(stats);
     return [title, ...summaryLines(names, stats, withSprt ? sprt : null, sprtModel), ...(endings ? [endings] : [])];
   };
+  const withThinking = (lines: string[], games: readonly LoggedGame[]): string[] => [
+    ...lines,
+    ...loggedThinkingLines(games, names),
+  ];
   const out: string[] = [];
   for (const log of logs) {
     if (out.length) out.push('');
-    out.push(...block(`${log.name}: ${log.games.length} games`, logStats([log.games], first), logs.length === 1));
+    out.push(
+      ...withThinking(
+        block(`${log.name}: ${log.games.length} games`, logStats([log.games], first), logs.length === 1),
+        log.games,
+      ),
+    );
   }
   if (logs.length > 1) {
     const all = logStats(
@@ -204,7 +233,13 @@ export function reportLines(
       first,
     );
     const n = all.wins + all.draws + all.losses;
-    out.push('', ...block(`All ${logs.length} logs: ${n} games`, all, true));
+    out.push(
+      '',
+      ...withThinking(
+        block(`All ${logs.length} logs: ${n} games`, all, true),
+        logs.flatMap((l) => l.games),
+      ),
+    );
   }
   return ok(out);
 }

@@ -25,10 +25,13 @@
 // The service worker keeps the page's files for offline use: the list and its
 // version (a hash of the contents) are worked out from what the build wrote
 // (precache.ts) and compiled into sw.js.
-// The platform seam (docs/ARCHITECTURE.md): each Node-only module of src/ has a
-// browser twin exporting the same names, substituted here. The build is for
-// platform=browser, so a Node built-in left anywhere in that path fails it; the
-// bundles are checked for `node:` imports as well.
+// The platform seam (docs/ARCHITECTURE.md): the product imports each module
+// that differs between Node and a browser by its #platform/NAME name, and
+// package.json "imports" maps that name to the Node module or, under the
+// "browser" condition, to its browser twin. The build is for platform=browser,
+// so esbuild resolves each such name to the twin; a Node built-in left
+// anywhere in that path fails the build, and the bundles are checked for
+// `node:` imports as well.
 //
 //   node dist/scripts/web/build.js [--site <dir> | --outdir <dir>] [--package]
 
@@ -38,7 +41,6 @@ import * as esbuild from 'esbuild';
 import { commandSpec, scriptCommandLine } from '../../toolkit/command-line.js';
 import { repoRoot } from '../../toolkit/files.js';
 import { isMain } from '../../toolkit/script.js';
-import { BROWSER_TWINS } from '../../src/platform/twins.js';
 import { pageFiles, precacheOf, type Precache } from './precache.js';
 
 /** The Node built-ins a bundle imports (`import ... from "node:x"`, `import("node:x")`, `require("node:x")`). */
@@ -47,23 +49,15 @@ export function nodeImports(code: string): string[] {
   return [...code.matchAll(re)].map((m) => m[1]);
 }
 
-function twinsPlugin(srcDir: string): esbuild.Plugin {
-  return {
-    name: 'kirin-browser-twins',
-    setup(b) {
-      b.onResolve({ filter: /^\.\.?\// }, (args) => {
-        const target = join(args.resolveDir, args.path);
-        const rel = relative(srcDir, target).split(sep).join('/');
-        const twin = BROWSER_TWINS[rel];
-        return twin ? { path: join(srcDir, twin) } : undefined;
-      });
-      // The page imports the library by its source path (for types); in the browser it is ./kirin.js.
-      b.onResolve({ filter: /\/src\/browser\/index\.js$/ }, (args) =>
-        args.kind === 'entry-point' ? undefined : { path: './kirin.js', external: true },
-      );
-    },
-  };
-}
+/** The page imports the library by its source path (for types); in the browser it is ./kirin.js. */
+const libraryAsKirinJs: esbuild.Plugin = {
+  name: 'kirin-library',
+  setup(b) {
+    b.onResolve({ filter: /\/src\/browser\/index\.js$/ }, (args) =>
+      args.kind === 'entry-point' ? undefined : { path: './kirin.js', external: true },
+    );
+  },
+};
 
 /** The files a bundle names as `new URL('./name', import.meta.url)` (in the order they appear, once each). */
 export function assetReferences(code: string): string[] {
@@ -138,7 +132,9 @@ export async function buildBrowser(outdir: string, opts: BrowserBuildOptions): P
     // The glyph outlines' licence notice (web/board/glyphs.ts) stays in app.js.
     legalComments: 'inline',
     logLevel: 'silent',
-    plugins: [twinsPlugin(srcDir)],
+    // platform=browser: esbuild resolves with the "browser" condition, so each
+    // #platform/NAME import (package.json "imports") is the browser twin.
+    plugins: [libraryAsKirinJs],
     entryPoints,
     outdir,
     metafile: true,

@@ -3,7 +3,7 @@
 // (src/index.ts) are thin layers over this class.
 
 import { OpeningBook, bookUseAtLevel, type BookMove } from '../book/book.js';
-import { readBookFile, readEmbeddedBook } from '../platform/node/book-files.js';
+import { readBookFile, readEmbeddedBook } from '#platform/book-files';
 import type { BookLoadCode } from '../book/format.js';
 import { START_FEN, type FenErrorCode } from '../core/fen.js';
 import { Position } from '../core/position.js';
@@ -12,7 +12,7 @@ import { DRAW_RULES, REPETITION_RULES, ruleConfigFrom, type RuleConfig } from '.
 import { MOVE_NONE, moveToUci, type Move } from '../core/types.js';
 import { playUciMoves, type MoveErrorCode } from '../core/ucimove.js';
 import { ACCEPTED, Options, type OptionChange } from './options.js';
-import { WARMUP_EXTRA_NODES } from '../platform/node/search-thread.js';
+import { WARMUP_EXTRA_NODES } from '#platform/search-thread';
 import { startSearchThread, takePrestartedSearchThread, type SearchThread } from './prestart.js';
 import {
   CLASSICAL_WIN_RATE,

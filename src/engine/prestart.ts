@@ -6,7 +6,8 @@
 // starts its main search thread. Through the platform seam (src/platform/) this
 // works the same with a Web Worker in the browser build.
 
-import { spawnSearchWorker, type SearchThread as PlatformThread } from '../platform/node/search-thread.js';
+import { spawnSearchWorker } from '#platform/search-thread';
+import type { SearchThread as PlatformThread } from '../platform/seam.js';
 import type { FromWorker, ToWorker, WorkerStart } from '../search/worker.js';
 
 /** The engine's end of a search thread: it is sent the search's messages and sends their answers. */

@@ -9,7 +9,7 @@ import type { Result } from '../core/result.js';
 import { isKirinNet, type KnetLoadCode } from './kirinnet/format.js';
 import { KirinEvaluator, KirinNetwork, type KirinNetHandle } from './kirinnet/network.js';
 import { traceKirinNet } from './kirinnet/trace.js';
-import { openNetworkFile, readEmbeddedNetwork } from '../platform/node/files.js';
+import { openNetworkFile, readEmbeddedNetwork } from '#platform/files';
 import { MAX_PAYLOAD_BYTES, networkFileError, type NnueLoadCode } from './nnue/loader.js';
 import { NnueEvaluator, NnueNetwork, type NetworkHandle } from './nnue/network.js';
 import { traceNnue } from './nnue/trace.js';

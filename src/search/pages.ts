@@ -33,8 +33,11 @@ export function touchPages(words: Int32Array, from: number, pages: number): numb
  * (Node), else a message to itself on a MessageChannel (browsers), else setTimeout.
  */
 let nextTurn: ((f: () => void) => void) | null = null;
+/** The runtime's setImmediate, looked up (the browser build is type-checked without Node's globals: tsconfig.browser.json). */
+const host = globalThis as { setImmediate?: (f: () => void) => unknown };
 function laterTurn(f: () => void): void {
   if (!nextTurn) {
+    const setImmediate = host.setImmediate;
     if (typeof setImmediate === 'function') nextTurn = (g) => void setImmediate(g);
     else if (typeof MessageChannel === 'function') {
       const channel = new MessageChannel();

@@ -9,7 +9,7 @@
 // brings its SharedArrayBuffer) and report to the main thread through the
 // `shared` buffer of each `go` (src/search/threads.ts), never to the engine.
 
-import { parentPort, workerData } from '../platform/node/thread-host.js';
+import { parentPort, workerData } from '#platform/thread-host';
 import type { FenErrorCode } from '../core/fen.js';
 import { Position } from '../core/position.js';
 import type { Result } from '../core/result.js';

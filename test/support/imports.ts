@@ -1,6 +1,8 @@
 // The import graph of the TypeScript sources, read from the text (static
 // `import`/`export ... from`, `import type`, and `import('...')` with a literal
-// path), for the architecture test. Test files (*.test.ts) are left out.
+// path), for the architecture test. Test files (*.test.ts) are left out unless
+// asked for. A `#name` import (package.json "imports", the platform seam) is an
+// edge to each file its conditions lead to: both twins.
 
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -17,22 +19,69 @@ function sourceFiles(dir: string, tests: boolean, out: string[]): void {
   }
 }
 
+/** The targets of one entry of package.json "imports" (a path, or conditions leading to paths), in order. */
+function targets(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (value === null || typeof value !== 'object') return [];
+  return Object.values(value).flatMap(targets);
+}
+
+/**
+ * package.json "imports" as sources: each `#name` -> the repository files its
+ * conditions lead to, in order (a compiled path, dist/X.js, is its source X.ts).
+ */
+export function subpathImports(root: string): Map<string, { condition: string; file: string }[]> {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { imports?: Record<string, unknown> };
+  const out = new Map<string, { condition: string; file: string }[]>();
+  for (const [name, value] of Object.entries(pkg.imports ?? {})) {
+    const entries =
+      value !== null && typeof value === 'object'
+        ? Object.entries(value).flatMap(([condition, v]) => targets(v).map((t) => ({ condition, target: t })))
+        : targets(value).map((t) => ({ condition: 'default', target: t }));
+    out.set(
+      name,
+      entries.map(({ condition, target }) => ({
+        condition,
+        file: target
+          .replace(/^\.\//, '')
+          .replace(/^dist\//, '')
+          .replace(/\.js$/, '.ts'),
+      })),
+    );
+  }
+  return out;
+}
+
+/** The repository files `file` imports by a relative path (paths relative to `root`, '/' separated). */
+export function relativeImports(root: string, file: string): string[] {
+  const deps: string[] = [];
+  for (const m of readFileSync(join(root, file), 'utf8').matchAll(IMPORT_RE)) {
+    const spec = m[1] ?? m[2];
+    if (!spec.startsWith('.')) continue; // node:, packages and #names
+    deps.push(
+      relative(root, join(root, dirname(file), spec.replace(/\.js$/, '.ts')))
+        .split('\\')
+        .join('/'),
+    );
+  }
+  return deps;
+}
+
 /** File -> the repository files it imports (paths relative to `root`, '/' separated); the tests too with `tests`. */
 export function importGraph(root: string, folders: readonly string[], { tests = false } = {}): Graph {
   const files: string[] = [];
   for (const f of folders) if (existsSync(join(root, f))) sourceFiles(join(root, f), tests, files);
+  const named = subpathImports(root);
   const g: Graph = new Map();
   for (const file of files) {
     const from = relative(root, file).split('\\').join('/');
-    const deps = new Set<string>();
-    const text = readFileSync(file, 'utf8');
-    for (const m of text.matchAll(IMPORT_RE)) {
+    const deps = new Set<string>(relativeImports(root, from));
+    for (const m of readFileSync(file, 'utf8').matchAll(IMPORT_RE)) {
       const spec = m[1] ?? m[2];
-      if (!spec.startsWith('.')) continue; // node: and packages
-      const target = relative(root, join(dirname(file), spec.replace(/\.js$/, '.ts')))
-        .split('\\')
-        .join('/');
-      deps.add(target);
+      if (!spec.startsWith('#')) continue;
+      const to = named.get(spec);
+      if (!to) throw new Error(`${from} imports ${spec}, which package.json "imports" does not name`);
+      for (const t of to) deps.add(t.file);
     }
     g.set(from, deps);
   }

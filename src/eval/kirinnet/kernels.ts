@@ -5,7 +5,7 @@
 
 import { err, ok, type Result } from '../../core/result.js';
 import { OUTPUT_SHIFT, QA } from './arch.js';
-import { readKernelModule } from '../../platform/node/files.js';
+import { readKernelModule } from '#platform/files';
 import { wasmSimdSupported } from '../../platform/simd.js';
 
 export interface KirinKernels {

@@ -4,7 +4,7 @@
 // layout.ts and give exactly the numbers of the portable kernels.
 
 import { err, ok, type Result } from '../../core/result.js';
-import { readKernelModule } from '../../platform/node/files.js';
+import { readKernelModule } from '#platform/files';
 import { wasmSimdSupported } from '../../platform/simd.js';
 import type { NnueKernels } from './kernels.js';
 import * as layout from './layout.js';

@@ -16,7 +16,7 @@ import {
   type PayloadSource,
 } from './loader.js';
 import { NnueNetwork } from './network.js';
-import { candidatePaths } from '../../platform/node/files.js';
+import { candidatePaths } from '#platform/files';
 
 // Every kind of bad network file gets its own code and a message that names the
 // file, the problem and the expected format - and never an exception.

@@ -16,14 +16,10 @@
 
 import { Decompress } from 'fzstd';
 import { err, ok, type KirinError, type Result } from '../../core/result.js';
-import {
-  loadZstdModule,
-  openNetworkFile,
-  type NetworkFileCode,
-  type OpenedNetworkFile,
-} from '../../platform/node/files.js';
+import { loadZstdModule, openNetworkFile } from '#platform/files';
+import { preparePageToucher, touchPagesAhead } from '#platform/page-toucher';
 import type { ByteRange } from '../../platform/page-touch.js';
-import { preparePageToucher, touchPagesAhead } from '../../platform/node/page-toucher.js';
+import type { NetworkFileCode, OpenedNetworkFile } from '../../platform/seam.js';
 import { WasmZstd } from './zstd-wasm.js';
 import {
   FC0_BIAS,

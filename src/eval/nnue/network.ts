@@ -42,7 +42,7 @@ import type { NnueKernels } from './kernels.js';
 import { PortableKernels } from './kernels-portable.js';
 import { createWasmKernels, type WasmMemory } from './kernels-wasm.js';
 import { ACC_BYTES, ACC_PSQT, L1, PSQT_BUCKETS, SCRATCH_BYTES, STACKS, STACK_BYTES, WEIGHTS_END } from './layout.js';
-import type { OpenedNetworkFile } from '../../platform/node/files.js';
+import type { OpenedNetworkFile } from '../../platform/seam.js';
 import {
   loadNetworkBytes,
   loadNetworkFile,

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 
 import { repoPath } from '../../../toolkit/files.js';
 import { syntheticNetFile } from '../../../toolkit/nnue/synthetic-net.js';
-import { loadZstdModule } from '../../platform/node/files.js';
+import { loadZstdModule } from '#platform/files';
 import { unpackContainer } from './loader.js';
 import { missingZstdExports, WasmZstd, ZstdError, type ZstdStream } from './zstd-wasm.js';
 

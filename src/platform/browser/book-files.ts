@@ -1,11 +1,11 @@
-// The browser implementation of src/platform/node/book-files.ts (the browser build
-// substitutes this module for that one). A page has no file system: the default
+// The browser implementation of #platform/book-files (package.json "imports":
+// the "browser" condition; on Node it is src/platform/node/book-files.ts). A page has no file system: the default
 // book (kirin.book beside kirin.js, assets.ts) is fetched when kirin.js is
 // imported; other books come as bytes (Engine.loadBookBytes), so a book *file*
 // is never found.
 
 import { err, type Result } from '../../core/result.js';
-import type { BookFileCode } from '../node/book-files.js';
+import type { BookFileCode } from '../seam.js';
 import { fetchBytes } from './web.js';
 
 let embeddedBook: Uint8Array | null = null;

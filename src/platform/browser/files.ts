@@ -1,12 +1,12 @@
-// The browser implementation of src/platform/node/files.ts (the browser build
-// substitutes this module for that one). A page has no file system: the kernel
+// The browser implementation of #platform/files (package.json "imports": the
+// "browser" condition; on Node it is src/platform/node/files.ts). A page has no file system: the kernel
 // module is fetched from its URL (assets.ts) by the search worker
 // (thread-host.ts) and by kirin.js itself, and handed over with
 // provideKernelModule(); networks come as bytes (Engine.loadNetworkBytes, e.g.
 // from a URL or a file picker), so a network *file* is never found.
 
 import { err, ok, type Result } from '../../core/result.js';
-import type { NetworkFileCode, OpenedNetworkFile } from '../node/files.js';
+import type { NetworkFileCode, OpenedNetworkFile } from '../seam.js';
 import { fetchBytes } from './web.js';
 
 const modules = new Map<boolean, Uint8Array>();
@@ -90,7 +90,11 @@ export function candidatePaths(given: string): string[] {
   return [given];
 }
 
-export function openNetworkFile(given: string): Result<OpenedNetworkFile, NetworkFileCode> {
+export function openNetworkFile(
+  given: string,
+  _maxBytes: number,
+  _programDirs?: readonly string[],
+): Result<OpenedNetworkFile, NetworkFileCode> {
   return err(
     'not-found',
     `network file '${given}' was not found (a browser has no files: load a network from a URL or a file)`,

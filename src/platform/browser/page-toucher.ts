@@ -1,5 +1,5 @@
-// The browser implementation of src/platform/node/page-toucher.ts (the browser
-// build substitutes this module for that one): the same helper as a Web Worker
+// The browser implementation of #platform/page-toucher (package.json "imports":
+// the "browser" condition; on Node it is src/platform/node/page-toucher.ts): the same helper as a Web Worker
 // made from its source text, for a page that loads a network into a shared
 // memory (cross-origin isolated). A browser starts a worker only once the
 // thread that made it is free again, and a load keeps the page's thread busy

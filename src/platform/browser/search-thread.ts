@@ -1,11 +1,11 @@
-// The browser implementation of src/platform/node/search-thread.ts (the browser build
-// substitutes this module for that one): the search thread is a module Web
+// The browser implementation of #platform/search-thread (package.json "imports":
+// the "browser" condition; on Node it is src/platform/node/search-thread.ts): the search thread is a module Web
 // Worker running worker.js (src/search/worker.ts bundled with
 // src/platform/browser/thread-host.ts), found beside kirin.js (assets.ts). Its first
 // message carries its start data and the URLs of all the files (assets.ts): the
 // worker looks nothing up relative to itself, so a bundler may copy it anywhere.
 
-import type { SearchThread } from '../node/search-thread.js';
+import type { SearchThread } from '../seam.js';
 import { ASSET_URLS, type AssetUrls } from './assets.js';
 import { web } from './web.js';
 

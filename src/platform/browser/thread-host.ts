@@ -1,6 +1,6 @@
-// The browser implementation of src/platform/node/thread-host.ts (the browser build
-// substitutes this module for that one, so web/dist/worker.js is
-// src/search/worker.ts itself). It adapts the Web Worker's `self` to the
+// The browser implementation of #platform/thread-host (package.json "imports":
+// the "browser" condition; on Node it is src/platform/node/thread-host.ts), so
+// web/dist/worker.js is src/search/worker.ts itself. It adapts the Web Worker's `self` to the
 // `parentPort` the search thread talks to, takes the start data from the first
 // message (Node's workerData), and fetches the WebAssembly kernel module from
 // the URL that message gives before the search thread's code runs. Messages
@@ -8,7 +8,7 @@
 
 import { wasmSimdSupported } from '../simd.js';
 import { fetchKernelModule } from './files.js';
-import type { HostPort } from '../node/thread-host.js';
+import type { HostPort } from '../seam.js';
 import type { StartMessage } from './search-thread.js';
 import { web } from './web.js';
 

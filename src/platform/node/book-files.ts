@@ -1,14 +1,12 @@
 // The files the opening book code reads, on Node: the default book, which the
 // build puts in dist/browser/ (kirin.book, assembly/build.js: shipped once,
 // beside kirin.js), and book files named by the BookFile option. The platform
-// seam (docs/ARCHITECTURE.md): the browser build replaces this module by
-// src/platform/browser/book-files.ts, which exports the same names.
+// seam (docs/ARCHITECTURE.md): the product imports it as #platform/book-files,
+// which the browser build resolves to its twin src/platform/browser/book-files.ts.
 
 import { readFileSync, statSync } from 'node:fs';
 import { err, ok, type Result } from '../../core/result.js';
-
-/** Why a book file could not be read. */
-export type BookFileCode = 'book-not-found' | 'book-unreadable';
+import type { BookFileCode } from '../seam.js';
 
 /** Book files larger than this are refused unread (the default book is well under 1 MB). */
 const MAX_BOOK_BYTES = 256 << 20;

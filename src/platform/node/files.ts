@@ -2,15 +2,16 @@
 // zstd decoder and the embedded network, which the build puts in dist/browser/
 // (assembly/build.js: the package ships each once, there, beside the browser
 // build's kirin.js), and network files found as Pikafish finds them. The one Node-specific
-// piece of the evaluation (the platform seam, docs/ARCHITECTURE.md): the browser
-// build (scripts/web/build.ts) replaces this module by src/platform/browser/files.ts,
-// which exports the same names.
+// piece of the evaluation (the platform seam, docs/ARCHITECTURE.md): the product
+// imports it as #platform/files, which the browser build resolves to its twin
+// src/platform/browser/files.ts (package.json "imports").
 
 import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { err, ok, type Result } from '../../core/result.js';
+import type { NetworkFileCode, OpenedNetworkFile } from '../seam.js';
 
 /** The compiled kernel module's bytes (kernels.wasm, or kernels-shared.wasm for a shared memory). */
 export function readKernelModule(shared: boolean): Result<Uint8Array, 'module-missing'> {
@@ -65,30 +66,6 @@ function defaultProgramDirs(): string[] {
 const HEAD_BYTES = 64;
 /** The pieces a network file is read in (one buffer, reused). */
 const PIECE_BYTES = 1 << 20;
-
-/**
- * A network file found and checked, not read yet: where it is, its size and
- * first bytes; then read whole, or piece by piece (a large network read in
- * pieces never needs a buffer of its size: the first touch of fresh memory is
- * most of a load's time on some machines).
- */
-export interface OpenedNetworkFile {
-  readonly path: string;
-  readonly size: number;
-  /** The first bytes (HEAD_BYTES, or the whole file when it is shorter). */
-  readonly head: Uint8Array;
-  /** The whole file. */
-  readAll(): Result<Uint8Array, NetworkFileCode>;
-  /**
-   * The file in order, in pieces of at most 1 MB read into one reused buffer:
-   * a piece is valid until the next is asked for. Throws when the file cannot
-   * be read any more (the caller then reads it whole, which words the error).
-   */
-  pieces(): Generator<Uint8Array>;
-}
-
-/** Why a network file could not be read. */
-export type NetworkFileCode = 'not-found' | 'too-large' | 'unreadable';
 
 /**
  * Finds `given` (candidatePaths), refusing files over `maxBytes`, and reads its

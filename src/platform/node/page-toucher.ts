@@ -8,8 +8,8 @@
 // the helper does). Only a shared memory (a SharedArrayBuffer) can be
 // touched from another thread; other memories are left alone.
 //
-// This is the Node implementation (node:worker_threads); the browser build
-// (src/platform/twins.ts) replaces it by src/platform/browser/page-toucher.ts.
+// This is the Node implementation (node:worker_threads) of #platform/page-toucher;
+// the browser build resolves that name to src/platform/browser/page-toucher.ts.
 
 import { Worker } from 'node:worker_threads';
 import { touchPageRanges, type ByteRange } from '../page-touch.js';

@@ -1,23 +1,12 @@
 // The platform seam (docs/ARCHITECTURE.md): how the engine starts its search
-// thread. This is the Node implementation (node:worker_threads running
-// src/search/worker.ts); the browser build (src/platform/twins.ts) replaces this
-// module by src/platform/browser/search-thread.ts, a Web Worker with the same interface.
+// thread. This is the Node implementation of #platform/search-thread
+// (node:worker_threads running src/search/worker.ts); the browser build resolves
+// that name to src/platform/browser/search-thread.ts, a Web Worker with the same interface.
 // The messages are the search's (src/search/worker.ts names them); the
 // platform carries them without knowing them.
 
 import { Worker } from 'node:worker_threads';
-
-/** The engine's end of a search thread (a subset of Node's Worker) that is sent `In` and sends `Out`. */
-export interface SearchThread<In, Out> {
-  postMessage(message: In): void;
-  on(event: 'message', listener: (message: Out) => void): unknown;
-  on(event: 'error', listener: (error: Error) => void): unknown;
-  on(event: 'exit', listener: (code: number) => void): unknown;
-  /** Keep the process alive while the thread works (a no-op where there is no process). */
-  ref(): void;
-  unref(): void;
-  terminate(): Promise<unknown>;
-}
+import type { SearchThread } from '../seam.js';
 
 /**
  * Nodes the warm-up searches beyond its usual half second (src/search/warmup.ts).

@@ -1,16 +1,11 @@
-// What the search thread (src/search/worker.ts) needs from its host, on Node:
-// the port to the engine and the data it was started with
-// (node:worker_threads). The browser build (src/platform/twins.ts) replaces this
-// module by src/platform/browser/thread-host.ts, which adapts a Web Worker's
+// What the search thread (src/search/worker.ts) needs from its host, on Node
+// (#platform/thread-host): the port to the engine and the data it was started
+// with (node:worker_threads). The browser build resolves
+// that name to src/platform/browser/thread-host.ts, which adapts a Web Worker's
 // `self` to the same names (docs/ARCHITECTURE.md, the platform seam).
 
 import { parentPort as nodePort, workerData as nodeData } from 'node:worker_threads';
-
-/** The search thread's end of its channel to the engine (what both twins give). */
-export interface HostPort {
-  postMessage(message: unknown): void;
-  on(event: 'message', listener: (message: never) => void): unknown;
-}
+import type { HostPort } from '../seam.js';
 
 /** The port to the engine; null outside a worker thread. */
 export const parentPort = nodePort as HostPort | null;
