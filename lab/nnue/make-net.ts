@@ -1,4 +1,4 @@
-// Writes a deterministic synthetic Pikafish network (lab/nnue/synthetic.ts),
+// Writes a deterministic synthetic Pikafish network (toolkit/nnue/synthetic-net.ts),
 // byte-identical to make_random_net.py with the same seed and options. Do not commit
 // network files.
 //
