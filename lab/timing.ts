@@ -14,7 +14,7 @@
 //   throughput(seconds, batch, warmups)
 //     work per second: `batch` again and again for about `seconds`.
 
-import { median } from '../commands/lib.js';
+import { median } from '../toolkit/stats.js';
 
 /** Sees each sample as it comes (to print a progress line). */
 type Each<C, S> = (sample: S, contender: C, round: number) => void;

@@ -7,7 +7,7 @@ import childProcess, { execFileSync, spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { test } from 'node:test';
 import { Worker } from 'node:worker_threads';
-import { repoRoot } from '../commands/lib.js';
+import { repoRoot } from '../toolkit/files.js';
 import { LEVELS, levelOf, testSources } from './run-tests.js';
 
 test('a test file names its level: unit by default, integration and browser by suffix', () => {

@@ -23,10 +23,12 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { commandSpec, readCommandLine, reportCommandLine, repoRoot, runMain } from '../commands/lib.js';
+import { commandSpec, readCommandLine, reportCommandLine } from '../toolkit/command-line.js';
+import { repoRoot } from '../toolkit/files.js';
+import { runMain } from '../toolkit/script.js';
 
 /** The folders holding tests. */
-const TEST_FOLDERS = ['src', 'commands', 'lab', 'scripts', 'test', 'web'];
+const TEST_FOLDERS = ['src', 'toolkit', 'commands', 'lab', 'scripts', 'test', 'web'];
 
 export const LEVELS = ['unit', 'integration', 'browser'] as const;
 export type Level = (typeof LEVELS)[number];

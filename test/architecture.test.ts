@@ -2,24 +2,32 @@
 // between files or between folders, and the layers point one way
 // (docs/ARCHITECTURE.md): core <- platform <- eval <- search <- engine <- protocol <- the
 // entry points (index.ts, main.ts); the product (src/) never imports the
-// development tools (commands/, lab/, scripts/) or the test support (test/);
-// the commands never import the experiments (lab/) or the scripts, and no tool
-// imports the test support; the tools reach the product only through
-// src/dev.ts (the development entry point) or src/index.ts (the library). Tests
-// (*.test.ts) may import anything and are left out of the graph. The library
-// (src/library.ts) is platform-neutral and both entry points re-export it; the
-// modules that differ per platform are imported by their #platform/NAME name
-// (package.json "imports"), never by the path of a twin.
+// development tools (toolkit/, commands/, lab/, scripts/) or the test support
+// (test/); the toolkit imports only itself, the commands only themselves and
+// the toolkit, never the experiments (lab/) or the scripts, and no tool imports
+// the test support; the tools take the library from src/dev.ts (the
+// development entry point) or src/index.ts and any other product name from the
+// module that defines it, and a module that differs per platform by its
+// #platform/NAME name (package.json "imports"), as the product does: no tool
+// imports a file of the platform's two sides (src/platform/node/,
+// src/platform/browser/) by its path. Tests (*.test.ts) may import the test
+// support (test/) and any product file, but a test's fixtures never live in a
+// tool: the product's and the toolkit's tests import no commands, lab or
+// scripts, and the commands' tests no lab or scripts. The tests are left out of
+// the graph but for that check. The library (src/library.ts) is
+// platform-neutral and both entry points re-export it; no file imports a twin
+// by its path instead of its #platform/NAME name.
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { importGraph, findCycles, folderGraph, relativeImports, subpathImports } from './support/imports.js';
-import { repoRoot } from '../commands/lib.js';
+import { repoRoot } from '../toolkit/files.js';
 
 const root = repoRoot();
-const files = importGraph(root, ['src', 'commands', 'lab', 'scripts', 'test']);
+const ROOMS = ['src', 'toolkit', 'commands', 'lab', 'scripts', 'test'];
+const files = importGraph(root, ROOMS);
 
 /** Rank of each product folder: a file may import only from its own rank or below. */
 const LAYERS: Record<string, number> = {
@@ -80,31 +88,48 @@ test('the product layers point one way: core <- platform <- eval <- search <- en
   assert.deepEqual(wrong, []);
 });
 
-/** The product's surface for the tools: the development entry point, the public library. */
-const TOOL_SURFACE = ['src/dev.ts', 'src/index.ts'];
+/**
+ * Whether a tool may import this product file by its path: any but a file of
+ * the platform's two sides. A module that differs per platform a tool imports
+ * by its #platform/NAME name, as the product does (on Node that is the Node
+ * module); the browser side's helpers are the browser build's.
+ */
+const toolMayImportPath = (dep: string): boolean => !/^src\/platform\/(node|browser)\//.test(dep);
 
-/** The rooms of the tools and what each may import besides the product's surface. */
+/** The rooms of the tools and what each may import besides the product. */
 const TOOL_ROOMS: Record<string, readonly string[]> = {
-  commands: ['commands/'],
-  lab: ['commands/', 'lab/', 'scripts/'],
-  scripts: ['commands/lib.ts', 'scripts/'],
+  toolkit: ['toolkit/'],
+  commands: ['toolkit/', 'commands/'],
+  lab: ['toolkit/', 'commands/', 'lab/', 'scripts/'],
+  scripts: ['toolkit/', 'scripts/'],
 };
 
-test('the rooms point one way: tests may use everything, commands only commands, tools the product through its surface', () => {
+test('the rooms point one way: tests may use everything, the toolkit only itself, commands only commands and the toolkit, tools the platform by its #platform/ names', () => {
   const wrong: string[] = [];
-  for (const [file, deps] of files) {
+  for (const file of files.keys()) {
     const room = TOOL_ROOMS[file.slice(0, file.indexOf('/'))];
     if (!room) continue;
-    for (const dep of deps) {
+    // Imports by path: a #platform/NAME import is an edge to both twins in the graph, and allowed.
+    for (const dep of relativeImports(root, file)) {
       if (dep.startsWith('src/')) {
-        if (!TOOL_SURFACE.includes(dep))
-          wrong.push(`${file} -> ${dep} (a tool reaches into the product: import src/dev.ts or src/index.ts)`);
+        if (!toolMayImportPath(dep))
+          wrong.push(
+            `${file} -> ${dep} (a tool reaches a side of the platform by its path: import its #platform/ name)`,
+          );
       } else if (!room.some((r) => dep.startsWith(r))) wrong.push(`${file} -> ${dep} (not a room this tool may use)`);
     }
   }
   assert.deepEqual(wrong, []);
   assert.ok(files.get('commands/match/game.ts')?.has('src/dev.ts'), "the graph sees the tools' imports");
-  // Each room builds on its own (tsconfig.src.json, tsconfig.build.json, tsconfig.tools.json, tsconfig.test.json).
+  assert.ok(files.get('commands/train/model.ts')?.has('src/eval/kirinnet/arch.ts'), 'and their direct ones');
+  assert.ok(files.get('commands/book/cli.ts')?.has('src/platform/node/book-files.ts'), 'and their #platform/ ones');
+  assert.ok(!relativeImports(root, 'commands/book/cli.ts').some((d) => d.startsWith('src/platform/')));
+  assert.ok(
+    !toolMayImportPath('src/platform/node/book-files.ts') && !toolMayImportPath('src/platform/browser/assets.ts'),
+  );
+  assert.ok(toolMayImportPath('src/platform/simd.ts') && toolMayImportPath('src/core/movegen.ts'));
+  // Each room builds on its own (tsconfig.src.json, tsconfig.build.json: the toolkit and the product's build
+  // scripts, tsconfig.tools.json, tsconfig.test.json).
   const tsconfig = (name: string) =>
     JSON.parse(readFileSync(join(root, name), 'utf8')) as { include: string[]; references?: { path: string }[] };
   assert.deepEqual(tsconfig('tsconfig.src.json').include, ['src/**/*.ts']);
@@ -114,37 +139,43 @@ test('the rooms point one way: tests may use everything, commands only commands,
     { path: './tsconfig.src.json' },
     { path: './tsconfig.build.json' },
   ]);
-  // The product's build scripts (the browser bundler) build with the product alone.
+  // The toolkit and the product's build scripts (the browser bundler) build with the product alone.
+  assert.deepEqual(tsconfig('tsconfig.build.json').include, [
+    'toolkit/**/*.ts',
+    'scripts/web/build.ts',
+    'scripts/web/precache.ts',
+  ]);
   assert.deepEqual(tsconfig('tsconfig.build.json').references, [{ path: './tsconfig.src.json' }]);
 });
 
-test('src/dev.ts exports only what the tools import (beyond the library it re-exports)', () => {
-  const imported = new Set<string>();
-  for (const file of files.keys()) {
-    if (!/^(commands|lab|scripts)\//.test(file)) continue;
-    const text = readFileSync(join(root, file), 'utf8');
-    for (const m of text.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s*from\s*'[^']*src\/dev\.js'/g))
-      for (const item of m[1].split(','))
-        imported.add(
-          item
-            .trim()
-            .replace(/^type\s+/, '')
-            .split(/\s+as\s+/)[0],
-        );
+/** What a room's files, its tests included, never import: a test takes its fixtures from test/ or the toolkit. */
+const NEVER: Record<string, readonly string[]> = {
+  src: ['commands/', 'lab/', 'scripts/'],
+  toolkit: ['commands/', 'lab/', 'scripts/'],
+  commands: ['lab/', 'scripts/'],
+};
+
+test('tests keep to their room: the product and the toolkit import no tool, the commands no lab or scripts', () => {
+  const withTests = importGraph(root, ROOMS, { tests: true });
+  const wrong: string[] = [];
+  for (const [file, deps] of withTests) {
+    const never = NEVER[file.slice(0, file.indexOf('/'))] ?? [];
+    for (const dep of deps) if (never.some((r) => dep.startsWith(r))) wrong.push(`${file} -> ${dep}`);
   }
-  const dev = readFileSync(join(root, 'src/dev.ts'), 'utf8');
-  const exported = [
-    ...[...dev.matchAll(/export\s+(?:type\s+)?\{([^}]*)\}\s*from/g)].flatMap((m) =>
-      m[1].split(',').map((item) => item.trim().replace(/^type\s+/, '')),
-    ),
-    ...[...dev.matchAll(/export \* as (\w+)/g)].map((m) => m[1]),
-  ].filter((n) => n !== '');
-  assert.ok(exported.length > 50 && imported.has('Searcher'), 'the check reads both sides');
-  assert.deepEqual(
-    exported.filter((n) => !imported.has(n)),
-    [],
-    'exported by src/dev.ts but imported by no tool (tests import modules directly)',
-  );
+  assert.deepEqual(wrong, []);
+  // The check reads the tests' imports, static and dynamic.
+  assert.ok(withTests.get('src/eval/nnue/nnue.test.ts')?.has('toolkit/nnue/synthetic-net.ts'));
+  assert.ok(withTests.get('src/engine/threads.test.ts')?.has('toolkit/nnue/synthetic-net.ts'));
+  assert.ok(withTests.get('commands/match/match.integration.test.ts')?.has('test/support/fake-config.ts'));
+});
+
+test('src/dev.ts is the library and nothing more: a tool takes any other name from the module that defines it', async () => {
+  // Its one import is the Node entry's library; the platform seam a tool imports by its #platform/ names.
+  assert.deepEqual([...(files.get('src/dev.ts') ?? [])], ['src/index.ts']);
+  const names = async (m: string): Promise<string[]> => Object.keys((await import(m)) as object).sort();
+  const dev = await names('../src/dev.js');
+  assert.ok(dev.includes('Engine') && dev.includes('Position'));
+  assert.deepEqual(dev, await names('../src/index.js'));
 });
 
 test('the product sets positions from FENs through Position.fromFen / setFen (a Result), never the test constructor', () => {

@@ -23,8 +23,8 @@ import { Position } from '../src/core/position.js';
 import { legalMoves } from '../src/core/movegen.js';
 import { moveToUci } from '../src/core/types.js';
 import { playUciMoves } from '../src/core/ucimove.js';
-import { repoRoot } from '../commands/lib.js';
-import { syntheticNetFile } from '../lab/nnue/synthetic.js';
+import { repoRoot } from '../toolkit/files.js';
+import { syntheticNetFile } from '../toolkit/nnue/synthetic-net.js';
 import { CHROMIUM, launchChromium } from '../lab/web/chromium.js';
 import { ISOLATION_HEADERS, serveWeb } from '../scripts/web/serve.js';
 

@@ -23,7 +23,7 @@ import { playUciMoves } from '../src/core/ucimove.js';
 import { mainLine, type Game } from '../src/notation/game.js';
 import { formatLine, type Notation } from '../src/notation/move.js';
 import { parseGames } from '../src/notation/pgn.js';
-import { repoRoot } from '../commands/lib.js';
+import { repoRoot } from '../toolkit/files.js';
 import { clickSquare, piecesShown, showTab, squarePoint } from './support/board.js';
 import { openPage, servePage, skip, type OpenedPage } from './support/page-server.js';
 

@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { repoRoot } from '../commands/lib.js';
+import { repoRoot } from '../toolkit/files.js';
 import { START_FEN } from '../src/core/fen.js';
 import { Position } from '../src/core/position.js';
 import { parseGames } from '../src/notation/pgn.js';

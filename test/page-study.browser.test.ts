@@ -18,7 +18,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { repoRoot } from '../commands/lib.js';
+import { repoRoot } from '../toolkit/files.js';
 import { clickSquare, showTab } from './support/board.js';
 import { openPage, servePage, skip, type OpenedPage } from './support/page-server.js';
 

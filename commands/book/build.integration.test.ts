@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { repoPath } from '../lib.js';
+import { repoPath } from '../../toolkit/files.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kirin-book-cli-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { OpeningBook, Position, mulberry32, playUciMoves } from '../../src/dev.js';
+import { OpeningBook, Position, playUciMoves } from '../../src/dev.js';
+import { mulberry32 } from '../../src/core/prng.js';
 import { buildBook, type BookGame } from './build.js';
 import { bookVariety } from './cli.js';
 import { readBookGames } from './games.js';

@@ -4,17 +4,10 @@
 // often enough and scoring well enough, weighs them, and writes the book file.
 // The same games give the same bytes, in any order.
 
-import {
-  BOOK_FLAG_MIRROR,
-  Position,
-  bookKey,
-  bookMoveCode,
-  encodeBook,
-  moveFrom,
-  moveTo,
-  parseLegalMove,
-  type BookEntry,
-} from '../../src/dev.js';
+import { Position, moveFrom, moveTo, parseLegalMove } from '../../src/dev.js';
+import { bookMoveCode } from '../../src/book/book.js';
+import { BOOK_FLAG_MIRROR, encodeBook, type BookEntry } from '../../src/book/format.js';
+import { bookKey } from '../../src/book/key.js';
 
 /** A game as the builder reads it: moves in UCI coordinates from its start position. */
 export interface BookGame {

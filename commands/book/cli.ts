@@ -7,22 +7,11 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import {
-  EXIT_NOTHING,
-  EXIT_PARTIAL,
-  OpeningBook,
-  Position,
-  START_FEN,
-  classifyOpening,
-  encodingOption,
-  err,
-  gameFilesIn,
-  mulberry32,
-  playUciMoves,
-  readEmbeddedBook,
-  type Result,
-} from '../../src/dev.js';
-import { commandSpec, integerOption, readCommandLine, reportCommandLine } from '../lib.js';
+import { OpeningBook, Position, START_FEN, classifyOpening, err, playUciMoves, type Result } from '../../src/dev.js';
+import { readEmbeddedBook } from '#platform/book-files';
+import { EXIT_NOTHING, EXIT_PARTIAL, encodingOption, gameFilesIn } from '../../src/cli/game-files.js';
+import { mulberry32 } from '../../src/core/prng.js';
+import { commandSpec, integerOption, readCommandLine, reportCommandLine } from '../../toolkit/command-line.js';
 import { DEFAULT_BOOK_OPTIONS, buildBook, type BookGame } from './build.js';
 import { readBookGames } from './games.js';
 

@@ -3,7 +3,8 @@
 // encoding, XQF; docs/NOTATION.md), or from a `kirin match --log` file (Kirin's
 // own games).
 
-import { loadGameFile, mainLine, moveToUci, type TextEncoding } from '../../src/dev.js';
+import { mainLine, moveToUci, type TextEncoding } from '../../src/dev.js';
+import { loadGameFile } from '../../src/cli/game-files.js';
 import { parseLogLine } from '../match/report.js';
 import type { BookGame } from './build.js';
 

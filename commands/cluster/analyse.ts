@@ -17,15 +17,14 @@ import {
   ok,
   Position,
   START_FEN,
-  isMateScore,
   judge,
-  mateInMoves,
   materialCount,
   moveToUci,
   toCp,
   type Result,
   type SearchInfo,
 } from '../../src/dev.js';
+import { isMateScore, mateInMoves } from '../../src/eval/score.js';
 import { applyMoves, parseOpeningLine, type Opening } from '../match/openings.js';
 import type { HandlerCheck, RunHandler, WorkContext } from './runs.js';
 import type { AnalyseSpec, AnalysisLine, AnalysisPosition } from './specs.js';

@@ -1,7 +1,7 @@
 // `kirin cluster`: datagen, SPRT matches and analysis as jobs on a BullMQ queue
 // in Redis, run by workers on any number of machines (docs/CLUSTER.md).
 //
-// The command line of each command is read with commands/lib.ts's reader; every
+// The command line of each command is read with the toolkit's reader (toolkit/command-line.ts); every
 // step below returns a Result, and this file alone turns one into an exit code
 // and a message: 'help' (0, the usage), 'arguments' (2, the message and the
 // usage), 'request' (2: refused before anything was queued), 'failed' (1: Redis
@@ -26,7 +26,7 @@ import {
   type CommandLineCode,
   type CommandSpec,
   type OptionsSpec,
-} from '../lib.js';
+} from '../../toolkit/command-line.js';
 import { forEachRecord } from '../datagen/records.js';
 import { RedisOutage, checkRedis, keys, parseRedisUrl, RUN_ID, type RedisTarget } from './redis.js';
 import { withConnection, type Connection } from './connection.js';

@@ -428,7 +428,7 @@ test(
     const c = client(redis.url);
     const marker = join(dir, 'broken');
     // A build that starts for the coordinator's check and crashes at start on the workers (once the marker exists).
-    const engine = `sh -c 'test -e ${marker} && exit 3; exec node dist/commands/match/fake-engine.js'`;
+    const engine = `sh -c 'test -e ${marker} && exit 3; exec node dist/test/support/fake-engine.js'`;
     let w: EngineProcess | null = null;
     try {
       const coord = kirin([
@@ -443,7 +443,7 @@ test(
         '--engine',
         engine,
         '--engine',
-        'node dist/commands/match/fake-engine.js',
+        'node dist/test/support/fake-engine.js',
         '--nodes',
         '10',
         '--games',
@@ -480,9 +480,9 @@ test(
           '--attempts',
           '1',
           '--engine',
-          'node dist/commands/match/fake-engine.js',
+          'node dist/test/support/fake-engine.js',
           '--engine',
-          'node dist/commands/match/fake-engine.js',
+          'node dist/test/support/fake-engine.js',
           '--nodes',
           '10',
           '--games',
@@ -491,7 +491,7 @@ test(
         assert.equal(await exitCode(p), 2, p.stderr);
         assert.match(
           p.stderr,
-          /worker f1 \(.*\) would refuse it: engines\[0\]\.command: this worker does not run engine "node dist\/commands\/match\/fake-engine\.js" \(not in its --allow-engine list\)/,
+          /worker f1 \(.*\) would refuse it: engines\[0\]\.command: this worker does not run engine "node dist\/test\/support\/fake-engine\.js" \(not in its --allow-engine list\)/,
         );
         assert.equal(await c.exists(keys.run('refuse-test')), 0, 'nothing was queued');
       } finally {
@@ -499,7 +499,7 @@ test(
       }
       assert.ok(existsSync(marker));
       // A run queued without a coordinator (--detach), seen by status, then cancelled: its jobs are gone.
-      const fake = ['--engine', 'node dist/commands/match/fake-engine.js'];
+      const fake = ['--engine', 'node dist/test/support/fake-engine.js'];
       const queued = await cli([
         'sprt',
         '--redis',

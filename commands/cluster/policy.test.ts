@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { test } from 'node:test';
-import { repoPath, repoRoot } from '../lib.js';
+import { repoPath, repoRoot } from '../../toolkit/files.js';
 import {
   DEFAULT_OPTIONS,
   canonicalCommand,
@@ -36,7 +36,7 @@ test('canonicalCommand: one command however its paths are written; another comma
   for (const c of same) assert.equal(canon(c), want, c);
   for (const c of [
     'node bin/kirin.js --debug',
-    'node dist/commands/match/fake-engine.js',
+    'node dist/test/support/fake-engine.js',
     "sh -c 'node bin/kirin.js'",
     'python3 bin/kirin.js',
   ])
@@ -52,7 +52,7 @@ test("engineAllowed: the worker's list by what it runs; 'any' runs everything", 
   assert.deepEqual(policy.engines, defaultEngines());
   for (const c of ['node bin/kirin.js', 'node ./bin/kirin.js', `node ${repoPath('bin', 'kirin.js')}`, 'bin/kirin.js'])
     assert.equal(engineAllowed(c, policy), true, c);
-  for (const c of ['node dist/commands/match/fake-engine.js', 'node bin/kirin.js x', 'touch PWNED', ''])
+  for (const c of ['node dist/test/support/fake-engine.js', 'node bin/kirin.js x', 'touch PWNED', ''])
     assert.equal(engineAllowed(c, policy), false, c);
   // The same list from another folder: a relative command there names another file.
   assert.equal(engineAllowed('node bin/kirin.js', { ...policy, cwd: tmpdir() }), false);

@@ -209,7 +209,7 @@ test(
         '--run',
         'elsewhere',
         '--engine',
-        'node dist/commands/match/fake-engine.js',
+        'node dist/test/support/fake-engine.js',
         '--engine',
         'node bin/kirin.js',
         '--nodes',
@@ -219,7 +219,7 @@ test(
       assert.equal(
         refused.err.split('\n')[0],
         `kirin cluster sprt: worker w2 (${/\((.*)\) would/.exec(refused.err)?.[1]}) would refuse it: engines[0].command: ` +
-          'this worker does not run engine "node dist/commands/match/fake-engine.js" (not in its --allow-engine list). ' +
+          'this worker does not run engine "node dist/test/support/fake-engine.js" (not in its --allow-engine list). ' +
           'Start the workers with what the run needs (--allow-engine, --allow-option, --max-hash, --max-threads) ' +
           'or stop the ones that refuse it.',
         'one message, the worker named once',
@@ -242,7 +242,7 @@ test(
   { skip },
   async () => {
     const redis = await redisServer();
-    const fake = 'node dist/commands/match/fake-engine.js';
+    const fake = 'node dist/test/support/fake-engine.js';
     const ps: EngineProcess[] = [];
     const outage = async (p: EngineProcess, prefix: string): Promise<void> => {
       await redis.crash();
@@ -419,7 +419,7 @@ test('TLS as docs/CLUSTER.md says: the CA and a client certificate from the envi
     assert.equal(st.code, 0, st.err);
     assert.equal((JSON.parse(st.out) as { redis: string }).redis, redis.url);
     // The queue (BullMQ's own connections) too: a run queued and cancelled.
-    const fake = ['--engine', 'node dist/commands/match/fake-engine.js'];
+    const fake = ['--engine', 'node dist/test/support/fake-engine.js'];
     const queued = await cli([
       'sprt',
       '--redis',

@@ -6,9 +6,9 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { mulberry32 } from '../../src/dev.js';
+import { mulberry32 } from '../../src/core/prng.js';
 import { parseTimeControl } from '../match/game.js';
-import { repoRoot } from '../lib.js';
+import { repoRoot } from '../../toolkit/files.js';
 import { unwrap } from '../../test/support/fixtures.js';
 import { makeAnalyseSpec } from './analyse.js';
 import { workerPolicy } from './policy.js';

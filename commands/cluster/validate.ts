@@ -12,15 +12,8 @@
 // The coordinator checks the specs it makes with the same function (no
 // policy), and against the policies the live workers publish (sprt.ts).
 
-import {
-  DRAW_RULES,
-  REPETITION_RULES,
-  checkCommandText,
-  err,
-  ok,
-  type Result,
-  type RuleConfig,
-} from '../../src/dev.js';
+import { DRAW_RULES, REPETITION_RULES, err, ok, type Result, type RuleConfig } from '../../src/dev.js';
+import { checkCommandText } from '../../src/core/command-text.js';
 import { openingPosition, type Opening } from '../match/openings.js';
 import type { Adjudication, TimeControl } from '../match/game.js';
 import type { EngineSpec } from '../match/uci-engine.js';

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { repoPath } from '../lib.js';
+import { repoPath } from '../../toolkit/files.js';
 import { runDataCli } from './cli.js';
 import { statsOfFiles } from './stats.js';
 

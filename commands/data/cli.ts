@@ -7,7 +7,7 @@
 //   kirin data manifest check [DIR]
 //   kirin data manifest archive FILE | restore FILE
 
-import { commandSpec, integerOption, readCommandLine, reportCommandLine } from '../lib.js';
+import { commandSpec, integerOption, readCommandLine, reportCommandLine } from '../../toolkit/command-line.js';
 import { convertFile } from './convert.js';
 import { addToManifest, archiveInManifest, checkManifest, restoreFromArchive, SELFPLAY_DIR } from './manifest.js';
 import { dataFilesIn, formatStats, statsOfFiles } from './stats.js';

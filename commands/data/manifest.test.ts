@@ -4,7 +4,7 @@ import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { unwrap } from '../../test/support/fixtures.js';
-import { repoPath } from '../lib.js';
+import { repoPath } from '../../toolkit/files.js';
 import { addToManifest, checkManifest, MANIFEST, readManifest, SELFPLAY_DIR } from './manifest.js';
 
 /** Bytes under a folder, recursively. */

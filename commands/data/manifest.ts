@@ -15,7 +15,7 @@ import { basename, dirname, join } from 'node:path';
 import { err, ok, type Result } from '../../src/dev.js';
 import { readChain } from '../datagen/chain.js';
 import { forEachChainRecord } from '../datagen/records.js';
-import { repoPath } from '../lib.js';
+import { repoPath } from '../../toolkit/files.js';
 
 /** The folder of the repository's self-play data. */
 export const SELFPLAY_DIR = repoPath('data', 'selfplay');

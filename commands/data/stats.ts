@@ -4,15 +4,16 @@
 // per position and per record, the games' results and the distribution of the
 // search scores in pawn buckets, per file and in all.
 
-import { PAWN_VALUE, VALUE_MATE_IN_MAX_PLY, err, ok, type Result } from '../../src/dev.js';
+import { err, ok, type Result } from '../../src/dev.js';
+import { PAWN_VALUE, VALUE_MATE_IN_MAX_PLY } from '../../src/core/types.js';
 import { readChain } from '../datagen/chain.js';
-import type { ChainVisitor } from '../datagen/chain-codec.js';
 import { OFF_PLY, OFF_RESULT, OFF_SCORE, OFF_SIDE, fileVersion, forEachV1Record } from '../datagen/format.js';
 import { RecordView } from '../datagen/records.js';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import type { ChainVisitor } from '../datagen/chain-codec.js';
 
 /** Bucket edges in pawns (side to move's view); a last bucket holds the mate scores. */
 const EDGES = [-16, -8, -4, -2, -1, 0, 1, 2, 4, 8, 16];

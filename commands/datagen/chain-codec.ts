@@ -19,18 +19,10 @@
 // `kirin train`, `kirin tune` and the converter read).
 
 import { brotliCompressSync, brotliDecompressSync, constants as zlibConstants } from 'node:zlib';
-import {
-  crc32,
-  err,
-  generate,
-  GEN_LEGAL,
-  MAX_MOVES,
-  MOVE_NONE,
-  ok,
-  Position,
-  type Move,
-  type Result,
-} from '../../src/dev.js';
+import { err, MOVE_NONE, ok, Position, type Move, type Result } from '../../src/dev.js';
+import { crc32 } from '../../src/core/crc32.js';
+import { generate } from '../../src/core/movegen.js';
+import { GEN_LEGAL, MAX_MOVES } from '../../src/core/types.js';
 import { RECORD_SIZE, makeHeader, recordFen, type DataRecord } from './format.js';
 
 /** The version a chain file's header gives. */

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { Position } from '../../src/core/position.js';
 import { legalMoves } from '../../src/core/movegen.js';
 import { mulberry32 } from '../../src/core/prng.js';
-import { repoPath } from '../lib.js';
+import { repoPath } from '../../toolkit/files.js';
 import { assertSameEntries, everyKindOfEntry, randomGame } from '../../test/support/chain-games.js';
 import { BLOCK_HEADER_SIZE, makeBlock, makeChainHeader, type ChainEntry } from './chain-codec.js';
 import { ChainWriter, openChainForAppend, readChain, readChainEntries } from './chain.js';

@@ -11,7 +11,8 @@
 
 import { closeSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import { commandSpec, integerOption, readCommandLine, reportCommandLine, repoPath } from '../lib.js';
+import { commandSpec, integerOption, readCommandLine, reportCommandLine } from '../../toolkit/command-line.js';
+import { repoPath } from '../../toolkit/files.js';
 import { loadOpenings } from '../match/openings.js';
 import { ChainWriter, openChainForAppend } from './chain.js';
 import { cutGame } from './chain-codec.js';

@@ -16,21 +16,10 @@
 // new game at its position, and a record that is no position a game can hold
 // is kept as it is.
 
-import {
-  err,
-  GEN_CAPTURES,
-  generate,
-  GEN_LEGAL,
-  MAX_MOVES,
-  MOVE_NONE,
-  ok,
-  Position,
-  VALUE_MATE_IN_MAX_PLY,
-  type Move,
-  type Result,
-} from '../../src/dev.js';
+import { err, MOVE_NONE, ok, Position, type Move, type Result } from '../../src/dev.js';
+import { generate } from '../../src/core/movegen.js';
+import { GEN_CAPTURES, GEN_LEGAL, MAX_MOVES, VALUE_MATE_IN_MAX_PLY } from '../../src/core/types.js';
 import { readChain, type ChainSummary } from './chain.js';
-import { GameBuilder, setStart, type ChainEntry, type ChainVisitor } from './chain-codec.js';
 import {
   RECORD_SIZE,
   dedupKey,
@@ -40,6 +29,7 @@ import {
   forEachV1Record,
   recordPosition,
 } from './format.js';
+import { GameBuilder, setStart, type ChainEntry, type ChainVisitor } from './chain-codec.js';
 
 const captureList = new Int32Array(MAX_MOVES);
 

@@ -5,26 +5,22 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import {
   DEFAULT_RULES,
-  DEFAULT_SEARCH_OPTIONS,
   err,
-  loadEmbeddedNetwork,
-  loadEvalNetwork,
-  GEN_LEGAL,
-  generate,
   judge,
-  MAX_MOVES,
   MOVE_NONE,
-  mulberry32,
   ok,
   parseLegalMove,
   Position,
-  Searcher,
-  type EvalNetwork,
   type Move,
   type Result,
   type SearchLimits,
-  type SearchOptions,
 } from '../../src/dev.js';
+import { generate } from '../../src/core/movegen.js';
+import { mulberry32 } from '../../src/core/prng.js';
+import { GEN_LEGAL, MAX_MOVES } from '../../src/core/types.js';
+import { loadEmbeddedNetwork, loadEvalNetwork, type EvalNetwork } from '../../src/eval/networks.js';
+import { Searcher } from '../../src/search/search.js';
+import { DEFAULT_SEARCH_OPTIONS, type SearchOptions } from '../../src/search/types.js';
 import type { Opening } from '../match/openings.js';
 import { GameBuilder, type ChainGame, type ChainStart } from './chain-codec.js';
 import { dedupKey } from './format.js';

@@ -12,7 +12,7 @@ import {
   type CommandLine,
   type CommandLineCode,
   type OptionsSpec,
-} from '../lib.js';
+} from '../../toolkit/command-line.js';
 import type { EngineSpec } from './uci-engine.js';
 import { NO_ADJUDICATION, parseTimeControl, type Adjudication, type TimeControl } from './game.js';
 import { checkMatchText, sprtOptions, type SprtModel } from './match.js';

@@ -9,7 +9,8 @@
 
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { commandSpec, repoRoot, scriptCommandLine } from '../lib.js';
+import { commandSpec, scriptCommandLine } from '../../toolkit/command-line.js';
+import { repoRoot } from '../../toolkit/files.js';
 import { loadOpenings } from './openings.js';
 import { UciEngine } from './uci-engine.js';
 

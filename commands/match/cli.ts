@@ -1,7 +1,7 @@
 // `kirin match`: the command line's front end - a match, a report of logs
 // (report.ts) or a gauntlet (gauntlet.ts).
 
-import { reportCommandLine } from '../lib.js';
+import { reportCommandLine } from '../../toolkit/command-line.js';
 import { MATCH_SPEC, parseMatchArgs } from './args.js';
 import { runGauntletCli } from './gauntlet.js';
 import { playMatch } from './play.js';

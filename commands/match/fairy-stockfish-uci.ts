@@ -22,7 +22,8 @@ import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { dirname, join, basename } from 'node:path';
 import { runRelay, spawnEndpoint, type EngineEndpoint } from './relay.js';
-import { commandSpec, readCommandLine, reportCommandLine, runMain } from '../lib.js';
+import { commandSpec, readCommandLine, reportCommandLine } from '../../toolkit/command-line.js';
+import { runMain } from '../../toolkit/script.js';
 
 /** Kirin move (ranks 0-9) -> Fairy-Stockfish move (ranks 1-10). */
 export function toFairy(move: string): string {

@@ -9,10 +9,10 @@ import { fileURLToPath } from 'node:url';
 import { UciEngine } from './uci-engine.js';
 import { playRunnerGames } from '../../test/support/runner-games.js';
 import { unwrap } from '../../test/support/fixtures.js';
+import { fakeEngineCommand } from '../../test/support/fake-config.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const wrapper = join(here, 'fairy-stockfish-uci.js');
-const fake = join(here, 'fake-engine.js');
 
 interface Wrapper {
   toFairy(m: string): string;
@@ -57,7 +57,7 @@ test(
   { skip: hasFairy ? false : 'fairy-stockfish-nnue.wasm not installed' },
   async () => {
     const fsf = new UciEngine({ command: `"${process.execPath}" "${wrapper}"`, options: [['Hash', '8']] });
-    const other = new UciEngine({ command: `"${process.execPath}" "${fake}" --mode random --seed 5`, options: [] });
+    const other = new UciEngine({ command: fakeEngineCommand('--mode random --seed 5'), options: [] });
     try {
       unwrap(await fsf.start(30000));
       unwrap(await other.start(10000));

@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Position } from '../../src/core/position.js';
 import { DEFAULT_RULES, isBoardReason, judge } from '../../src/core/rules.js';
 import { parseLegalMove } from '../../src/core/ucimove.js';
@@ -9,15 +7,15 @@ import { UciEngine, parseInfoScore, splitCommand } from './uci-engine.js';
 import { NO_ADJUDICATION, goCommand, parseTimeControl, playGame, type GameConfig, type TimeControl } from './game.js';
 import { START_OPENING, type Opening } from './openings.js';
 import { unwrap } from '../../test/support/fixtures.js';
+import { fakeEngineCommand } from '../../test/support/fake-config.js';
 
-const fake = join(dirname(fileURLToPath(import.meta.url)), 'fake-engine.js');
 const started: UciEngine[] = [];
 after(async () => {
   await Promise.all(started.map((e) => e.quit()));
 });
 
 async function engine(args: string): Promise<UciEngine> {
-  const e = new UciEngine({ command: `"${process.execPath}" "${fake}" ${args}`, options: [] });
+  const e = new UciEngine({ command: fakeEngineCommand(args), options: [] });
   started.push(e);
   unwrap(await e.start(10000));
   return e;

@@ -6,7 +6,6 @@
 // or by the ply cap.
 
 import {
-  checkCommandFields,
   err,
   isBoardReason,
   judge,
@@ -15,11 +14,11 @@ import {
   parseLegalMove,
   Position,
   RED,
-  shownText,
   type Color,
   type Result,
   type RuleConfig,
 } from '../../src/dev.js';
+import { checkCommandFields, shownText } from '../../src/core/command-text.js';
 import type { GoResult, UciEngine } from './uci-engine.js';
 import { applyMoves, type Opening } from './openings.js';
 import type { MoveThinking } from './thinking.js';

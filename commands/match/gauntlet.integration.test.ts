@@ -8,8 +8,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { repoPath } from '../lib.js';
-import { fakeEngineCommand } from './fake-config.js';
+import { repoPath } from '../../toolkit/files.js';
+import { fakeEngineCommand } from '../../test/support/fake-config.js';
 
 const kirin = repoPath('bin', 'kirin.js');
 

@@ -19,7 +19,7 @@ import {
   type CommandLine,
   type CommandLineCode,
   type OptionsSpec,
-} from '../lib.js';
+} from '../../toolkit/command-line.js';
 import { MATCH_GROUPS, MATCH_OPTIONS, parseMatchArgs, type MatchArgs } from './args.js';
 import { eloEstimate, formatElo, pentanomial, trinomial, type EloEstimate } from './elo.js';
 import type { MatchStats } from './match.js';

@@ -11,7 +11,7 @@ import {
   shuffled,
   type Opening,
 } from './openings.js';
-import { repoRoot } from '../lib.js';
+import { repoRoot } from '../../toolkit/files.js';
 import { unwrap } from '../../test/support/fixtures.js';
 
 const root = repoRoot();

@@ -18,7 +18,6 @@ import {
   DEFAULT_RULES,
   err,
   judge,
-  mulberry32,
   ok,
   parseLegalMove,
   parseUciMove,
@@ -27,6 +26,7 @@ import {
   type Result,
   type RuleConfig,
 } from '../../src/dev.js';
+import { mulberry32 } from '../../src/core/prng.js';
 
 export interface Opening {
   /** Starting FEN, or null for the standard start position. */

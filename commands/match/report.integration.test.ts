@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { unwrap } from '../../test/support/fixtures.js';
 import { runMatchCli } from './cli.js';
-import { fakeMatchConfig } from './fake-config.js';
+import { fakeMatchConfig } from '../../test/support/fake-config.js';
 import { runMatch, summaryLines, type MatchStats } from './match.js';
 import { parseOpenings } from './openings.js';
 import { logStats, parseGameLog, parseReportArgs, reportLines } from './report.js';

@@ -5,7 +5,8 @@
 // sessions; this adds the runs up the way the runner counts one.
 
 import { err, ok, type Result } from '../../src/dev.js';
-import { commandSpec, readCommandLine, readTextFile, reportCommandLine } from '../lib.js';
+import { commandSpec, readCommandLine, reportCommandLine } from '../../toolkit/command-line.js';
+import { readTextFile } from '../../toolkit/files.js';
 import { emptyStats, endingsLine, sprtOptions, summaryLines, type MatchStats, type SprtModel } from './match.js';
 import type { SprtParams } from './sprt.js';
 import { parseThinkingField, thinkingLines, type GameThinking, type MoveThinking } from './thinking.js';

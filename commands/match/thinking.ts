@@ -7,6 +7,7 @@
 // an engine came.
 
 import { err, ok, type Result } from '../../src/dev.js';
+import { median } from '../../toolkit/stats.js';
 
 export interface MoveThinking {
   /** Time the move took, ms (the runner's measurement: from `go` to `bestmove`). */
@@ -55,9 +56,7 @@ export interface ThinkingSummary {
 /** Sums up the moves of one engine; null when there are none. */
 export function summarizeThinking(moves: readonly MoveThinking[]): ThinkingSummary | null {
   if (moves.length === 0) return null;
-  const used = moves.map((t) => t.usedMs).sort((a, b) => a - b);
-  const mid = used.length >> 1;
-  const median = used.length % 2 ? used[mid] : (used[mid - 1] + used[mid]) / 2;
+  const used = moves.map((t) => t.usedMs);
   const deep = moves.filter((t) => t.depth > 0);
   let fewest: number | null = null;
   let share: number | null = null;
@@ -71,8 +70,8 @@ export function summarizeThinking(moves: readonly MoveThinking[]): ThinkingSumma
   return {
     moves: moves.length,
     meanMs: used.reduce((a, b) => a + b, 0) / used.length,
-    medianMs: median,
-    longestMs: used[used.length - 1],
+    medianMs: median(used),
+    longestMs: used.reduce((a, b) => Math.max(a, b)),
     meanDepth: deep.length ? deep.reduce((a, t) => a + t.depth, 0) / deep.length : 0,
     fewestLeftMs: fewest,
     largestShare: share,

@@ -35,27 +35,17 @@
 // - `stop`, `ponderhit`, `isready`, `quit` pass; a `bestmove` that UCI must
 //   hold back (go infinite / go ponder) waits for `stop` or `ponderhit`.
 
-import {
-  checkCommandText,
-  err,
-  legalMoves,
-  moveToUci,
-  ok,
-  playUciMoves,
-  Position,
-  RED,
-  type Color,
-  type Result,
-} from '../../src/dev.js';
+import { err, legalMoves, moveToUci, ok, playUciMoves, Position, RED, type Color, type Result } from '../../src/dev.js';
+import { checkCommandText } from '../../src/core/command-text.js';
 import { runRelay, spawnEndpoint, type RelayIO } from './relay.js';
 import {
   commandSpec,
-  isMain,
   nameValueOptions,
   readCommandLine,
   reportCommandLine,
   type CommandLineCode,
-} from '../lib.js';
+} from '../../toolkit/command-line.js';
+import { isMain } from '../../toolkit/script.js';
 
 /** Moves a `position` command may carry before it is rebased on a FEN (ElephantEye reads at most 1024). */
 export const MAX_UCCI_MOVES = 1000;

@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { repoPath } from '../lib.js';
+import { repoPath } from '../../toolkit/files.js';
 import { checkEngineOptions, UciEngine, type EngineLogger } from './uci-engine.js';
 
 const KIRIN = `"${process.execPath}" "${repoPath('bin', 'kirin.js')}"`;

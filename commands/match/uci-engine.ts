@@ -10,7 +10,8 @@
 
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
-import { checkCommandFields, checkCommandText, err, ok, shownText, type Result } from '../../src/dev.js';
+import { err, ok, type Result } from '../../src/dev.js';
+import { checkCommandFields, checkCommandText, shownText } from '../../src/core/command-text.js';
 
 export interface EngineSpec {
   /** Command line, split like a shell would (quotes and backslashes; no pipes or redirections). */

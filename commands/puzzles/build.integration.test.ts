@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { Explorer, Position, legalMoves, moveToUci, readPuzzles } from '../../src/index.js';
-import { repoPath } from '../lib.js';
+import { repoPath } from '../../toolkit/files.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kirin-puzzles-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

@@ -16,28 +16,21 @@
 import { writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import {
-  EXIT_NOTHING,
-  EXIT_PARTIAL,
   Engine,
-  REJECTIONS,
-  encodingOption,
-  findPuzzle,
-  gameFilesIn,
-  loadGameFile,
   mainLine,
   moveToUci,
   Position,
   prepareNetworkDecoder,
-  scanGame,
   writePuzzles,
-  yearOf,
   type Game,
   type Puzzle,
-  type Rejection,
 } from '../../src/dev.js';
+import { EXIT_NOTHING, EXIT_PARTIAL, encodingOption, gameFilesIn, loadGameFile } from '../../src/cli/game-files.js';
+import { yearOf } from '../../src/explorer/build.js';
+import { REJECTIONS, findPuzzle, scanGame, type Rejection } from '../../src/puzzles/find.js';
 import { readChainEntries } from '../datagen/chain.js';
+import { commandSpec, integerOption, readCommandLine, reportCommandLine } from '../../toolkit/command-line.js';
 import { setStart } from '../datagen/chain-codec.js';
-import { commandSpec, integerOption, readCommandLine, reportCommandLine } from '../lib.js';
 
 const USAGE = `usage: kirin puzzles build --out FILE [--target N] [--threads N] [--scan-plies N]
                            [--scan-nodes N] [--verify-nodes N] [--max-mate N]

@@ -9,15 +9,16 @@
 import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
-import { INPUTS, err, ok, type Result } from '../../src/dev.js';
+import { err, ok, type Result } from '../../src/dev.js';
+import { INPUTS } from '../../src/eval/kirinnet/arch.js';
 import {
   commandSpec,
   integerOption,
   readCommandLine,
   reportCommandLine,
-  runMain,
   type CommandLineCode,
-} from '../lib.js';
+} from '../../toolkit/command-line.js';
+import { runMain } from '../../toolkit/script.js';
 import type { KernelName } from './core.js';
 import { DEFAULT_FILTER, readTrainData, type TrainData } from './data.js';
 import { syntheticDataFile } from './synthetic.js';

@@ -11,7 +11,8 @@
 //   last 4 bytes: u32 FNV-1a of every byte before it
 
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { err, fnv1a, ok, type Result } from '../../src/dev.js';
+import { err, ok, type Result } from '../../src/dev.js';
+import { fnv1a } from '../../src/eval/kirinnet/format.js';
 import type { Checkpoint, EpochStats, TrainConfig } from './trainer.js';
 
 export type { Checkpoint } from './trainer.js';

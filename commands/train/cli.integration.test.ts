@@ -8,7 +8,7 @@ import { Position } from '../../src/core/position.js';
 import { decodeKirinNet, type KirinNetWeights } from '../../src/eval/kirinnet/format.js';
 import { referenceEvaluate } from '../../src/eval/kirinnet/reference.js';
 import { randomFens } from '../../test/support/fixtures.js';
-import { repoRoot } from '../lib.js';
+import { repoRoot } from '../../toolkit/files.js';
 import { syntheticDataFile } from './synthetic.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kirin-train-cli-'));

@@ -4,18 +4,9 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import {
-  DEFAULT_SHAPE,
-  INPUTS,
-  checkShape,
-  decodeKirinNet,
-  encodeKirinNet,
-  err,
-  ok,
-  type KirinNetShape,
-  type KirinNetWeights,
-  type Result,
-} from '../../src/dev.js';
+import { err, ok, type Result } from '../../src/dev.js';
+import { DEFAULT_SHAPE, INPUTS, type KirinNetShape } from '../../src/eval/kirinnet/arch.js';
+import { checkShape, decodeKirinNet, encodeKirinNet, type KirinNetWeights } from '../../src/eval/kirinnet/format.js';
 import {
   commandSpec,
   integerOption,
@@ -23,7 +14,7 @@ import {
   readCommandLine,
   reportCommandLine,
   type CommandLineCode,
-} from '../lib.js';
+} from '../../toolkit/command-line.js';
 import { identityDifferences, loadCheckpoint, saveCheckpoint, type RunIdentity } from './checkpoint.js';
 import type { KernelName } from './core.js';
 import { DEFAULT_FILTER, fitK, readTrainData, type DataFilter } from './data.js';
@@ -123,7 +114,7 @@ export interface TrainArgs {
 }
 
 /**
- * Reads the command line (commands/lib.ts): the arguments, or 'help' (--help,
+ * Reads the command line (toolkit/command-line.ts): the arguments, or 'help' (--help,
  * -h) or 'arguments' with the message naming the option refused.
  */
 export function parseTrainArgs(argv: readonly string[]): Result<TrainArgs, CommandLineCode> {

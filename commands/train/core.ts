@@ -3,7 +3,7 @@
 // run a kernel on them, and update a slice of the parameters with AdamW. Every
 // thread builds the same Core over the same shared memory and data.
 
-import { outputBucket, type KirinNetShape } from '../../src/dev.js';
+import { outputBucket, type KirinNetShape } from '../../src/eval/kirinnet/arch.js';
 import { tableBase, FEATURE_TABLE, type TrainDataBuffers } from './data.js';
 import { jsKernel, type TrainKernel, type UpdateStep } from './kernel-js.js';
 

@@ -13,7 +13,9 @@
 // go to the validation split.
 
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { INPUTS, PIECE_VALUE, SQUARE_NB, err, featureIndex, mirrorFor, ok, type Result } from '../../src/dev.js';
+import { err, ok, type Result } from '../../src/dev.js';
+import { PIECE_VALUE, SQUARE_NB } from '../../src/core/types.js';
+import { INPUTS, featureIndex, mirrorFor } from '../../src/eval/kirinnet/arch.js';
 import {
   HEADER_SIZE,
   OFF_MOVE,

@@ -3,7 +3,7 @@
 // shard, and the loss and gradient sums of one. assembly/train-kernels.ts is the
 // same in WebAssembly SIMD (float32 arithmetic, so the two differ in the last bits).
 
-import { WEIGHT_CLIP } from '../../src/dev.js';
+import { WEIGHT_CLIP } from '../../src/eval/kirinnet/arch.js';
 import type { MemoryLayout, Region } from './memory.js';
 import { SLOTS } from './memory.js';
 

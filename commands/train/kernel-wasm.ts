@@ -3,7 +3,8 @@
 // memory; the same contract as kernel-js.ts.
 
 import { readFileSync } from 'node:fs';
-import { WEIGHT_CLIP, wasmSimdSupported } from '../../src/dev.js';
+import { wasmSimdSupported } from '../../src/platform/simd.js';
+import { WEIGHT_CLIP } from '../../src/eval/kirinnet/arch.js';
 import type { TrainKernel } from './kernel-js.js';
 import { RESERVED_BYTES, type MemoryLayout } from './memory.js';
 import { wasmApi, type WasmMemory, type WasmModule } from './wasm-api.js';

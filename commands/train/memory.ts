@@ -8,7 +8,7 @@
 // shard order: the result does not depend on how many threads ran, only on
 // the seed, the data and the kernel.
 
-import { MAX_HIDDEN } from '../../src/dev.js';
+import { MAX_HIDDEN } from '../../src/eval/kirinnet/arch.js';
 import type { ParamLayout } from './model.js';
 import { wasmApi, type WasmMemory } from './wasm-api.js';
 

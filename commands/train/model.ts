@@ -12,19 +12,19 @@
 // output biases * OUTPUT_UNIT (QA * QB >> OUTPUT_SHIFT), rounded to the nearest
 // integer.
 
+import { mulberry32 } from '../../src/core/prng.js';
 import {
   INPUTS,
   OUTPUT_UNIT,
   QA,
   QB,
   appendFeatures,
-  mulberry32,
   outputBucket,
   pieceCount,
   screlu,
   type KirinNetShape,
-  type KirinNetWeights,
-} from '../../src/dev.js';
+} from '../../src/eval/kirinnet/arch.js';
+import { type KirinNetWeights } from '../../src/eval/kirinnet/format.js';
 
 /** Where each tensor starts in the parameter array (in floats), and the total. */
 export interface ParamLayout {

@@ -2,7 +2,9 @@
 // sample of positions, the engine's integer forward pass (referenceEvaluate)
 // against the float model in double precision, both in internal units.
 
-import { SCALE, referenceEvaluate, type KirinNetWeights } from '../../src/dev.js';
+import { SCALE } from '../../src/eval/kirinnet/arch.js';
+import { type KirinNetWeights } from '../../src/eval/kirinnet/format.js';
+import { referenceEvaluate } from '../../src/eval/kirinnet/reference.js';
 import { positionBoard, type TrainDataBuffers } from './data.js';
 import { referenceForward, type ParamLayout } from './model.js';
 

@@ -5,7 +5,10 @@
 // move" (so some are captures), and a game result drawn from the material at the
 // end. Positions in check are written too (the trainer's filter drops them).
 
-import { GEN_LEGAL, MAX_MOVES, PIECE_VALUE, Position, SQUARE_NB, generate, mulberry32 } from '../../src/dev.js';
+import { Position } from '../../src/dev.js';
+import { generate } from '../../src/core/movegen.js';
+import { mulberry32 } from '../../src/core/prng.js';
+import { GEN_LEGAL, MAX_MOVES, PIECE_VALUE, SQUARE_NB } from '../../src/core/types.js';
 import { RECORD_SIZE, encodeRecord, makeHeader } from '../datagen/format.js';
 
 /** The synthetic score of a position: 0.5 x (own - the opponent's material), internal units. */

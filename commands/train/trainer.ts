@@ -4,7 +4,9 @@
 // parameters after each step depend only on the configuration (seed included),
 // the data and the kernel, not on the number of threads (memory.ts).
 
-import { SCALE, err, mulberry32, ok, type KirinNetShape, type Result } from '../../src/dev.js';
+import { err, ok, type Result } from '../../src/dev.js';
+import { mulberry32 } from '../../src/core/prng.js';
+import { SCALE, type KirinNetShape } from '../../src/eval/kirinnet/arch.js';
 import type { CoreConfig, KernelName, UpdateStep } from './core.js';
 import { sigmoid, type TrainData } from './data.js';
 import { SHARD, createMemory, memoryLayout } from './memory.js';

@@ -12,12 +12,14 @@
 // to --out (default: src/eval/classical-weights.ts of this checkout) for review.
 
 import { writeFileSync } from 'node:fs';
-import { PAWN_VALUE, Position, RED } from '../../src/dev.js';
+import { Position, RED } from '../../src/dev.js';
+import { PAWN_VALUE } from '../../src/core/types.js';
 import { decodeRecord, recordPosition } from '../datagen/format.js';
 import { forEachRecord } from '../datagen/records.js';
 import { SMOOTH_RUNS, addPosition, currentWeights, freeMask, fromTheta, regScales, toTheta } from './features.js';
 import { Dataset, adam, fitK, meanError, predict, slope, spread, targets } from './model.js';
-import { commandSpec, numberOption, readCommandLine, reportCommandLine, repoPath } from '../lib.js';
+import { commandSpec, numberOption, readCommandLine, reportCommandLine } from '../../toolkit/command-line.js';
+import { repoPath } from '../../toolkit/files.js';
 import { runScaleReport } from './scale-report.js';
 import { weightsFileText } from './weights-file.js';
 

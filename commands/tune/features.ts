@@ -1,25 +1,22 @@
 // The classical evaluation's weights as a parameter vector, and positions as
 // sparse feature lists over it (see model.ts).
 
+import { RED, type Position } from '../../src/dev.js';
+import { CANNON, KNIGHT, ROOK } from '../../src/core/types.js';
 import {
-  CANNON,
   classicalRawTerms,
-  classicalWeights as CW,
   F_NB,
-  KNIGHT,
   mobilityCount,
-  postProcessFactor,
   pstIndex,
   RAW_TERMS,
-  RED,
-  ROOK,
   T_CANNONS,
   T_DEFENCE,
   T_KING,
   T_NB,
   TEMPO,
-  type Position,
-} from '../../src/dev.js';
+} from '../../src/eval/classical.js';
+import { postProcessFactor } from '../../src/eval/evaluate.js';
+import * as CW from '../../src/eval/classical-weights.js';
 import type { Dataset } from './model.js';
 import type { ClassicalWeights } from './weights-file.js';
 

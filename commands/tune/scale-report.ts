@@ -23,20 +23,16 @@
 import { statSync } from 'node:fs';
 import {
   CLASSICAL_WIN_RATE,
-  DEFAULT_SEARCH_OPTIONS,
   evaluate,
   materialCount,
   PIKAFISH_WIN_RATE,
   Position,
-  quietFutilityMargin,
-  razoringMargin,
-  reverseFutilityMargin,
-  Searcher,
-  VALUE_MATE_IN_MAX_PLY,
   winRateParams,
-  type SearchOptions,
   type WinRateModel,
 } from '../../src/dev.js';
+import { VALUE_MATE_IN_MAX_PLY } from '../../src/core/types.js';
+import { quietFutilityMargin, razoringMargin, reverseFutilityMargin, Searcher } from '../../src/search/search.js';
+import { DEFAULT_SEARCH_OPTIONS, type SearchOptions } from '../../src/search/types.js';
 import { HEADER_SIZE, RECORD_SIZE, decodeRecord, fileVersion, recordFen, recordPosition } from '../datagen/format.js';
 import { forEachRecord } from '../datagen/records.js';
 import {
@@ -53,7 +49,7 @@ import {
   wdlNll,
   type WdlPoints,
 } from './scale.js';
-import { integerOption } from '../lib.js';
+import { integerOption } from '../../toolkit/command-line.js';
 
 const SCALE_USAGE = `usage: kirin tune --scale-report --data FILE[,FILE...] [--limit N] [--sweep N] [--sweep-depth D]
 `;

@@ -1,7 +1,7 @@
 // The classical evaluation's tunable weights as data, and the generator of
 // src/eval/classical-weights.ts (the file `kirin tune` writes for review).
 
-import { PATTERN_NAMES } from '../../src/dev.js';
+import { PATTERN_NAMES } from '../../src/eval/classical.js';
 
 export interface ClassicalWeights {
   MATERIAL_MG: number[];

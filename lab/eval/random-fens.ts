@@ -1,7 +1,10 @@
 // Positions from random games, for the measuring tools (evaluation and NNUE speed)
 // and the tests (which import it through test/support/fixtures.ts).
 
-import { GEN_LEGAL, generate, MAX_MOVES, mulberry32, Position } from '../../src/dev.js';
+import { Position } from '../../src/dev.js';
+import { generate } from '../../src/core/movegen.js';
+import { mulberry32 } from '../../src/core/prng.js';
+import { GEN_LEGAL, MAX_MOVES } from '../../src/core/types.js';
 
 /**
  * FENs of positions (side to move not in check) from random games (mulberry32):

@@ -10,25 +10,14 @@
 // is played twice with colors swapped. Repetition counts as a draw here (the
 // real rules live in core/rules.ts); 300 plies or the 60-move rule end a game drawn.
 
-import {
-  AS_WRITTEN,
-  evaluateClassical,
-  GEN_CAPTURES,
-  GEN_LEGAL,
-  generate,
-  MAX_MOVES,
-  mulberry32 as rng,
-  PIECE_VALUE,
-  Position,
-  postProcess,
-  T_NB,
-  TERM_NAMES,
-  VALUE_INFINITE,
-  VALUE_MATE,
-  type Move,
-  type TermWeights,
-} from '../../src/dev.js';
-import { commandSpec, exitWithError, scriptCommandLine } from '../../commands/lib.js';
+import { Position, type Move } from '../../src/dev.js';
+import { generate } from '../../src/core/movegen.js';
+import { mulberry32 as rng } from '../../src/core/prng.js';
+import { GEN_CAPTURES, GEN_LEGAL, MAX_MOVES, PIECE_VALUE, VALUE_INFINITE, VALUE_MATE } from '../../src/core/types.js';
+import { AS_WRITTEN, evaluateClassical, T_NB, TERM_NAMES, type TermWeights } from '../../src/eval/classical.js';
+import { postProcess } from '../../src/eval/evaluate.js';
+import { commandSpec, scriptCommandLine } from '../../toolkit/command-line.js';
+import { exitWithError } from '../../toolkit/script.js';
 
 const MAX_DEPTH_PLY = 64;
 const moves = new Int32Array(MAX_MOVES * MAX_DEPTH_PLY);

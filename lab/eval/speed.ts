@@ -3,9 +3,10 @@
 // A small set of positions keeps their data in cache, as in a search (which
 // evaluates one Position object over and over).
 
-import { evaluate, evaluateClassical, Position } from '../../src/dev.js';
+import { evaluate, Position } from '../../src/dev.js';
+import { evaluateClassical } from '../../src/eval/classical.js';
 import { randomFens as randomPositions } from './random-fens.js';
-import { commandSpec, scriptCommandLine } from '../../commands/lib.js';
+import { commandSpec, scriptCommandLine } from '../../toolkit/command-line.js';
 import { throughput } from '../timing.js';
 
 const cl = scriptCommandLine(

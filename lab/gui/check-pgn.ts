@@ -14,30 +14,23 @@
 // Exit status: 0 legal, 1 not, 2 usage/unreadable.
 
 import {
-  ADVISOR,
-  BISHOP,
-  CANNON,
   err,
   DEFAULT_RULES,
-  FILE_OF,
   formatJudgement,
   judge,
-  KING,
-  KNIGHT,
   legalMoves,
   moveFrom,
   moveTo,
   moveToUci,
   ok,
-  PAWN,
   Position,
-  RANK_OF,
-  ROOK,
-  typeOf,
   type Move,
   type Result,
 } from '../../src/dev.js';
-import { commandSpec, readCommandLine, readTextFile, reportCommandLine, runMain } from '../../commands/lib.js';
+import { ADVISOR, BISHOP, CANNON, FILE_OF, KING, KNIGHT, PAWN, RANK_OF, ROOK, typeOf } from '../../src/core/types.js';
+import { commandSpec, readCommandLine, reportCommandLine } from '../../toolkit/command-line.js';
+import { readTextFile } from '../../toolkit/files.js';
+import { runMain } from '../../toolkit/script.js';
 
 const LETTERS: Readonly<Record<string, number>> = { K: KING, A: ADVISOR, E: BISHOP, H: KNIGHT, R: ROOK, C: CANNON };
 

@@ -17,27 +17,24 @@
 
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-
+import { xorshift32 } from '../../src/core/prng.js';
+import { PortableKernels } from '../../src/eval/nnue/kernels-portable.js';
+import { createWasmKernels, type WasmMemory } from '../../src/eval/nnue/kernels-wasm.js';
+import { type NnueKernels } from '../../src/eval/nnue/kernels.js';
 import {
   ACC_BYTES,
-  allocateNetworkMemory,
-  createWasmKernels,
   L1,
-  parsePayload,
-  PortableKernels,
   PSQ_DIMS,
   SCRATCH_BYTES,
   STACK_BYTES,
   STACKS,
   THREAT_DIMS,
   WEIGHTS_END,
-  xorshift32,
-  type NnueKernels,
-  type WasmMemory,
-} from '../../src/dev.js';
-import { referenceKernels } from './reference-kernels.js';
-import { makeSyntheticNet } from './synthetic.js';
-import { commandSpec, scriptCommandLine } from '../../commands/lib.js';
+} from '../../src/eval/nnue/layout.js';
+import { allocateNetworkMemory, parsePayload } from '../../src/eval/nnue/loader.js';
+import { referenceKernels } from '../../toolkit/nnue/reference-kernels.js';
+import { makeSyntheticNet } from '../../toolkit/nnue/synthetic-net.js';
+import { commandSpec, scriptCommandLine } from '../../toolkit/command-line.js';
 import { interleave, medianOf } from '../timing.js';
 
 const cl = scriptCommandLine(

@@ -15,14 +15,9 @@
 // on the machine and its load; compare within one run.
 
 import { readFileSync } from 'node:fs';
-import {
-  allocateNetworkMemory,
-  NnueNetwork,
-  parsePayload,
-  prepareNetworkDecoder,
-  unpackContainer,
-} from '../../src/dev.js';
-import { commandSpec, scriptCommandLine } from '../../commands/lib.js';
+import { NnueNetwork, prepareNetworkDecoder } from '../../src/dev.js';
+import { allocateNetworkMemory, parsePayload, unpackContainer } from '../../src/eval/nnue/loader.js';
+import { commandSpec, scriptCommandLine } from '../../toolkit/command-line.js';
 
 const USAGE = 'usage: node dist/lab/nnue/load-bench.js <network file> [--repeats 3] [--js] [--json]';
 const cl = scriptCommandLine(

@@ -1,4 +1,4 @@
-// Writes a deterministic synthetic Pikafish network (lab/nnue/synthetic.ts),
+// Writes a deterministic synthetic Pikafish network (toolkit/nnue/synthetic-net.ts),
 // byte-identical to make_random_net.py with the same seed and options. Do not commit
 // network files.
 //
@@ -12,8 +12,9 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
-import { makeSyntheticNet, networkHash, type SyntheticNetOptions } from './synthetic.js';
-import { commandSpec, exitWithError, scriptCommandLine } from '../../commands/lib.js';
+import { makeSyntheticNet, networkHash, type SyntheticNetOptions } from '../../toolkit/nnue/synthetic-net.js';
+import { commandSpec, scriptCommandLine } from '../../toolkit/command-line.js';
+import { exitWithError } from '../../toolkit/script.js';
 
 const usage =
   'usage: node dist/lab/nnue/make-net.js --out FILE [--seed N] [--container zstd-raw|none] ' +

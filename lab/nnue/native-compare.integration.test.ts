@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { repoRoot } from '../../commands/lib.js';
+import { repoRoot } from '../../toolkit/files.js';
 import { parseBenchSummary } from './native-compare.js';
 
 test('native-compare reads the bench summary both engines print', () => {

@@ -19,7 +19,9 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
-import { commandSpec, exitWithError, isMain, repoRoot, scriptCommandLine } from '../../commands/lib.js';
+import { commandSpec, scriptCommandLine } from '../../toolkit/command-line.js';
+import { exitWithError, isMain } from '../../toolkit/script.js';
+import { repoRoot } from '../../toolkit/files.js';
 import { interleave, medianOf } from '../timing.js';
 
 const USAGE =

@@ -4,22 +4,16 @@
 // of both accumulators plus propagate, and the incremental evaluation along
 // random games (one move, then evaluate: what a search does).
 
-import {
-  createKernels,
-  GEN_LEGAL,
-  generate,
-  MAX_MOVES,
-  mulberry32,
-  NnueEvaluator,
-  NnueNetwork,
-  PortableKernels,
-  Position,
-  STACK_BYTES,
-  STACKS,
-  type NnueKernels,
-} from '../../src/dev.js';
+import { NnueEvaluator, NnueNetwork, Position } from '../../src/dev.js';
+import { generate } from '../../src/core/movegen.js';
+import { mulberry32 } from '../../src/core/prng.js';
+import { GEN_LEGAL, MAX_MOVES } from '../../src/core/types.js';
+import { PortableKernels } from '../../src/eval/nnue/kernels-portable.js';
+import { type NnueKernels } from '../../src/eval/nnue/kernels.js';
+import { STACK_BYTES, STACKS } from '../../src/eval/nnue/layout.js';
+import { createKernels } from '../../src/eval/nnue/network.js';
 import { randomFens } from '../eval/random-fens.js';
-import { commandSpec, scriptCommandLine } from '../../commands/lib.js';
+import { commandSpec, scriptCommandLine } from '../../toolkit/command-line.js';
 import { throughput } from '../timing.js';
 
 const cl = scriptCommandLine(

@@ -19,8 +19,9 @@
 import { spawn } from 'node:child_process';
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { mulberry32 } from '../../src/dev.js';
-import { commandSpec, repoRoot, scriptCommandLine } from '../../commands/lib.js';
+import { mulberry32 } from '../../src/core/prng.js';
+import { commandSpec, scriptCommandLine } from '../../toolkit/command-line.js';
+import { repoRoot } from '../../toolkit/files.js';
 
 const root = repoRoot();
 const argv = process.argv.slice(2);

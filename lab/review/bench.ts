@@ -18,7 +18,7 @@
 // A measurement, not a test: the numbers depend on the machine and its load.
 
 import { Engine, reviewGame } from '../../src/dev.js';
-import { commandSpec, scriptCommandLine } from '../../commands/lib.js';
+import { commandSpec, scriptCommandLine } from '../../toolkit/command-line.js';
 import { interleave, medianOf, timed } from '../timing.js';
 import { BENCH_GAME } from './bench-game.js';
 

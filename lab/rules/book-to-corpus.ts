@@ -22,7 +22,9 @@ import {
   type RepetitionRule,
   type Result,
 } from '../../src/dev.js';
-import { commandLineOrExit, commandSpec, exitWithError, readTextFile } from '../../commands/lib.js';
+import { commandLineOrExit, commandSpec } from '../../toolkit/command-line.js';
+import { readTextFile } from '../../toolkit/files.js';
+import { exitWithError } from '../../toolkit/script.js';
 import { nativeFirstVerdict } from './pikafish-oracle.js';
 import { trace } from './wxf-notation.js';
 

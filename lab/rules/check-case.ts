@@ -9,7 +9,9 @@
 // must equal. Run from dist/ after `npm run build`.
 import { readFileSync } from 'node:fs';
 import { judgeMoves, REPETITION_RULES, ruleConfigFrom } from '../../src/dev.js';
-import { commandLineOrExit, commandSpec, exitWithError, readTextFile } from '../../commands/lib.js';
+import { commandLineOrExit, commandSpec } from '../../toolkit/command-line.js';
+import { readTextFile } from '../../toolkit/files.js';
+import { exitWithError } from '../../toolkit/script.js';
 import { nativeFirstVerdict } from './pikafish-oracle.js';
 
 const SPEC = commandSpec({

@@ -3,7 +3,9 @@
 //   node dist/lab/rules/chinese-notation.js test/rules/tiantian.txt
 // (run from dist/ after `npm run build`).
 import { moveToUci, parseMove, Position } from '../../src/dev.js';
-import { commandSpec, readCommandLine, readTextFile, reportCommandLine, runMain } from '../../commands/lib.js';
+import { commandSpec, readCommandLine, reportCommandLine } from '../../toolkit/command-line.js';
+import { readTextFile } from '../../toolkit/files.js';
+import { runMain } from '../../toolkit/script.js';
 
 const SPEC = commandSpec({
   name: 'chinese-notation',

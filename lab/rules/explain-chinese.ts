@@ -17,7 +17,8 @@ import {
   ruleConfigFrom,
   type Game,
 } from '../../src/dev.js';
-import { commandLineOrExit, commandSpec, exitWithError } from '../../commands/lib.js';
+import { commandLineOrExit, commandSpec } from '../../toolkit/command-line.js';
+import { exitWithError } from '../../toolkit/script.js';
 
 const SPEC = commandSpec({
   name: 'explain-chinese',

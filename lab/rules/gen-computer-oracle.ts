@@ -8,19 +8,14 @@
 // by rule and a sample of the others are kept.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import {
-  assignIds,
-  chasedMask,
-  idBoard,
-  legalMoves,
-  moveToUci,
-  mulberry32,
-  Position,
-  type Color,
-} from '../../src/dev.js';
+import { legalMoves, moveToUci, Position, type Color } from '../../src/dev.js';
+import { assignIds, chasedMask, idBoard } from '../../src/core/chase.js';
+import { mulberry32 } from '../../src/core/prng.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { commandLineOrExit, commandSpec, exitWithError, repoRoot } from '../../commands/lib.js';
+import { commandLineOrExit, commandSpec } from '../../toolkit/command-line.js';
+import { repoRoot } from '../../toolkit/files.js';
+import { exitWithError } from '../../toolkit/script.js';
 
 const SPEC = commandSpec({
   name: 'gen-computer-oracle',

@@ -5,10 +5,6 @@
 //   node dist/lab/rules/wxf-notation.js --cn "<fen>" "马二退一 车9平8 ..."   (Chinese notation)
 // Run from dist/ after `npm run build`.
 import {
-  assignIds,
-  chasedMask,
-  idBoard,
-  moveId,
   moveToUci,
   ok,
   parseMove,
@@ -18,7 +14,9 @@ import {
   type NotationErrorCode,
   type Result,
 } from '../../src/dev.js';
-import { commandSpec, readCommandLine, reportCommandLine, runMain } from '../../commands/lib.js';
+import { assignIds, chasedMask, idBoard, moveId } from '../../src/core/chase.js';
+import { commandSpec, readCommandLine, reportCommandLine } from '../../toolkit/command-line.js';
+import { runMain } from '../../toolkit/script.js';
 
 const NAMES = ['', 'rook', 'advisor', 'cannon', 'pawn', 'knight', 'bishop', 'king'];
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { BENCH_FENS } from '../../src/dev.js';
+import { BENCH_FENS } from '../../src/protocol/benchpositions.js';
 import { ReplayingSearcher, searchPass } from './free-eval.js';
 
 test('free-eval: a replayed evaluation searches the same trees, asking for exactly the values recorded', () => {

@@ -23,21 +23,16 @@
 
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import {
-  BENCH_FENS,
-  DEFAULT_RULES,
-  DEFAULT_SEARCH_OPTIONS,
-  Position,
-  REPETITION_RULES,
-  Searcher,
-  loadEmbeddedNetwork,
-  loadEvalNetwork,
-  ruleConfigFrom,
-  type EvalNetwork,
-} from '../../src/dev.js';
-import { commandSpec, exitWithError, isMain, scriptCommandLine } from '../../commands/lib.js';
-import { medianOf, repeat } from '../timing.js';
+import { Position, REPETITION_RULES } from '../../src/dev.js';
+import { DEFAULT_RULES, ruleConfigFrom } from '../../src/core/rules.js';
+import { loadEmbeddedNetwork, loadEvalNetwork, type EvalNetwork } from '../../src/eval/networks.js';
+import { BENCH_FENS } from '../../src/protocol/benchpositions.js';
+import { Searcher } from '../../src/search/search.js';
+import { DEFAULT_SEARCH_OPTIONS } from '../../src/search/types.js';
+import { commandSpec, scriptCommandLine } from '../../toolkit/command-line.js';
+import { exitWithError, isMain } from '../../toolkit/script.js';
 import { benchInput, runBench } from '../nnue/native-compare.js';
+import { medianOf, repeat } from '../timing.js';
 
 const USAGE =
   'usage: node dist/lab/search/free-eval.js [--net FILE | --classical] [--depth 11] [--rounds 2] [--hash 16]\n' +

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { test } from 'node:test';
-import { repoPath, repoRoot } from '../../commands/lib.js';
+import { repoPath, repoRoot } from '../../toolkit/files.js';
 import { formatSummary, parseIterations, summarise, type Iteration, type Summary } from './time-to-depth.js';
 
 test('parseIterations keeps the last line with a pv of each depth, in depth order', () => {

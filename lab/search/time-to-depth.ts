@@ -19,8 +19,9 @@
 // machine, not a test.
 
 import { loadavg } from 'node:os';
-import { BENCH_FENS } from '../../src/dev.js';
-import { commandSpec, exitWithError, isMain, scriptCommandLine } from '../../commands/lib.js';
+import { BENCH_FENS } from '../../src/protocol/benchpositions.js';
+import { commandSpec, scriptCommandLine } from '../../toolkit/command-line.js';
+import { exitWithError, isMain } from '../../toolkit/script.js';
 import { UciEngine } from '../../commands/match/uci-engine.js';
 
 const USAGE =

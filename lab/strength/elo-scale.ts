@@ -38,8 +38,10 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { commandSpec, repoRoot, scriptCommandLine } from '../../commands/lib.js';
-import { DEFAULT_RULES, ELO_MAX, ELO_MIN, eloToLevel } from '../../src/dev.js';
+import { commandSpec, scriptCommandLine } from '../../toolkit/command-line.js';
+import { repoRoot } from '../../toolkit/files.js';
+import { DEFAULT_RULES } from '../../src/dev.js';
+import { ELO_MAX, ELO_MIN, eloToLevel } from '../../src/search/skill.js';
 import { NO_ADJUDICATION, parseTimeControl } from '../../commands/match/game.js';
 import { runMatch } from '../../commands/match/match.js';
 import { loadOpenings, shuffled } from '../../commands/match/openings.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { ELO_CALIBRATION, ELO_MAX, ELO_MIN } from '../../src/search/skill.js';
 import { readEmbeddedNetwork } from '#platform/files';
-import { repoRoot } from '../../commands/lib.js';
+import { repoRoot } from '../../toolkit/files.js';
 import { eloEstimate, pentanomial, trinomial } from '../../commands/match/elo.js';
 import {
   calibrationPoints,

@@ -13,11 +13,13 @@
 //       [--hash 16] [--json]
 
 import { loadavg, cpus } from 'node:os';
-import { BENCH_FENS, Engine, runBench } from '../../src/dev.js';
+import { Engine } from '../../src/dev.js';
+import { runBench } from '../../src/protocol/bench.js';
+import { BENCH_FENS } from '../../src/protocol/benchpositions.js';
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { commandSpec, scriptCommandLine } from '../../commands/lib.js';
+import { commandSpec, scriptCommandLine } from '../../toolkit/command-line.js';
 import { interleave, timed } from '../timing.js';
 
 const argv = process.argv.slice(2);

@@ -16,10 +16,12 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { BENCH_FENS, Engine } from '../../src/dev.js';
-import { syntheticNetFile } from '../nnue/synthetic.js';
+import { Engine } from '../../src/dev.js';
+import { BENCH_FENS } from '../../src/protocol/benchpositions.js';
+import { syntheticNetFile } from '../../toolkit/nnue/synthetic-net.js';
 import { chromiumMissing, openIsolatedSite } from './isolated-site.js';
-import { commandSpec, integerOption, readCommandLine, reportCommandLine, runMain } from '../../commands/lib.js';
+import { commandSpec, integerOption, readCommandLine, reportCommandLine } from '../../toolkit/command-line.js';
+import { runMain } from '../../toolkit/script.js';
 
 export interface SpeedRun {
   /** The search thread's evaluation (with the kernels it uses). */

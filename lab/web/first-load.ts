@@ -17,7 +17,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { commandSpec, repoPath, runMain, scriptCommandLine } from '../../commands/lib.js';
+import { commandSpec, scriptCommandLine } from '../../toolkit/command-line.js';
+import { repoPath } from '../../toolkit/files.js';
+import { runMain } from '../../toolkit/script.js';
 import { medianOf, repeat } from '../timing.js';
 import { buildWeb } from '../../scripts/web/build.js';
 import { serveWeb } from '../../scripts/web/serve.js';

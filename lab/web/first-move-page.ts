@@ -14,7 +14,8 @@
 // WebAssembly), as a returning player's would. A measurement, not a test.
 
 import { chromiumMissing, openIsolatedSite } from './isolated-site.js';
-import { commandSpec, integerOption, readCommandLine, reportCommandLine, runMain } from '../../commands/lib.js';
+import { commandSpec, integerOption, readCommandLine, reportCommandLine } from '../../toolkit/command-line.js';
+import { runMain } from '../../toolkit/script.js';
 import { medianOf, repeat } from '../timing.js';
 
 /** What one fresh page measured. */

@@ -16,9 +16,11 @@
 
 import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
-import { syntheticNetFile } from '../nnue/synthetic.js';
+import { syntheticNetFile } from '../../toolkit/nnue/synthetic-net.js';
 import { chromiumMissing, openIsolatedSite } from './isolated-site.js';
-import { commandSpec, integerOption, median, readCommandLine, reportCommandLine, runMain } from '../../commands/lib.js';
+import { commandSpec, integerOption, readCommandLine, reportCommandLine } from '../../toolkit/command-line.js';
+import { median } from '../../toolkit/stats.js';
+import { runMain } from '../../toolkit/script.js';
 import { medianOf, repeat } from '../timing.js';
 
 /** What one fresh page measured (milliseconds). */

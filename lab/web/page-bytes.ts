@@ -28,7 +28,8 @@ import { buildSite } from '../../scripts/web/build.js';
 import { serveWeb } from '../../scripts/web/serve.js';
 import { launchChromium } from './chromium.js';
 import { chromiumMissing } from './isolated-site.js';
-import { commandSpec, readCommandLine, reportCommandLine, runMain } from '../../commands/lib.js';
+import { commandSpec, readCommandLine, reportCommandLine } from '../../toolkit/command-line.js';
+import { runMain } from '../../toolkit/script.js';
 
 /** Body bytes and requests by path, as the server sent them. */
 type Tally = Map<string, { bytes: number; requests: number; notModified: number }>;

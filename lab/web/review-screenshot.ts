@@ -18,7 +18,9 @@
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { commandSpec, repoPath, runMain, scriptCommandLine } from '../../commands/lib.js';
+import { commandSpec, scriptCommandLine } from '../../toolkit/command-line.js';
+import { repoPath } from '../../toolkit/files.js';
+import { runMain } from '../../toolkit/script.js';
 import { buildWeb } from '../../scripts/web/build.js';
 import { serveWeb } from '../../scripts/web/serve.js';
 import type { Page } from 'playwright-core';

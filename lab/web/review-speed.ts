@@ -15,7 +15,8 @@
 
 import { performance } from 'node:perf_hooks';
 import { Engine, reviewGame } from '../../src/dev.js';
-import { commandSpec, runMain, scriptCommandLine } from '../../commands/lib.js';
+import { commandSpec, scriptCommandLine } from '../../toolkit/command-line.js';
+import { runMain } from '../../toolkit/script.js';
 import { medianOf, repeat } from '../timing.js';
 import { BENCH_GAME } from '../review/bench-game.js';
 import { chromiumMissing, openIsolatedSite } from './isolated-site.js';

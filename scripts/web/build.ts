@@ -38,7 +38,9 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import * as esbuild from 'esbuild';
-import { commandSpec, isMain, repoRoot, scriptCommandLine } from '../../commands/lib.js';
+import { commandSpec, scriptCommandLine } from '../../toolkit/command-line.js';
+import { repoRoot } from '../../toolkit/files.js';
+import { isMain } from '../../toolkit/script.js';
 import { pageFiles, precacheOf, type Precache } from './precache.js';
 
 /** The Node built-ins a bundle imports (`import ... from "node:x"`, `import("node:x")`, `require("node:x")`). */

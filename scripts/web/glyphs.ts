@@ -18,7 +18,9 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { commandSpec, isMain, repoRoot, scriptCommandLine } from '../../commands/lib.js';
+import { commandSpec, scriptCommandLine } from '../../toolkit/command-line.js';
+import { repoRoot } from '../../toolkit/files.js';
+import { isMain } from '../../toolkit/script.js';
 
 /** The characters taken from the traditional face: red pieces, black pieces, the river. */
 export const GLYPH_TEXT = '俥仕炮兵傌相帥車士砲卒馬象將楚河漢界';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { repoRoot } from '../../commands/lib.js';
+import { repoRoot } from '../../toolkit/files.js';
 import { decodePng, type Pixels } from '../../test/support/png.js';
 import { glyphPath, iconSvg, PNG_ICONS } from './icons.js';
 

@@ -18,7 +18,9 @@
 
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { commandSpec, isMain, repoRoot, scriptCommandLine } from '../../commands/lib.js';
+import { commandSpec, scriptCommandLine } from '../../toolkit/command-line.js';
+import { repoRoot } from '../../toolkit/files.js';
+import { isMain } from '../../toolkit/script.js';
 
 const RED = '#b1121b';
 const CREAM = '#fdf3dc';

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { repoRoot } from '../../commands/lib.js';
+import { repoRoot } from '../../toolkit/files.js';
 import { LAZY_FILES, PAGE_FILES, pageFiles, precacheOf, precacheUrl, precacheVersion } from './precache.js';
 
 const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);

@@ -15,7 +15,9 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
-import { commandSpec, isMain, repoRoot, scriptCommandLine } from '../../commands/lib.js';
+import { commandSpec, scriptCommandLine } from '../../toolkit/command-line.js';
+import { repoRoot } from '../../toolkit/files.js';
+import { isMain } from '../../toolkit/script.js';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

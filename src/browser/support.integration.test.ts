@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { syntheticNetFile } from '../../lab/nnue/synthetic.js';
+import { syntheticNetFile } from '../../toolkit/nnue/synthetic-net.js';
 import { legalMoves } from '../core/movegen.js';
 import { Position } from '../core/position.js';
 import { playUciMoves } from '../core/ucimove.js';

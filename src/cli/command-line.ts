@@ -1,16 +1,16 @@
 // Command lines: every command of the product (`kirin review`, `kirin convert`)
-// and every development tool (through commands/lib.ts) reads its command line with
-// Node's util.parseArgs in strict mode through these, so --help, unknown
-// options, missing values and stray arguments behave the same in all of them.
-// The API is described at the top of commands/lib.ts. Node only (main.ts and the
-// tools; not the library).
+// and every development tool (through toolkit/command-line.ts) reads its command
+// line with Node's util.parseArgs in strict mode through these, so --help,
+// unknown options, missing values and stray arguments behave the same in all of
+// them. The API is described at the top of toolkit/command-line.ts. Node only
+// (main.ts and the tools; not the library).
 
 import { parseArgs } from 'node:util';
 
 import { err, ok, type Result } from '../core/result.js';
 
 /** One option of a command line, as util.parseArgs takes it (strings are checked by the tool). */
-export interface OptionSpec {
+interface OptionSpec {
   readonly type: 'string' | 'boolean';
   readonly multiple?: boolean;
   readonly short?: string;
@@ -37,7 +37,7 @@ export interface CommandSpec<O extends OptionsSpec> {
 }
 
 /** The values of the options, typed from their spec: a string, a boolean, or an array of them when `multiple`. */
-export type OptionValues<O extends OptionsSpec> = {
+type OptionValues<O extends OptionsSpec> = {
   -readonly [K in keyof O]?: O[K]['multiple'] extends true
     ? O[K]['type'] extends 'boolean'
       ? boolean[]

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { repoPath } from '../../commands/lib.js';
+import { repoPath } from '../../toolkit/files.js';
 import { mainLine } from '../notation/game.js';
 import { parseGames } from '../notation/pgn.js';
 import { runConvertCli } from './convert.js';

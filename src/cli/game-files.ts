@@ -1,6 +1,6 @@
 // Game files as the players' commands read them (`kirin convert`, `review`,
-// `opening`, `explorer build`; `kirin book build` and `kirin puzzles build` through
-// src/dev.ts): the --encoding option, the messages for a file that cannot be read
+// `opening`, `explorer build`; `kirin book build` and `kirin puzzles build` too):
+// the --encoding option, the messages for a file that cannot be read
 // or holds no game, the warnings of dropped variations, and the exit codes they
 // all give for the same fault (docs/NOTATION.md, "Exit codes"):
 //

@@ -15,7 +15,7 @@ import { Position } from './position.js';
 import { type RepetitionRule, REPETITION_RULES, judgeMoves, RuleVerdict, ruleConfigFrom, ruleJudge } from './rules.js';
 import { VALUE_NONE } from './types.js';
 import { flipFilesFen, mirrorFen, uciMove } from '../../test/support/fixtures.js';
-import { repoRoot } from '../../commands/lib.js';
+import { repoRoot } from '../../toolkit/files.js';
 
 const root = pathToFileURL(join(repoRoot(), 'test', 'rules') + '/');
 

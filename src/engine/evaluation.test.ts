@@ -13,7 +13,7 @@ import { Position } from '../core/position.js';
 import { traceClassical } from '../eval/evaluate.js';
 import type { EvalNetwork } from '../eval/networks.js';
 import { CLASSICAL_WIN_RATE, PIKAFISH_WIN_RATE } from '../eval/score.js';
-import { syntheticNetFile } from '../../lab/nnue/synthetic.js';
+import { syntheticNetFile } from '../../toolkit/nnue/synthetic-net.js';
 import { DEFAULT_EVAL_FILE, EvaluationChoice } from './evaluation.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kirin-evaluation-'));

@@ -68,7 +68,7 @@ test('Threads: stop ends an infinite search of 4 threads promptly with one answe
 });
 
 test('Threads with a network: the shared weights memory grows to give every thread its own work slot', async () => {
-  const { syntheticNetFile } = await import('../../lab/nnue/synthetic.js');
+  const { syntheticNetFile } = await import('../../toolkit/nnue/synthetic-net.js');
   const { NnueNetwork, NnueEvaluator, SLOT_COUNT } = await import('../eval/nnue/network.js');
   const { readFileSync } = await import('node:fs');
   // The network object: more slots on demand; an evaluator in a new slot evaluates as one in slot 1.

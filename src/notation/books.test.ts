@@ -10,7 +10,7 @@ import { resolve } from 'node:path';
 import { test } from 'node:test';
 import { Position } from '../core/position.js';
 import { moveToUci } from '../core/types.js';
-import { repoRoot } from '../../commands/lib.js';
+import { repoRoot } from '../../toolkit/files.js';
 import { parseMove, type Notation } from './move.js';
 
 const RULES = resolve(repoRoot(), 'test', 'rules');

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { execFile, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { repoRoot } from '../../commands/lib.js';
+import { repoRoot } from '../../toolkit/files.js';
 
 const children: ChildProcess[] = [];
 after(() => {

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { Engine } from '../engine/engine.js';
 import { CLASSICAL_WIN_RATE, PIKAFISH_WIN_RATE, materialCount, wdl, winRateParams } from '../eval/score.js';
 import { runBench } from './bench.js';
-import { syntheticNetFile } from '../../lab/nnue/synthetic.js';
+import { syntheticNetFile } from '../../toolkit/nnue/synthetic-net.js';
 
 const FEN = 'r1bakab1r/9/1cn4c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R b - - 3 3';
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Engine } from '../engine/engine.js';
 import { Uci } from './uci.js';
-import { repoRoot } from '../../commands/lib.js';
+import { repoRoot } from '../../toolkit/files.js';
 import {
   ANSWER_DEADLINE_MS,
   EngineProcess,

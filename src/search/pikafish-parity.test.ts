@@ -14,7 +14,7 @@ import { runBench } from '../protocol/bench.js';
 import { BENCH_FENS } from '../protocol/benchpositions.js';
 import { Uci } from '../protocol/uci.js';
 import { tableLines, testDataPath } from '../../test/support/fixtures.js';
-import { syntheticNetFile } from '../../lab/nnue/synthetic.js';
+import { syntheticNetFile } from '../../toolkit/nnue/synthetic-net.js';
 
 test("bench with the seed-1 network searches native Pikafish's nodes, position by position", async () => {
   const lines = tableLines(readFileSync(testDataPath('pikafish-bench-seed1.tsv'), 'utf8'));

@@ -8,7 +8,7 @@ import { Searcher } from './search.js';
 import { ELO_CALIBRATION, ELO_MAX, ELO_MIN, Skill, eloToLevel } from './skill.js';
 import { moveToUci } from '../core/types.js';
 import { defaultOptions, recordingIO } from '../../test/support/fixtures.js';
-import { repoRoot } from '../../commands/lib.js';
+import { repoRoot } from '../../toolkit/files.js';
 
 const searcher = new Searcher(4);
 

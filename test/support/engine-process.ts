@@ -6,7 +6,7 @@
 
 import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
-import { repoRoot } from '../../commands/lib.js';
+import { repoRoot } from '../../toolkit/files.js';
 
 export const KIRIN_BIN = join(repoRoot(), 'bin', 'kirin.js');
 

@@ -26,7 +26,7 @@ import {
 import { mulberry32 } from '../../src/core/prng.js';
 import type { Result } from '../../src/core/result.js';
 import { parseUciMove } from '../../src/core/ucimove.js';
-import { repoRoot } from '../../commands/lib.js';
+import { repoRoot } from '../../toolkit/files.js';
 import type { SearchIO } from '../../src/search/search.js';
 import { DEFAULT_SEARCH_OPTIONS, type SearchInfo, type SearchOptions } from '../../src/search/types.js';
 

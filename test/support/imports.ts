@@ -1,8 +1,8 @@
 // The import graph of the TypeScript sources, read from the text (static
 // `import`/`export ... from`, `import type`, and `import('...')` with a literal
-// path), for the architecture test. Test files (*.test.ts) are left out. A
-// `#name` import (package.json "imports", the platform seam) is an edge to each
-// file its conditions lead to: both twins.
+// path), for the architecture test. Test files (*.test.ts) are left out unless
+// asked for. A `#name` import (package.json "imports", the platform seam) is an
+// edge to each file its conditions lead to: both twins.
 
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -11,11 +11,11 @@ export type Graph = Map<string, Set<string>>;
 
 const IMPORT_RE = /(?:^|\n)\s*(?:import|export)\s[^'";]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
 
-function sourceFiles(dir: string, out: string[]): void {
+function sourceFiles(dir: string, tests: boolean, out: string[]): void {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) sourceFiles(path, out);
-    else if (name.endsWith('.ts') && !name.endsWith('.test.ts') && !name.endsWith('.d.ts')) out.push(path);
+    if (statSync(path).isDirectory()) sourceFiles(path, tests, out);
+    else if (name.endsWith('.ts') && (tests || !name.endsWith('.test.ts')) && !name.endsWith('.d.ts')) out.push(path);
   }
 }
 
@@ -67,10 +67,10 @@ export function relativeImports(root: string, file: string): string[] {
   return deps;
 }
 
-/** File -> the repository files it imports (paths relative to `root`, '/' separated). */
-export function importGraph(root: string, folders: readonly string[]): Graph {
+/** File -> the repository files it imports (paths relative to `root`, '/' separated); the tests too with `tests`. */
+export function importGraph(root: string, folders: readonly string[], { tests = false } = {}): Graph {
   const files: string[] = [];
-  for (const f of folders) if (existsSync(join(root, f))) sourceFiles(join(root, f), files);
+  for (const f of folders) if (existsSync(join(root, f))) sourceFiles(join(root, f), tests, files);
   const named = subpathImports(root);
   const g: Graph = new Map();
   for (const file of files) {

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
-import { repoRoot } from '../../commands/lib.js';
+import { repoRoot } from '../../toolkit/files.js';
 import { launchChromium } from '../../lab/web/chromium.js';
 import { buildWeb } from '../../scripts/web/build.js';
 import { serveWeb } from '../../scripts/web/serve.js';

@@ -11,7 +11,7 @@ import { Engine } from '../../engine/engine.js';
 import { Uci } from '../../protocol/uci.js';
 import { runBench } from '../../protocol/bench.js';
 import { evaluate } from '../evaluate.js';
-import { syntheticNetFile } from '../../../lab/nnue/synthetic.js';
+import { syntheticNetFile } from '../../../toolkit/nnue/synthetic-net.js';
 
 const FEN1 = '1n2kab2/rc2C4/b4a2r/p3p4/P1p4Pp/2P1P3P/9/2R1B1c2/C4N3/1N1AKn2R w - - 0 42';
 

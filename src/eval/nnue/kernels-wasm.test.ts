@@ -1,5 +1,5 @@
 // The WebAssembly SIMD kernels against the plain scalar reference
-// (lab/nnue/reference-kernels.ts) and the portable kernels (kernels-portable.ts)
+// (toolkit/nnue/reference-kernels.ts) and the portable kernels (kernels-portable.ts)
 // on random weights in a fresh memory: refresh, update and propagate must give identical
 // bytes and values, including i16 wrap-around, i32 wrap-around, clamp edges, empty
 // inputs and extreme layer sums.
@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { referenceKernels } from '../../../lab/nnue/reference-kernels.js';
+import { referenceKernels } from '../../../toolkit/nnue/reference-kernels.js';
 import type { NnueKernels } from './kernels.js';
 import { PortableKernels } from './kernels-portable.js';
 import { wasmSimdSupported } from '../../platform/simd.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 
-import { syntheticNetFile } from '../../../lab/nnue/synthetic.js';
+import { syntheticNetFile } from '../../../toolkit/nnue/synthetic-net.js';
 import { WEIGHTS_END } from './layout.js';
 import {
   NETWORK_HASH,

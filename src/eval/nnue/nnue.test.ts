@@ -7,8 +7,8 @@ import { legalMoves } from '../../core/movegen.js';
 import { Position } from '../../core/position.js';
 import { KING, MOVE_NULL } from '../../core/types.js';
 import { mulberry32 } from '../../core/prng.js';
-import { repoRoot } from '../../../commands/lib.js';
-import { syntheticNetFile } from '../../../lab/nnue/synthetic.js';
+import { repoRoot } from '../../../toolkit/files.js';
+import { syntheticNetFile } from '../../../toolkit/nnue/synthetic-net.js';
 import { computeAndCheck } from '../../../test/support/fixtures.js';
 import {
   INDEX_MAP,

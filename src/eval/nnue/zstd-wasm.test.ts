@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
-import { repoPath } from '../../../commands/lib.js';
-import { syntheticNetFile } from '../../../lab/nnue/synthetic.js';
+import { repoPath } from '../../../toolkit/files.js';
+import { syntheticNetFile } from '../../../toolkit/nnue/synthetic-net.js';
 import { loadZstdModule } from '#platform/files';
 import { unpackContainer } from './loader.js';
 import { missingZstdExports, WasmZstd, ZstdError, type ZstdStream } from './zstd-wasm.js';

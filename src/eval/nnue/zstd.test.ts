@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
-import { syntheticNetFile } from '../../../lab/nnue/synthetic.js';
-import { repoPath } from '../../../commands/lib.js';
+import { syntheticNetFile } from '../../../toolkit/nnue/synthetic-net.js';
+import { repoPath } from '../../../toolkit/files.js';
 import { WEIGHTS_END } from './layout.js';
 import { allocateNetworkMemory, parsePayload, prepareNetworkDecoder, unpackContainer } from './loader.js';
 import { NnueNetwork } from './network.js';

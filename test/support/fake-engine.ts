@@ -1,6 +1,6 @@
 // A tiny scripted UCI engine for the match runner's tests (not a real player).
 //
-//   node dist/commands/match/fake-engine.js [--name N] [--mode first|last|mate|random|illegal]
+//   node dist/test/support/fake-engine.js [--name N] [--mode first|last|mate|random|illegal]
 //        [--seed S] [--sleep MS] [--illegal-at K] [--crash-at K] [--hang-at K]
 //        [--score CP] [--slow-start MS] [--stubborn]   (a negative score: --score=-300)
 //
@@ -16,8 +16,9 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { legalMoves, moveToUci, ok, Position } from '../../src/dev.js';
-import { applyMoves } from './openings.js';
-import { commandSpec, exitWithError, scriptCommandLine } from '../lib.js';
+import { applyMoves } from '../../commands/match/openings.js';
+import { commandSpec, scriptCommandLine } from '../../toolkit/command-line.js';
+import { exitWithError } from '../../toolkit/script.js';
 
 interface FakeOptions {
   name: string;
@@ -35,7 +36,7 @@ interface FakeOptions {
 const SPEC = commandSpec({
   name: 'fake-engine',
   usage:
-    'usage: node dist/commands/match/fake-engine.js [--name N] [--mode first|last|mate|random|illegal] [--seed S]\n' +
+    'usage: node dist/test/support/fake-engine.js [--name N] [--mode first|last|mate|random|illegal] [--seed S]\n' +
     '       [--sleep MS] [--illegal-at K] [--crash-at K] [--hang-at K] [--score CP] [--slow-start MS] [--stubborn]',
   options: {
     name: { type: 'string' },

@@ -1,11 +1,11 @@
-// Every tool on the one command-line reader (lib.ts), run as a script: --help
+// Every tool on the one command-line reader (command-line.ts), run as a script: --help
 // prints its usage, an unknown option is refused with exit code 2.
 
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { repoRoot } from './lib.js';
+import { repoRoot } from './files.js';
 
 // Every tool with a command line, run as a script (kirin match / datagen / tune through bin/kirin.js).
 const SCRIPTS: readonly string[][] = [
@@ -14,7 +14,7 @@ const SCRIPTS: readonly string[][] = [
   ['dist/lab/gui/check-pgn.js'],
   ['dist/commands/match/check-openings.js'],
   ['dist/commands/match/fairy-stockfish-uci.js'],
-  ['dist/commands/match/fake-engine.js'],
+  ['dist/test/support/fake-engine.js'],
   ['dist/commands/match/ucci-uci.js'],
   ['dist/lab/nnue/kernel-bench.js'],
   ['dist/lab/nnue/load-bench.js'],

@@ -4,8 +4,8 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_RULES } from '../../src/dev.js';
-import { NO_ADJUDICATION, parseTimeControl } from './game.js';
-import type { MatchConfig } from './match.js';
+import { NO_ADJUDICATION, parseTimeControl } from '../../commands/match/game.js';
+import type { MatchConfig } from '../../commands/match/match.js';
 
 const fake = join(dirname(fileURLToPath(import.meta.url)), 'fake-engine.js');
 

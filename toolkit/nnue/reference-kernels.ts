@@ -1,10 +1,11 @@
 // A deliberately plain scalar implementation of the NNUE kernel contract
 // (src/eval/nnue/kernels.ts), written straight from the forward pass of Pikafish
 // (FORMAT section 7) for checking the optimised kernels. Slow by design: one element at
-// a time, no tricks. For the tests and the kernel benchmark only. Its independence from the kernels
+// a time, no tricks. For the tests and the kernel benchmark (lab/nnue) only. Its independence from the kernels
 // under test is the arithmetic; the memory layout it reads (offsets and sizes) is the shared
 // contract, so it takes that from src/eval/nnue/layout.ts like they do, restating nothing.
 
+import { type NnueKernels } from '../../src/eval/nnue/kernels.js';
 import {
   ACC_PSQT,
   FC0_BIAS,
@@ -20,8 +21,7 @@ import {
   L2,
   L3,
   PSQT_BUCKETS,
-  type NnueKernels,
-} from '../../src/dev.js';
+} from '../../src/eval/nnue/layout.js';
 
 const wrap16 = (x: number): number => (x << 16) >> 16;
 const clamp = (x: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, x));

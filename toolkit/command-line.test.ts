@@ -1,21 +1,14 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { test } from 'node:test';
-import { pathToFileURL } from 'node:url';
 import {
   commandSpec,
   integerOption,
-  isMain,
-  median,
   nameValueOption,
   nameValueOptions,
   numberOption,
   readCommandLine,
   reportCommandLine,
-  repoPath,
-  repoRoot,
-} from './lib.js';
+} from './command-line.js';
 
 const SPEC = commandSpec({
   name: 't',
@@ -147,21 +140,4 @@ test('nameValueOption(s): NAME=VALUE pairs, trimmed, in order; a text without a 
   });
   const bad = nameValueOptions({ option: ['Hash=8', 'x'] }, 'option');
   assert.ok(!bad.ok && bad.error.message === "--option needs NAME=VALUE, got 'x'");
-});
-
-test('median of repeated measurements', () => {
-  assert.equal(median([7]), 7);
-  assert.equal(median([3, 1, 2]), 2);
-  assert.equal(median([4, 1, 3, 2]), 2.5);
-  const xs = [5, 9, 1];
-  median(xs);
-  assert.deepEqual(xs, [5, 9, 1], 'the list is not reordered');
-});
-
-test('repoRoot and isMain', () => {
-  assert.ok(existsSync(join(repoRoot(), 'package.json')));
-  assert.equal(repoPath('data', 'openings'), join(repoRoot(), 'data', 'openings'));
-  assert.equal(isMain(new URL('./lib.js', import.meta.url).href), false, 'lib.js is imported, not run');
-  assert.equal(isMain(pathToFileURL(process.argv[1]).href), true, 'the script node was started with');
-  assert.equal(isMain('data:text/javascript,0'), false);
 });

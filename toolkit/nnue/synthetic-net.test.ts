@@ -18,7 +18,7 @@ import {
   stackHash,
   syntheticNetFile,
   zstdStoredFrame,
-} from './synthetic.js';
+} from './synthetic-net.js';
 
 const SEED1_SHA256 = 'f7cacaf5deca72e610e741e06e7e074b3704137e9e9337269e01d23abde53454';
 const SEED1_PAYLOAD_SHA256 = 'd90e0b7589a794cedca34682e3090eb00b44ea37f6c5903e15ffd163fcb40610';

@@ -17,8 +17,8 @@
 // every seed with default magnitudes reproduces the script; a custom sigma could in
 // principle land one of those 140 values within 1e-12 of a half-integer and differ.
 //
-// Not part of the engine: a development tool (lab/nnue/make-net.ts writes its
-// files) that the tests use too.
+// Not part of the engine: the tests' network, and the lab's (lab/nnue/make-net.ts
+// writes its files; the kernel benchmark and the page measurements load it).
 
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
