@@ -186,7 +186,9 @@ test(
     const { page, errors } = await open(`${served.url}#fen=${encodeURIComponent(fen)}&moves=i0h0,i8h8,h0i0`, 'zh-CN');
     try {
       await clickMove(page, 'h8i8');
-      // One move back the line shown repeats: ask under AsianRule, the page's default.
+      // The move ends the game by its ruling (AsianRule, the page's default) before the player steps back.
+      await page.waitForFunction("document.querySelector('#status')?.textContent === '对局结束：红胜（长捉）'");
+      // One move back the line shown repeats: ask under AsianRule.
       await page.keyboard.press('ArrowLeft');
       await page.waitForSelector('#referee-ask:not([hidden])');
       await page.click('#referee-ask');
