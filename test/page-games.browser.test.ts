@@ -279,6 +279,12 @@ test(
       const exported = readFileSync((await file.path())!, 'utf8');
       assert.equal((exported.match(/\[Game "Chinese Chess"\]/g) ?? []).length, 4);
       assert.match(exported, /\[Format "Chinese"\]/);
+      // The status follows the download (the page writes it after handing the file over).
+      await page
+        .waitForFunction("document.querySelector('.library-status')?.textContent?.includes('已导出 4 局')", null, {
+          timeout: 10_000,
+        })
+        .catch(() => undefined);
       assert.match(await text(page, '.library-status'), /已导出 4 局/);
       // A game imported under the board is kept too, once.
       for (let i = 0; i < 2; i++) {
