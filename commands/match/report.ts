@@ -209,22 +209,21 @@ export function reportLines(
           `${log.name}: game ${g.game} is ${g.red} vs ${g.black}, not a game of ${first} and ${second}`,
         );
   const names: [string, string] = [first, second];
-  const block = (title: string, stats: MatchStats, withSprt: boolean): string[] => {
+  /** A block of the report: its title, the statistics, the endings and each engine's thinking over `games`. */
+  const block = (title: string, games: readonly LoggedGame[], stats: MatchStats, withSprt: boolean): string[] => {
     const endings = endingsLine(stats);
-    return [title, ...summaryLines(names, stats, withSprt ? sprt : null, sprtModel), ...(endings ? [endings] : [])];
+    return [
+      title,
+      ...summaryLines(names, stats, withSprt ? sprt : null, sprtModel),
+      ...(endings ? [endings] : []),
+      ...loggedThinkingLines(games, names),
+    ];
   };
-  const withThinking = (lines: string[], games: readonly LoggedGame[]): string[] => [
-    ...lines,
-    ...loggedThinkingLines(games, names),
-  ];
   const out: string[] = [];
   for (const log of logs) {
     if (out.length) out.push('');
     out.push(
-      ...withThinking(
-        block(`${log.name}: ${log.games.length} games`, logStats([log.games], first), logs.length === 1),
-        log.games,
-      ),
+      ...block(`${log.name}: ${log.games.length} games`, log.games, logStats([log.games], first), logs.length === 1),
     );
   }
   if (logs.length > 1) {
@@ -235,9 +234,11 @@ export function reportLines(
     const n = all.wins + all.draws + all.losses;
     out.push(
       '',
-      ...withThinking(
-        block(`All ${logs.length} logs: ${n} games`, all, true),
+      ...block(
+        `All ${logs.length} logs: ${n} games`,
         logs.flatMap((l) => l.games),
+        all,
+        true,
       ),
     );
   }
